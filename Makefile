@@ -1,0 +1,16 @@
+# SPDX-License-Identifier: GPL-2.0
+KDIR ?= /lib/modules/$(shell uname -r)/build
+
+all:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+clean:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+
+check:
+	selftests/run.sh
+
+demo:
+	selftests/demo.sh
+
+.PHONY: all clean check demo
