@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Configuration and features: every knob change builds a new
+ * configuration, publishes it, then installs or removes hooks so that
+ * exactly the features whose knobs ask for non-stock behaviour are hooked.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kernel.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+
+#include "sched_tune.h"
+
+struct st_config __rcu *st_config;
+static DEFINE_MUTEX(st_lock);
+
+static struct st_feature *const st_features[ST_NR_FEATURES] = {
+	[ST_FEAT_RATELIMIT] = &st_ratelimit_feature,
+	[ST_FEAT_CACHE_LEVEL] = &st_cache_level_feature,
+	[ST_FEAT_NUMA_SCAN] = &st_numa_scan_feature,
+};
+
+DEFINE_PER_CPU(struct st_stats, st_stats);
+
+const char *const st_stat_names[ST_NR_STATS] = {
+	[ST_STAT_RL_CHECKED] = "ratelimit_checked",
+	[ST_STAT_RL_KEPT_PREV_CPU] = "ratelimit_kept_prev_cpu",
+	[ST_STAT_RL_MIGRATIONS_STAMPED] = "ratelimit_migrations_stamped",
+};
+
+u64 st_stat_sum(enum st_stat_id id)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += per_cpu(st_stats.count[id], cpu);
+	return sum;
+}
+
+/* Racy against concurrent increments, which is fine for counters. */
+void st_stats_reset(void)
+{
+	int cpu, id;
+
+	for_each_possible_cpu(cpu)
+		for (id = 0; id < ST_NR_STATS; id++)
+			per_cpu(st_stats.count[id], cpu) = 0;
+}
+
+static struct st_feature *st_knob_feature(enum st_knob_id id)
+{
+	enum st_feature_id f = st_knobs[id].feature;
+
+	return f == ST_FEAT_NONE ? NULL : st_features[f];
+}
+
+static void st_config_derive(struct st_config *cfg)
+{
+	st_rl_params_init(&cfg->rl, cfg->knob[ST_KNOB_RL_WINDOW_NS],
+			  cfg->knob[ST_KNOB_RL_BURST]);
+}
+
+static bool st_feature_wanted(const struct st_feature *f,
+			      const struct st_config *cfg)
+{
+	return cfg->knob[ST_KNOB_ENABLED] && f->supported && f->wanted &&
+	       f->wanted(cfg);
+}
+
+static enum st_feature_state st_feature_state(const struct st_feature *f)
+{
+	if (!f->supported)
+		return ST_STATE_UNSUPPORTED;
+	return f->installed ? ST_STATE_ACTIVE : ST_STATE_INACTIVE;
+}
+
+/* Brings the installed hooks in line with @cfg. */
+static int st_sync_features(const struct st_config *old,
+			    const struct st_config *cfg)
+{
+	int i, ret;
+
+	for (i = 0; i < ST_NR_FEATURES; i++) {
+		struct st_feature *f = st_features[i];
+		bool want = st_feature_wanted(f, cfg);
+
+		if (want && !f->installed) {
+			ret = f->install();
+			if (ret)
+				return ret;
+			f->installed = true;
+		} else if (!want && f->installed) {
+			f->remove();
+			f->installed = false;
+		} else if (want && f->reconfigure && old) {
+			f->reconfigure(old, cfg);
+		}
+	}
+	return 0;
+}
+
+static void st_remove_all(void)
+{
+	int i;
+
+	for (i = 0; i < ST_NR_FEATURES; i++) {
+		struct st_feature *f = st_features[i];
+
+		if (f->installed)
+			f->remove();
+		f->installed = false;
+	}
+}
+
+/* Takes ownership of @cfg, also on failure. */
+static int st_publish(struct st_config *cfg)
+{
+	struct st_config *old;
+	int ret;
+
+	lockdep_assert_held(&st_lock);
+	old = rcu_dereference_protected(st_config, lockdep_is_held(&st_lock));
+	rcu_assign_pointer(st_config, cfg);
+	ret = st_sync_features(old, cfg);
+	if (ret) {
+		rcu_assign_pointer(st_config, old);
+		if (!old || st_sync_features(cfg, old))
+			st_remove_all();
+		synchronize_rcu();
+		kfree(cfg);
+		return ret;
+	}
+	if (old)
+		kfree_rcu(old, rcu);
+	return 0;
+}
+
+int st_knob_store(enum st_knob_id id, u64 val)
+{
+	const struct st_knob_desc *d = &st_knobs[id];
+	struct st_feature *f = st_knob_feature(id);
+	struct st_config *cur, *cfg;
+	int ret = 0;
+
+	mutex_lock(&st_lock);
+	cur = rcu_dereference_protected(st_config, lockdep_is_held(&st_lock));
+	if (cur->knob[id] == val)
+		goto out;
+	if (f && !f->supported) {
+		ret = -EOPNOTSUPP;
+		goto out;
+	}
+	cfg = kmemdup(cur, sizeof(*cur), GFP_KERNEL);
+	if (!cfg) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	cfg->knob[id] = val;
+	st_config_derive(cfg);
+	ret = st_publish(cfg);
+	if (ret)
+		pr_warn("%s=%llu not applied: error %d\n", d->name, val, ret);
+out:
+	mutex_unlock(&st_lock);
+	return ret;
+}
+
+u64 st_knob_value(enum st_knob_id id)
+{
+	u64 val;
+
+	rcu_read_lock();
+	val = rcu_dereference(st_config)->knob[id];
+	rcu_read_unlock();
+	return val;
+}
+
+static const char *const st_state_names[] = {
+	[ST_STATE_ACTIVE] = "active",
+	[ST_STATE_INACTIVE] = "inactive",
+	[ST_STATE_UNSUPPORTED] = "unsupported",
+};
+
+int st_features_show(char *buf, size_t size)
+{
+	const struct st_config *cfg;
+	size_t n = 0;
+	int i;
+
+	mutex_lock(&st_lock);
+	cfg = rcu_dereference_protected(st_config, lockdep_is_held(&st_lock));
+	for (i = 0; i < ST_NR_FEATURES; i++) {
+		const struct st_feature *f = st_features[i];
+		enum st_feature_state state = st_feature_state(f);
+		const char *reason = NULL;
+
+		if (state == ST_STATE_UNSUPPORTED)
+			reason = f->reason;
+		else if (state == ST_STATE_INACTIVE && !f->wanted)
+			reason = "not implemented yet";
+		else if (state == ST_STATE_INACTIVE && !cfg->knob[ST_KNOB_ENABLED])
+			reason = "enabled=0";
+		else if (state == ST_STATE_INACTIVE)
+			reason = f->stock_reason;
+
+		n += scnprintf(buf + n, size - n, "%s %s %s", f->name,
+			       st_state_names[state], f->takes_over);
+		if (reason)
+			n += scnprintf(buf + n, size - n, " reason: %s", reason);
+		n += scnprintf(buf + n, size - n, "\n");
+	}
+	mutex_unlock(&st_lock);
+	return n;
+}
+
+/*
+ * @initial holds every knob's value, @given the knobs set as module
+ * parameters.  A feature this kernel cannot support keeps its stock
+ * values; asking for more as a parameter fails the load.
+ */
+int st_core_init(const u64 *initial, const unsigned long *given)
+{
+	struct st_config *cfg;
+	int i, ret;
+
+	for (i = 0; i < ST_NR_FEATURES; i++) {
+		struct st_feature *f = st_features[i];
+
+		f->supported = !f->probe(f);
+		if (!f->supported)
+			pr_info("feature %s unsupported on this kernel: %s\n",
+				f->name, f->reason);
+	}
+
+	cfg = kzalloc(sizeof(*cfg), GFP_KERNEL);
+	if (!cfg) {
+		ret = -ENOMEM;
+		goto release;
+	}
+	for (i = 0; i < ST_NR_KNOBS; i++) {
+		const struct st_knob_desc *d = &st_knobs[i];
+		struct st_feature *f = st_knob_feature(i);
+		u64 val = initial[i];
+
+		if (f && !f->supported) {
+			if (test_bit(i, given) &&
+			    !(d->has_stock && val == d->stock)) {
+				pr_warn("parameter %s: feature %s unsupported on this kernel: %s\n",
+					d->name, f->name, f->reason);
+				kfree(cfg);
+				ret = -EOPNOTSUPP;
+				goto release;
+			}
+			if (d->has_stock)
+				val = d->stock;
+		}
+		cfg->knob[i] = val;
+	}
+	st_config_derive(cfg);
+
+	mutex_lock(&st_lock);
+	ret = st_publish(cfg);
+	mutex_unlock(&st_lock);
+	if (!ret)
+		return 0;
+	RCU_INIT_POINTER(st_config, NULL);
+release:
+	for (i = 0; i < ST_NR_FEATURES; i++)
+		if (st_features[i]->supported && st_features[i]->release)
+			st_features[i]->release();
+	return ret;
+}
+
+void st_core_exit(void)
+{
+	struct st_config *cfg;
+	int i;
+
+	mutex_lock(&st_lock);
+	st_remove_all();
+	for (i = 0; i < ST_NR_FEATURES; i++)
+		if (st_features[i]->supported && st_features[i]->release)
+			st_features[i]->release();
+	cfg = rcu_dereference_protected(st_config, lockdep_is_held(&st_lock));
+	RCU_INIT_POINTER(st_config, NULL);
+	mutex_unlock(&st_lock);
+	synchronize_rcu();
+	kfree(cfg);
+	/* old configurations still waiting in kfree_rcu() */
+	rcu_barrier();
+}

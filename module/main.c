@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sched_tune: ideas of scheduler patches on a running kernel, with their
+ * parameters live under /sys/kernel/sched_tune.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/string.h>
+
+#include "sched_tune.h"
+#include "wrapper/ksym.h"
+#include "wrapper/layout.h"
+
+/*
+ * Parameters are kept as text and checked in init, against the same
+ * rules as the sysfs knobs, so that a bad one gets one line that says why.
+ */
+#define ST_PARAM_LEN 32
+static char st_param_text[ST_NR_KNOBS][ST_PARAM_LEN];
+static DECLARE_BITMAP(st_param_given, ST_NR_KNOBS);
+
+static int st_param_set(const char *val, const struct kernel_param *kp)
+{
+	int id = st_knob_lookup(kp->name);
+
+	if (id < 0)
+		return id;
+	/* a truncated copy still fails the checks below */
+	strscpy(st_param_text[id], val ? val : "", ST_PARAM_LEN);
+	set_bit(id, st_param_given);
+	return 0;
+}
+
+static const struct kernel_param_ops st_param_ops = {
+	.set = st_param_set,
+};
+
+#define ST_PARAM(_name, _desc)						\
+	module_param_cb(_name, &st_param_ops, NULL, 0);			\
+	MODULE_PARM_DESC(_name, _desc)
+
+ST_PARAM(enabled, "0|1: master switch (default 1)");
+ST_PARAM(ratelimit_window_ns, "0..1000000000, 0 = off (default 2000000)");
+ST_PARAM(ratelimit_burst, "1..1000 migrations per window (default 1)");
+ST_PARAM(cache_share_level, "llc|l2|smt|auto (default l2)");
+ST_PARAM(cache_share_auto_llc_max, "1..4096 CPUs (default 8)");
+ST_PARAM(numa_scan_threshold, "0..100 percent, 0 = stock (default 50)");
+ST_PARAM(numa_scan_renew, "0..1024 scan sequences, 0 = never (default 16)");
+
+static int st_params_parse(u64 *val)
+{
+	int i, ret;
+
+	for (i = 0; i < ST_NR_KNOBS; i++) {
+		const struct st_knob_desc *d = &st_knobs[i];
+		const char *text = st_param_text[i];
+
+		val[i] = d->def;
+		if (!test_bit(i, st_param_given))
+			continue;
+		ret = st_knob_parse(d, text, strlen(text), &val[i]);
+		if (ret) {
+			pr_warn("invalid parameter %s=%s: %s\n", d->name, text,
+				ret == -ERANGE ? "out of range" : "not a valid value");
+			return ret;
+		}
+	}
+	return 0;
+}
+
+static int __init sched_tune_init(void)
+{
+	u64 val[ST_NR_KNOBS];
+	int ret;
+
+	ret = st_params_parse(val);
+	if (ret)
+		return ret;
+	ret = st_ksym_init();
+	if (ret)
+		return ret;
+	/* without BTF every feature refuses, each saying why */
+	st_layout_init();
+	ret = st_core_init(val, st_param_given);
+	if (ret)
+		goto out_layout;
+	ret = st_sysfs_init();
+	if (ret)
+		goto out_core;
+	return 0;
+out_core:
+	st_core_exit();
+out_layout:
+	st_layout_exit();
+	return ret;
+}
+
+static void __exit sched_tune_exit(void)
+{
+	st_sysfs_exit();
+	st_core_exit();
+	st_layout_exit();
+}
+
+module_init(sched_tune_init);
+module_exit(sched_tune_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("Scheduler patch ideas, tunable live through sysfs");
+MODULE_VERSION("0.1.0");

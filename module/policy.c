@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Pure policy of sched_tune, shared by the module and the unit tests.
+ */
+#ifdef __KERNEL__
+#include <linux/kernel.h>
+#include <linux/minmax.h>
+#include <linux/string.h>
+#define st_snprintf scnprintf
+#else
+#include <stdio.h>
+#include <string.h>
+#define st_snprintf snprintf
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define U64_MAX UINT64_MAX
+#define max(a, b) ((a) > (b) ? (a) : (b))
+#define min(a, b) ((a) < (b) ? (a) : (b))
+#endif
+
+#include "policy.h"
+
+/* Indexed by enum st_cache_level. */
+static const char *const st_level_names[ST_NR_LEVELS] = {
+	"llc", "l2", "smt", "auto",
+};
+
+const struct st_knob_desc st_knobs[ST_NR_KNOBS] = {
+	[ST_KNOB_ENABLED] = {
+		.name = "enabled", .min = 0, .max = 1, .def = 1,
+		.feature = ST_FEAT_NONE,
+	},
+	[ST_KNOB_RL_WINDOW_NS] = {
+		.name = "ratelimit_window_ns", .min = 0, .max = 1000000000,
+		.def = 2000000, .has_stock = true, .stock = 0,
+		.feature = ST_FEAT_RATELIMIT,
+	},
+	[ST_KNOB_RL_BURST] = {
+		.name = "ratelimit_burst", .min = 1, .max = 1000, .def = 1,
+		.feature = ST_FEAT_RATELIMIT,
+	},
+	[ST_KNOB_CACHE_LEVEL] = {
+		.name = "cache_share_level", .min = 0, .max = ST_NR_LEVELS - 1,
+		.def = ST_LEVEL_L2, .has_stock = true, .stock = ST_LEVEL_LLC,
+		.feature = ST_FEAT_CACHE_LEVEL,
+		.choices = st_level_names, .nr_choices = ST_NR_LEVELS,
+	},
+	[ST_KNOB_AUTO_LLC_MAX] = {
+		.name = "cache_share_auto_llc_max", .min = 1, .max = 4096,
+		.def = 8, .feature = ST_FEAT_CACHE_LEVEL,
+	},
+	[ST_KNOB_NUMA_THRESHOLD] = {
+		.name = "numa_scan_threshold", .min = 0, .max = 100, .def = 50,
+		.has_stock = true, .stock = 0, .feature = ST_FEAT_NUMA_SCAN,
+	},
+	[ST_KNOB_NUMA_RENEW] = {
+		.name = "numa_scan_renew", .min = 0, .max = 1024, .def = 16,
+		.feature = ST_FEAT_NUMA_SCAN,
+	},
+};
+
+int st_knob_lookup(const char *name)
+{
+	int i;
+
+	for (i = 0; i < ST_NR_KNOBS; i++)
+		if (!strcmp(st_knobs[i].name, name))
+			return i;
+	return -EINVAL;
+}
+
+/*
+ * Accepts exactly what sysfs-abi documents: a decimal number (or one of
+ * the knob's names), optionally followed by a single newline.  Anything
+ * else, signs, blanks and hex included, is -EINVAL; a number outside the
+ * knob's range, or one that overflows u64, is -ERANGE.
+ */
+int st_knob_parse(const struct st_knob_desc *d, const char *buf, size_t len,
+		  u64 *val)
+{
+	u64 v = 0;
+	size_t i;
+
+	if (len && buf[len - 1] == '\n')
+		len--;
+	if (!len)
+		return -EINVAL;
+
+	if (d->choices) {
+		for (i = 0; i < d->nr_choices; i++) {
+			if (strlen(d->choices[i]) == len &&
+			    !memcmp(d->choices[i], buf, len)) {
+				*val = i;
+				return 0;
+			}
+		}
+		return -EINVAL;
+	}
+
+	for (i = 0; i < len; i++) {
+		unsigned int digit;
+
+		if (buf[i] < '0' || buf[i] > '9')
+			return -EINVAL;
+		digit = buf[i] - '0';
+		if (v > (U64_MAX - digit) / 10) {
+			/* keep scanning: "99999999999999999999x" is -EINVAL */
+			for (; i < len; i++)
+				if (buf[i] < '0' || buf[i] > '9')
+					return -EINVAL;
+			return -ERANGE;
+		}
+		v = v * 10 + digit;
+	}
+	if (v < d->min || v > d->max)
+		return -ERANGE;
+	*val = v;
+	return 0;
+}
+
+int st_knob_format(const struct st_knob_desc *d, u64 val, char *buf,
+		   size_t size)
+{
+	size_t n = 0;
+	unsigned int i;
+
+	if (!d->choices)
+		return st_snprintf(buf, size, "%llu\n", (unsigned long long)val);
+
+	for (i = 0; i < d->nr_choices && n < size; i++)
+		n += st_snprintf(buf + n, size - n, i == val ? "%s[%s]" : "%s%s",
+				 i ? " " : "", d->choices[i]);
+	if (n < size)
+		n += st_snprintf(buf + n, size - n, "\n");
+	return n;
+}
+
+void st_rl_params_init(struct st_rl_params *rp, u64 window, u32 burst)
+{
+	rp->window = window;
+	rp->interval = burst ? window / burst : window;
+	rp->tolerance = window - rp->interval;
+}
+
+bool st_rl_limited(const struct st_rl_params *rp, u64 tat, u64 now)
+{
+	return rp->window && tat > now + rp->tolerance;
+}
+
+/*
+ * Every migration spends one interval.  The result is capped at one
+ * window ahead so that migrations the limit cannot veto (load balancing)
+ * never hold a task for longer than a window.
+ */
+u64 st_rl_stamp(const struct st_rl_params *rp, u64 tat, u64 now)
+{
+	return min(max(tat, now) + rp->interval, now + rp->window);
+}
+
+unsigned int st_flips_after_record(const struct st_wakee_flips *w)
+{
+	unsigned int flips = w->flips;
+
+	if (w->decay)
+		flips >>= 1;
+	if (w->new_wakee)
+		flips++;
+	return flips;
+}
+
+bool st_wake_wide(unsigned int waker_flips, unsigned int wakee_flips,
+		  int llc_size)
+{
+	unsigned int master = max(waker_flips, wakee_flips);
+	unsigned int slave = min(waker_flips, wakee_flips);
+
+	return !(slave < (unsigned int)llc_size ||
+		 master < slave * (unsigned int)llc_size);
+}

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Pure policy of sched_tune: knob descriptions, parsing and the decisions
+ * the hooks make.  No kernel state is touched here, so the same file is
+ * compiled into the module and into the userspace unit tests.
+ */
+#ifndef SCHED_TUNE_POLICY_H
+#define SCHED_TUNE_POLICY_H
+
+#ifdef __KERNEL__
+#include <linux/types.h>
+#include <linux/errno.h>
+#else
+#include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+typedef uint64_t u64;
+typedef uint32_t u32;
+#endif
+
+enum st_knob_id {
+	ST_KNOB_ENABLED,
+	ST_KNOB_RL_WINDOW_NS,
+	ST_KNOB_RL_BURST,
+	ST_KNOB_CACHE_LEVEL,
+	ST_KNOB_AUTO_LLC_MAX,
+	ST_KNOB_NUMA_THRESHOLD,
+	ST_KNOB_NUMA_RENEW,
+	ST_NR_KNOBS
+};
+
+enum st_cache_level {
+	ST_LEVEL_LLC,
+	ST_LEVEL_L2,
+	ST_LEVEL_SMT,
+	ST_LEVEL_AUTO,
+	ST_NR_LEVELS
+};
+
+enum st_feature_id {
+	ST_FEAT_RATELIMIT,
+	ST_FEAT_CACHE_LEVEL,
+	ST_FEAT_NUMA_SCAN,
+	ST_NR_FEATURES,
+	ST_FEAT_NONE = ST_NR_FEATURES
+};
+
+struct st_knob_desc {
+	const char *name;
+	u64 min;
+	u64 max;
+	u64 def;
+	/* knobs with a stock value read it while their feature is unsupported */
+	bool has_stock;
+	u64 stock;
+	enum st_feature_id feature;
+	/* non-NULL for a knob that takes one of these names */
+	const char *const *choices;
+	unsigned int nr_choices;
+};
+
+extern const struct st_knob_desc st_knobs[ST_NR_KNOBS];
+
+int st_knob_lookup(const char *name);
+int st_knob_parse(const struct st_knob_desc *d, const char *buf, size_t len,
+		  u64 *val);
+int st_knob_format(const struct st_knob_desc *d, u64 val, char *buf,
+		   size_t size);
+
+/*
+ * Migration rate limit as a generic cell rate algorithm: a task may make
+ * @burst migrations per @window; its state is one "theoretical arrival
+ * time" (tat).  With burst 1 this is exactly the seed: a task is held on
+ * its previous CPU until @window after its last migration.
+ */
+struct st_rl_params {
+	u64 interval;	/* window / burst */
+	u64 tolerance;	/* window - interval */
+	u64 window;
+};
+
+void st_rl_params_init(struct st_rl_params *rp, u64 window, u32 burst);
+bool st_rl_limited(const struct st_rl_params *rp, u64 tat, u64 now);
+u64 st_rl_stamp(const struct st_rl_params *rp, u64 tat, u64 now);
+
+/*
+ * The stock wake_wide() heuristic applied to the waker's flip count as
+ * record_wakee() is about to leave it.
+ */
+struct st_wakee_flips {
+	unsigned int flips;
+	bool decay;		/* a second has passed since the last decay */
+	bool new_wakee;		/* the waker wakes a different task than last */
+};
+
+unsigned int st_flips_after_record(const struct st_wakee_flips *w);
+bool st_wake_wide(unsigned int waker_flips, unsigned int wakee_flips,
+		  int llc_size);
+
+#endif /* SCHED_TUNE_POLICY_H */

@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Migration rate limit (seed 000): a task that used up its migrations for
+ * the window stays on its previous CPU when the wakeup would be affine.
+ *
+ * select_task_rq_fair() is wrapped: when the task is limited and the
+ * stock code would compute want_affine, we do its record_wakee() and
+ * return prev_cpu, as the seed's early return does; in every other case
+ * the original runs untouched.  migrate_task_rq_fair() is wrapped to
+ * stamp the task, then runs.
+ *
+ * No field can be added to task_struct, so per-task state lives in a
+ * fixed, lossy table indexed by task pointer: no allocation and no lock
+ * in the wakeup path, nothing to free when a task exits.  A slot names
+ * its owner by pointer and start time; a task whose slot another task
+ * took is simply not limited until it migrates again.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/hash.h>
+#include <linux/jiffies.h>
+#include <linux/jump_label.h>
+#include <linux/sched.h>
+#include <linux/sched/clock.h>
+#include <linux/vmalloc.h>
+
+#include "sched_tune.h"
+#include "wrapper/fhook.h"
+#include "wrapper/ksym.h"
+#include "wrapper/layout.h"
+
+#define ST_RL_TABLE_BITS 15
+
+struct st_rl_slot {
+	u64 owner;
+	u64 tat;
+};
+
+static struct st_rl_slot *st_rl_table;
+static int __percpu *st_sd_llc_size;
+static struct static_key *st_sched_energy_present;
+static unsigned int st_wf_ttwu;
+
+static int st_select_task_rq_fair(struct task_struct *p, int prev_cpu,
+				  int wake_flags);
+static void st_migrate_task_rq_fair(struct task_struct *p, int new_cpu);
+
+ST_KCALL_DEFINE(st_orig_select_task_rq_fair, st_select_task_rq_fair);
+ST_KCALL_DEFINE(st_orig_migrate_task_rq_fair, st_migrate_task_rq_fair);
+
+/* Stamp first, so a task is never checked against a missing stamp. */
+static struct st_fhook st_rl_hooks[] = {
+	ST_FHOOK(migrate_task_rq_fair, st_migrate_task_rq_fair),
+	ST_FHOOK(select_task_rq_fair, st_select_task_rq_fair),
+};
+
+static inline u64 st_rl_owner(struct task_struct *p)
+{
+	return ((u64)(unsigned long)p ^ p->start_time) | 1;
+}
+
+static inline struct st_rl_slot *st_rl_slot(struct task_struct *p)
+{
+	return &st_rl_table[hash_ptr(p, ST_RL_TABLE_BITS)];
+}
+
+static u64 st_rl_tat(struct task_struct *p)
+{
+	struct st_rl_slot *slot = st_rl_slot(p);
+
+	return READ_ONCE(slot->owner) == st_rl_owner(p) ?
+		READ_ONCE(slot->tat) : 0;
+}
+
+/*
+ * want_affine as select_task_rq_fair() computes it, on the wakee flips
+ * that its record_wakee() is about to leave.
+ */
+static bool st_want_affine(struct task_struct *p, int cpu)
+{
+	struct st_wakee_flips w = {
+		.flips = current->wakee_flips,
+		.decay = time_after(jiffies, current->wakee_flip_decay_ts + HZ),
+		.new_wakee = current->last_wakee != p,
+	};
+	unsigned int waker = st_flips_after_record(&w);
+
+	return cpumask_test_cpu(cpu, p->cpus_ptr) &&
+	       !st_wake_wide(waker, p == current ? waker : p->wakee_flips,
+			     *this_cpu_ptr(st_sd_llc_size));
+}
+
+/* record_wakee() of kernel/sched/fair.c, which the early return skips. */
+static void st_record_wakee(struct task_struct *p)
+{
+	if (time_after(jiffies, current->wakee_flip_decay_ts + HZ)) {
+		current->wakee_flips >>= 1;
+		current->wakee_flip_decay_ts = jiffies;
+	}
+	if (current->last_wakee != p) {
+		current->last_wakee = p;
+		current->wakee_flips++;
+	}
+}
+
+static bool st_rl_eas_enabled(void)
+{
+	return st_sched_energy_present &&
+	       static_key_count(st_sched_energy_present) > 0;
+}
+
+static int st_select_task_rq_fair(struct task_struct *p, int prev_cpu,
+				  int wake_flags)
+{
+	const struct st_config *cfg = st_config_get();
+	int cpu = smp_processor_id();
+
+	/*
+	 * The seed decides after the WF_CURRENT_CPU and energy-aware
+	 * returns; with either in play the stock path decides alone.
+	 */
+	if (!(wake_flags & st_wf_ttwu) || (wake_flags & ST_WF_CURRENT_CPU) ||
+	    st_rl_eas_enabled() || !cfg)
+		goto stock;
+
+	st_stat_inc(ST_STAT_RL_CHECKED);
+	if (st_rl_limited(&cfg->rl, st_rl_tat(p), sched_clock_cpu(prev_cpu)) &&
+	    st_want_affine(p, cpu)) {
+		st_record_wakee(p);
+		st_stat_inc(ST_STAT_RL_KEPT_PREV_CPU);
+		return prev_cpu;
+	}
+stock:
+	return st_kcall(st_orig_select_task_rq_fair)(p, prev_cpu, wake_flags);
+}
+
+static void st_migrate_task_rq_fair(struct task_struct *p, int new_cpu)
+{
+	const struct st_config *cfg = st_config_get();
+
+	if (cfg && cfg->rl.window) {
+		struct st_rl_slot *slot = st_rl_slot(p);
+		u64 tat = st_rl_stamp(&cfg->rl, st_rl_tat(p),
+				      sched_clock_cpu(new_cpu));
+
+		WRITE_ONCE(slot->tat, tat);
+		WRITE_ONCE(slot->owner, st_rl_owner(p));
+		st_stat_inc(ST_STAT_RL_MIGRATIONS_STAMPED);
+	}
+	st_kcall(st_orig_migrate_task_rq_fair)(p, new_cpu);
+}
+
+static void st_rl_release(void)
+{
+	st_fhook_release(st_rl_hooks, ARRAY_SIZE(st_rl_hooks));
+	vfree(st_rl_table);
+	st_rl_table = NULL;
+}
+
+static int st_rl_probe(struct st_feature *f)
+{
+	unsigned long addr;
+	s64 ttwu;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(st_rl_hooks); i++) {
+		if (st_fhook_resolve(&st_rl_hooks[i])) {
+			f->reason = st_rl_hooks[i].addr ?
+				"a hooked function is not traceable" :
+				"a hooked function is missing";
+			goto fail;
+		}
+	}
+	addr = st_ksym("sd_llc_size");
+	if (!addr) {
+		f->reason = "per-CPU sd_llc_size is missing";
+		goto fail;
+	}
+	st_sd_llc_size = (int __percpu *)addr;
+	if (st_layout_enum("SD_BALANCE_WAKE", &ttwu) || ttwu <= 0) {
+		f->reason = "no SD_BALANCE_WAKE (WF_TTWU) in kernel BTF";
+		goto fail;
+	}
+	st_wf_ttwu = ttwu;
+	/* absent without CONFIG_ENERGY_MODEL: EAS then never runs */
+	st_sched_energy_present =
+		(struct static_key *)st_ksym("sched_energy_present");
+
+	st_rl_table = vzalloc(sizeof(*st_rl_table) << ST_RL_TABLE_BITS);
+	if (!st_rl_table) {
+		f->reason = "out of memory";
+		goto fail;
+	}
+	st_kcall_bind(st_orig_select_task_rq_fair, st_rl_hooks[1].addr,
+		      "select_task_rq_fair");
+	st_kcall_bind(st_orig_migrate_task_rq_fair, st_rl_hooks[0].addr,
+		      "migrate_task_rq_fair");
+	return 0;
+fail:
+	st_rl_release();
+	return -EOPNOTSUPP;
+}
+
+static bool st_rl_wanted(const struct st_config *cfg)
+{
+	return cfg->knob[ST_KNOB_RL_WINDOW_NS];
+}
+
+/* Stamps of an earlier window would hold tasks for its length. */
+static void st_rl_forget(void)
+{
+	memset(st_rl_table, 0, sizeof(*st_rl_table) << ST_RL_TABLE_BITS);
+}
+
+static int st_rl_install(void)
+{
+	st_rl_forget();
+	return st_fhook_install(st_rl_hooks, ARRAY_SIZE(st_rl_hooks));
+}
+
+static void st_rl_remove(void)
+{
+	st_fhook_remove(st_rl_hooks, ARRAY_SIZE(st_rl_hooks));
+}
+
+static void st_rl_reconfigure(const struct st_config *old,
+			      const struct st_config *cfg)
+{
+	if (old->rl.window != cfg->rl.window ||
+	    old->rl.interval != cfg->rl.interval)
+		st_rl_forget();
+}
+
+struct st_feature st_ratelimit_feature = {
+	.name = "ratelimit",
+	.takes_over = "select_task_rq_fair:ftrace-wrap,migrate_task_rq_fair:ftrace-wrap",
+	.probe = st_rl_probe,
+	.release = st_rl_release,
+	.wanted = st_rl_wanted,
+	.install = st_rl_install,
+	.remove = st_rl_remove,
+	.reconfigure = st_rl_reconfigure,
+	.stock_reason = "ratelimit_window_ns=0",
+};

@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef SCHED_TUNE_H
+#define SCHED_TUNE_H
+
+#include <linux/percpu.h>
+#include <linux/rcupdate.h>
+
+#include "policy.h"
+
+/*
+ * The whole configuration, replaced as one RCU-published copy so that a
+ * hook reads either the old or the new one, never a mix.
+ */
+struct st_config {
+	u64 knob[ST_NR_KNOBS];
+	struct st_rl_params rl;
+	struct rcu_head rcu;
+};
+
+extern struct st_config __rcu *st_config;
+
+/* Hooks run with preemption disabled, which is an RCU read side. */
+static inline const struct st_config *st_config_get(void)
+{
+	return rcu_dereference_sched(st_config);
+}
+
+enum st_feature_state {
+	ST_STATE_ACTIVE,
+	ST_STATE_INACTIVE,
+	ST_STATE_UNSUPPORTED,
+};
+
+struct st_feature {
+	const char *name;
+	/* "function (mechanism)" for each kernel function it takes over */
+	const char *takes_over;
+	/* resolves what the feature needs; sets reason when it cannot */
+	int (*probe)(struct st_feature *f);
+	void (*release)(void);
+	/* whether these knob values ask for non-stock behaviour */
+	bool (*wanted)(const struct st_config *cfg);
+	int (*install)(void);
+	void (*remove)(void);
+	/* knob values changed while installed */
+	void (*reconfigure)(const struct st_config *old,
+			    const struct st_config *cfg);
+	/* why the feature is inactive while supported and enabled */
+	const char *stock_reason;
+	const char *reason;
+	bool supported;
+	bool installed;
+};
+
+extern struct st_feature st_ratelimit_feature;
+extern struct st_feature st_cache_level_feature;
+extern struct st_feature st_numa_scan_feature;
+
+int st_core_init(const u64 *initial, const unsigned long *given);
+void st_core_exit(void);
+int st_knob_store(enum st_knob_id id, u64 val);
+u64 st_knob_value(enum st_knob_id id);
+int st_features_show(char *buf, size_t size);
+
+enum st_stat_id {
+	ST_STAT_RL_CHECKED,
+	ST_STAT_RL_KEPT_PREV_CPU,
+	ST_STAT_RL_MIGRATIONS_STAMPED,
+	ST_NR_STATS
+};
+
+struct st_stats {
+	u64 count[ST_NR_STATS];
+};
+
+DECLARE_PER_CPU(struct st_stats, st_stats);
+extern const char *const st_stat_names[ST_NR_STATS];
+
+static inline void st_stat_inc(enum st_stat_id id)
+{
+	this_cpu_inc(st_stats.count[id]);
+}
+
+u64 st_stat_sum(enum st_stat_id id);
+void st_stats_reset(void);
+
+int st_sysfs_init(void);
+void st_sysfs_exit(void);
+
+#endif /* SCHED_TUNE_H */

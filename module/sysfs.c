@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /sys/kernel/sched_tune: the knobs, features and stats/ (see sysfs-abi).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kobject.h>
+#include <linux/slab.h>
+#include <linux/sysfs.h>
+
+#include "sched_tune.h"
+
+static struct kobject *st_kobj;
+
+static ssize_t st_knob_show(struct kobject *kobj, struct kobj_attribute *attr,
+			    char *buf)
+{
+	int id = st_knob_lookup(attr->attr.name);
+
+	if (id < 0)
+		return id;
+	return st_knob_format(&st_knobs[id], st_knob_value(id), buf,
+			      PAGE_SIZE);
+}
+
+static ssize_t st_knob_write(struct kobject *kobj, struct kobj_attribute *attr,
+			     const char *buf, size_t count)
+{
+	int id = st_knob_lookup(attr->attr.name);
+	u64 val;
+	int ret;
+
+	if (id < 0)
+		return id;
+	ret = st_knob_parse(&st_knobs[id], buf, count, &val);
+	if (!ret)
+		ret = st_knob_store(id, val);
+	return ret ? ret : count;
+}
+
+#define ST_KNOB_ATTR(_name)						\
+	static struct kobj_attribute st_attr_##_name =			\
+		__ATTR(_name, 0644, st_knob_show, st_knob_write)
+
+ST_KNOB_ATTR(enabled);
+ST_KNOB_ATTR(ratelimit_window_ns);
+ST_KNOB_ATTR(ratelimit_burst);
+ST_KNOB_ATTR(cache_share_level);
+ST_KNOB_ATTR(cache_share_auto_llc_max);
+ST_KNOB_ATTR(numa_scan_threshold);
+ST_KNOB_ATTR(numa_scan_renew);
+
+static ssize_t features_show(struct kobject *kobj, struct kobj_attribute *attr,
+			     char *buf)
+{
+	return st_features_show(buf, PAGE_SIZE);
+}
+
+static struct kobj_attribute st_attr_features = __ATTR_RO(features);
+
+static struct attribute *st_attrs[] = {
+	&st_attr_enabled.attr,
+	&st_attr_ratelimit_window_ns.attr,
+	&st_attr_ratelimit_burst.attr,
+	&st_attr_cache_share_level.attr,
+	&st_attr_cache_share_auto_llc_max.attr,
+	&st_attr_numa_scan_threshold.attr,
+	&st_attr_numa_scan_renew.attr,
+	&st_attr_features.attr,
+	NULL
+};
+
+static const struct attribute_group st_group = {
+	.attrs = st_attrs,
+};
+
+static ssize_t st_stat_show(struct kobject *kobj, struct kobj_attribute *attr,
+			    char *buf)
+{
+	int id;
+
+	for (id = 0; id < ST_NR_STATS; id++)
+		if (!strcmp(st_stat_names[id], attr->attr.name))
+			return sysfs_emit(buf, "%llu\n", st_stat_sum(id));
+	return -EINVAL;
+}
+
+static ssize_t reset_store(struct kobject *kobj, struct kobj_attribute *attr,
+			   const char *buf, size_t count)
+{
+	static const struct st_knob_desc one = { .min = 1, .max = 1 };
+	u64 val;
+	int ret = st_knob_parse(&one, buf, count, &val);
+
+	if (ret)
+		return ret;
+	st_stats_reset();
+	return count;
+}
+
+static struct kobj_attribute st_stat_attrs[ST_NR_STATS];
+static struct kobj_attribute st_attr_reset = __ATTR_WO(reset);
+static struct attribute *st_stats_attrs[ST_NR_STATS + 2];
+
+static const struct attribute_group st_stats_group = {
+	.name = "stats",
+	.attrs = st_stats_attrs,
+};
+
+int st_sysfs_init(void)
+{
+	int i, ret;
+
+	for (i = 0; i < ST_NR_STATS; i++) {
+		sysfs_attr_init(&st_stat_attrs[i].attr);
+		st_stat_attrs[i].attr.name = st_stat_names[i];
+		st_stat_attrs[i].attr.mode = 0444;
+		st_stat_attrs[i].show = st_stat_show;
+		st_stats_attrs[i] = &st_stat_attrs[i].attr;
+	}
+	st_stats_attrs[ST_NR_STATS] = &st_attr_reset.attr;
+
+	st_kobj = kobject_create_and_add("sched_tune", kernel_kobj);
+	if (!st_kobj)
+		return -ENOMEM;
+	ret = sysfs_create_group(st_kobj, &st_group);
+	if (!ret)
+		ret = sysfs_create_group(st_kobj, &st_stats_group);
+	if (ret) {
+		kobject_put(st_kobj);
+		st_kobj = NULL;
+	}
+	return ret;
+}
+
+void st_sysfs_exit(void)
+{
+	kobject_put(st_kobj);
+	st_kobj = NULL;
+}

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ftrace hooks that send every call of a kernel function to a function of
+ * ours, which may call the original through a static call.
+ */
+#ifndef SCHED_TUNE_WRAPPER_FHOOK_H
+#define SCHED_TUNE_WRAPPER_FHOOK_H
+
+#include <linux/ftrace.h>
+
+struct st_fhook {
+	const char *func;
+	void *replacement;
+	unsigned long addr;
+	struct ftrace_ops ops;
+	bool installed;
+};
+
+#define ST_FHOOK(_func, _replacement)					\
+	{ .func = #_func, .replacement = (_replacement) }
+
+int st_fhook_resolve(struct st_fhook *hook);
+int st_fhook_install(struct st_fhook *hooks, int nr);
+void st_fhook_remove(struct st_fhook *hooks, int nr);
+void st_fhook_release(struct st_fhook *hooks, int nr);
+
+#endif /* SCHED_TUNE_WRAPPER_FHOOK_H */

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Symbol resolution: kallsyms_lookup_name() is not exported since 5.7; a
+ * kprobe registered on it tells its address.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kallsyms.h>
+#include <linux/kprobes.h>
+#include <linux/uaccess.h>
+#include <asm/ibt.h>
+
+#include "ksym.h"
+
+ST_KCALL_DEFINE(st_kallsyms_lookup_name, kallsyms_lookup_name);
+
+int st_ksym_init(void)
+{
+	struct kprobe kp = { .symbol_name = "kallsyms_lookup_name" };
+	unsigned long addr;
+	int ret;
+
+	ret = register_kprobe(&kp);
+	if (ret) {
+		pr_warn("cannot find kallsyms_lookup_name: kprobe error %d\n",
+			ret);
+		return ret;
+	}
+	addr = (unsigned long)kp.addr;
+	unregister_kprobe(&kp);
+
+	st_kcall_bind(st_kallsyms_lookup_name, addr, "kallsyms_lookup_name");
+	return 0;
+}
+
+unsigned long st_ksym(const char *name)
+{
+	return st_kcall(st_kallsyms_lookup_name)(name);
+}
+
+/* What IBT will think of a direct jump or call to @addr. */
+void st_ksym_report_entry(const char *what, unsigned long addr)
+{
+#ifdef CONFIG_X86_KERNEL_IBT
+	u32 insn;
+
+	if (copy_from_kernel_nofault(&insn, (void *)addr, sizeof(insn)))
+		insn = 0;
+	if (insn == gen_endbr())
+		pr_info("%s: ENDBR at entry; called through a static call\n",
+			what);
+	else if (insn == gen_endbr_poison())
+		pr_info("%s: ENDBR sealed at boot; called through a static call (direct, IBT-safe)\n",
+			what);
+	else
+		pr_info("%s: no ENDBR at entry; called through a static call (direct, IBT-safe)\n",
+			what);
+#endif
+}

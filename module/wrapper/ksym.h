@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Kernel symbols this module needs but the kernel does not export, and
+ * calls into them that stay valid under IBT.
+ */
+#ifndef SCHED_TUNE_WRAPPER_KSYM_H
+#define SCHED_TUNE_WRAPPER_KSYM_H
+
+#include <linux/static_call.h>
+
+int st_ksym_init(void);
+unsigned long st_ksym(const char *name);
+
+/*
+ * Many kernel functions have no ENDBR (never address-taken, or sealed at
+ * boot), so an indirect call to them raises #CP on IBT hardware.  Every
+ * call into a resolved function goes through a static call of ours
+ * instead: the kernel patches it into a direct call or jmp.
+ */
+#define ST_KCALL_DEFINE(name, proto)	DEFINE_STATIC_CALL_NULL(name, proto)
+#define st_kcall(name)			static_call(name)
+#define st_kcall_bind(name, addr, what)					\
+	({								\
+		st_ksym_report_entry(what, addr);			\
+		static_call_update(name, (typeof(&STATIC_CALL_TRAMP(name)))(addr)); \
+	})
+
+void st_ksym_report_entry(const char *what, unsigned long addr);
+
+#endif /* SCHED_TUNE_WRAPPER_KSYM_H */

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Everything about the running kernel's private layout: offsets and
+ * enumerators read from its own BTF, and the few facts that BTF cannot
+ * carry (#defines), each tied to the kernel versions it was checked on.
+ */
+#ifndef SCHED_TUNE_WRAPPER_LAYOUT_H
+#define SCHED_TUNE_WRAPPER_LAYOUT_H
+
+#include <linux/types.h>
+#include <linux/version.h>
+
+int st_layout_init(void);
+void st_layout_exit(void);
+int st_layout_member(const char *type, const char *member, u32 *offset,
+		     u32 *size);
+int st_layout_enum(const char *name, s64 *val);
+
+/*
+ * Wake flags are #defines in kernel/sched/sched.h, absent from BTF.
+ * WF_TTWU is asserted there to equal SD_BALANCE_WAKE, an enumerator, so
+ * it is read from BTF.  WF_CURRENT_CPU (v6.5, commit ab83f455f04d) is not
+ * derivable: 0x40 from 6.5 on, checked against 6.12's source.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
+#define ST_WF_CURRENT_CPU	0x40
+#else
+#define ST_WF_CURRENT_CPU	0
+#endif
+
+#endif /* SCHED_TUNE_WRAPPER_LAYOUT_H */
