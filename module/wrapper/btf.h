@@ -11,6 +11,7 @@
 #include <linux/types.h>
 #else
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 typedef uint8_t u8;
 typedef uint32_t u32;
