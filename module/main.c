@@ -37,6 +37,7 @@ static const struct kernel_param_ops st_param_ops = {
 	.set = st_param_set,
 };
 
+/* _name is an identifier, so using it twice is safe */
 #define ST_PARAM(_name, _desc)						\
 	module_param_cb(_name, &st_param_ops, NULL, 0);			\
 	MODULE_PARM_DESC(_name, _desc)

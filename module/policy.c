@@ -4,7 +4,6 @@
  */
 #ifdef __KERNEL__
 #include <linux/kernel.h>
-#include <linux/minmax.h>
 #include <linux/string.h>
 #define st_snprintf scnprintf
 #else
@@ -13,8 +12,6 @@
 #define st_snprintf snprintf
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define U64_MAX UINT64_MAX
-#define max(a, b) ((a) > (b) ? (a) : (b))
-#define min(a, b) ((a) < (b) ? (a) : (b))
 #endif
 
 #include "policy.h"
@@ -153,7 +150,9 @@ bool st_rl_limited(const struct st_rl_params *rp, u64 tat, u64 now)
  */
 u64 st_rl_stamp(const struct st_rl_params *rp, u64 tat, u64 now)
 {
-	return min(max(tat, now) + rp->interval, now + rp->window);
+	u64 next = (tat > now ? tat : now) + rp->interval;
+
+	return next < now + rp->window ? next : now + rp->window;
 }
 
 unsigned int st_flips_after_record(const struct st_wakee_flips *w)
@@ -170,8 +169,9 @@ unsigned int st_flips_after_record(const struct st_wakee_flips *w)
 bool st_wake_wide(unsigned int waker_flips, unsigned int wakee_flips,
 		  int llc_size)
 {
-	unsigned int master = max(waker_flips, wakee_flips);
-	unsigned int slave = min(waker_flips, wakee_flips);
+	bool waker_more = waker_flips > wakee_flips;
+	unsigned int master = waker_more ? waker_flips : wakee_flips;
+	unsigned int slave = waker_more ? wakee_flips : waker_flips;
 
 	return !(slave < (unsigned int)llc_size ||
 		 master < slave * (unsigned int)llc_size);

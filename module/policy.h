@@ -11,6 +11,7 @@
 #include <linux/types.h>
 #include <linux/errno.h>
 #else
+/* the userspace unit tests build this file too */
 #include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>

@@ -10,6 +10,7 @@
 #ifdef __KERNEL__
 #include <linux/types.h>
 #else
+/* the userspace unit tests build this file too */
 #include <stddef.h>
 #include <stdbool.h>
 #include <stdint.h>

@@ -19,11 +19,15 @@ unsigned long st_ksym(const char *name);
  */
 #define ST_KCALL_DEFINE(name, proto)	DEFINE_STATIC_CALL_NULL(name, proto)
 #define st_kcall(name)			static_call(name)
+/* name is an identifier (checkpatch's "reuse" and "&" notes are moot) */
 #define st_kcall_bind(name, addr, what)					\
-	({								\
-		st_ksym_report_entry(what, addr);			\
-		static_call_update(name, (typeof(&STATIC_CALL_TRAMP(name)))(addr)); \
-	})
+	do {								\
+		unsigned long __addr = (addr);				\
+		typeof(&STATIC_CALL_TRAMP(name)) __fn = (void *)__addr;	\
+									\
+		st_ksym_report_entry(what, __addr);			\
+		static_call_update(name, __fn);				\
+	} while (0)
 
 void st_ksym_report_entry(const char *what, unsigned long addr);
 

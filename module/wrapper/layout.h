@@ -20,7 +20,9 @@ int st_layout_enum(const char *name, s64 *val);
  * Wake flags are #defines in kernel/sched/sched.h, absent from BTF.
  * WF_TTWU is asserted there to equal SD_BALANCE_WAKE, an enumerator, so
  * it is read from BTF.  WF_CURRENT_CPU (v6.5, commit ab83f455f04d) is not
- * derivable: 0x40 from 6.5 on, checked against 6.12's source.
+ * derivable: 0x40 from 6.5 on, checked against 6.12's source.  (An
+ * out-of-tree module must test LINUX_VERSION_CODE; checkpatch's advice
+ * is for code merged into one version.)
  */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
 #define ST_WF_CURRENT_CPU	0x40
