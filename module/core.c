@@ -27,6 +27,9 @@ const char *const st_stat_names[ST_NR_STATS] = {
 	[ST_STAT_RL_CHECKED] = "ratelimit_checked",
 	[ST_STAT_RL_KEPT_PREV_CPU] = "ratelimit_kept_prev_cpu",
 	[ST_STAT_RL_MIGRATIONS_STAMPED] = "ratelimit_migrations_stamped",
+	[ST_STAT_TTWU_QUEUED_BY_LEVEL] = "ttwu_queued_by_level",
+	[ST_STAT_TTWU_DIRECT_BY_LEVEL] = "ttwu_direct_by_level",
+	[ST_STAT_TTWU_CHECKED] = "ttwu_checked",
 };
 
 u64 st_stat_sum(enum st_stat_id id)
@@ -288,6 +291,4 @@ void st_core_exit(void)
 	mutex_unlock(&st_lock);
 	synchronize_rcu();
 	kfree(cfg);
-	/* old configurations still waiting in kfree_rcu() */
-	rcu_barrier();
 }
