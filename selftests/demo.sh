@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# make demo: boot the 6.12 (bookworm-backports) guest with sched_tune, run a
+# short workload with the rate limit off and on, print what it changed.
+# ST_GUEST_ARGS="st_hb_loops=2000" etc. as for run.sh.
+set -uo pipefail
+# shellcheck source=selftests/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+[[ $EUID == 0 ]] || st_die "run as root"
+st_ensure_host
+kver=$(st_resolve_kver backports) || exit 1
+st_log "kernel $kver (bookworm-backports)"
+st_prepare_kernel "$kver"
+st_build_module "$kver" || { tail -n 30 "$ST_BUILD/$kver/build.log"; st_die "module build failed"; }
+st_build_helpers || st_die "helpers build failed"
+out=$ST_BUILD/$kver/demo
+mkdir -p "$out"
+st_build_initramfs "$kver" "$ST_KO" "$out/initramfs.cpio"
+st_log "booting (qemu TCG, $ST_QEMU_SMP vCPUs)..."
+# shellcheck disable=SC2086 # ST_GUEST_ARGS is a list of words on purpose
+st_boot "$ST_VMLINUZ" "$out/initramfs.cpio" "$out" st_mode=demo ${ST_GUEST_ARGS:-}
+rc=$?
+tr -d '\r' <"$out/tap.log"
+if ((rc != 0)) || ! grep -q 'migrations' "$out/tap.log"; then
+	st_log "guest failed (qemu rc $rc); console:"
+	tail -n 60 "$out/console.log" | tr -d '\r'
+	exit 1
+fi

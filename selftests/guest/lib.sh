@@ -1,0 +1,106 @@
+# SPDX-License-Identifier: GPL-2.0
+# Guest-side helpers (busybox ash): KTAP output and module/tracing helpers.
+ST=/sys/kernel/sched_tune
+KO=/st/sched_tune.ko
+TR=/sys/kernel/tracing
+ST_N=0
+ST_FAILED=0
+
+# Argument to st_arg: a kernel command line option st_NAME=VALUE.
+st_arg() {
+	v=$(tr ' ' '\n' </proc/cmdline | sed -n "s/^st_$1=//p" | tail -n1)
+	echo "${v:-$2}"
+}
+
+diag() { echo "# $*"; }
+ktap_ok() { ST_N=$((ST_N + 1)); echo "ok $ST_N - $*"; }
+ktap_fail() { ST_N=$((ST_N + 1)); ST_FAILED=$((ST_FAILED + 1)); echo "not ok $ST_N - $*"; }
+ktap_skip() { ST_N=$((ST_N + 1)); echo "ok $ST_N - $1 # SKIP $2"; }
+ktap_start() { echo "KTAP version 1"; diag "kernel $(uname -r): $(cat /proc/version)"; }
+ktap_end() { echo "1..$ST_N"; }
+# check DESC CMD...: one result line from a command's status.
+check() {
+	d=$1; shift
+	if "$@"; then ktap_ok "$d"; else ktap_fail "$d"; fi
+}
+# check_eq DESC GOT WANT
+check_eq() {
+	if [ "$2" = "$3" ]; then ktap_ok "$1"; else ktap_fail "$1"; diag "  got '$2', want '$3'"; fi
+}
+# Announced before each group so the host can name where a hung guest stopped.
+group() { diag "RUNNING $*"; }
+
+is_loaded() { grep -q '^sched_tune ' /proc/modules; }
+# Full paths: Debian's static busybox runs its own applets before PATH, and
+# its insmod retries a failed finit_module with init_module (init runs twice).
+st_load() { /sbin/insmod "$KO" "$@"; }
+st_unload() { /sbin/rmmod sched_tune; }
+# Leaves the module unloaded, whatever state a failed test left it in.
+st_cleanup() { is_loaded && st_unload; true; }
+
+knob() { cat "$ST/$1" 2>/dev/null; }
+# The active choice of a "llc [l2] smt auto" style knob.
+knob_choice() { knob "$1" | sed -n 's/.*\[\([^]]*\)\].*/\1/p'; }
+# wr KNOB STRING: st_write with \n escapes; prints OK or the errno name.
+wr() { st_write -e "$ST/$1" "$2"; }
+stat_get() { cat "$ST/stats/$1" 2>/dev/null; }
+feature_state() { awk -v f="$1" '$1 == f { print $2 }' "$ST/features" 2>/dev/null; }
+
+# A function of ours is hooked when ftrace lists it.
+hooked() { grep -q "^$1 " "$TR/enabled_functions" 2>/dev/null; }
+ours_in_ftrace() {
+	grep -qE '^(select_task_rq_fair|migrate_task_rq_fair) |\[sched_tune\]' \
+		"$TR/enabled_functions" 2>/dev/null
+}
+
+# dmesg bookkeeping: new kernel messages since the last mark.
+dmesg_mark() { ST_DMARK=$(dmesg | wc -l); }
+dmesg_new() { dmesg | tail -n +"$((ST_DMARK + 1))"; }
+SPLAT='Oops|WARNING:|BUG:|Call Trace|lockdep|possible (circular|recursive) locking|general protection|INFO: task .* blocked|rcu.*(stall|self-detected)|soft lockup|hard LOCKUP|UBSAN|KASAN|kernel panic|refcount_t'
+splats_new() { dmesg_new | grep -cE "$SPLAT"; }
+check_no_splat() {
+	n=$(splats_new)
+	if [ "$n" = 0 ]; then ktap_ok "$1"; else
+		ktap_fail "$1"; diag "  $n splat lines:"; dmesg_new | grep -E -A3 "$SPLAT" | head -n 40 | sed 's/^/#   /'
+	fi
+}
+
+# --- workload and migration counting ------------------------------------
+HB_GROUPS=$(st_arg hb_groups 4)
+HB_LOOPS=$(st_arg hb_loops 4000)
+hb() { hackbench -g "$HB_GROUPS" -f 10 --threads --pipe -l "${1:-$HB_LOOPS}" -s 100 >/tmp/hb.out 2>&1; }
+
+# Starts the workload in a loop until bg_stop; failures land in /tmp/bg.fail.
+bg_start() {
+	rm -f /tmp/bg.stop /tmp/bg.fail /tmp/bg.runs
+	(while [ ! -f /tmp/bg.stop ]; do
+		if hackbench -g 2 -f 10 --threads --pipe -l "${1:-100}" -s 100 >/dev/null 2>&1; then
+			echo . >>/tmp/bg.runs
+		else echo "rc $?" >>/tmp/bg.fail; fi
+	done) &
+	BG_PID=$!
+}
+bg_stop() { touch /tmp/bg.stop; wait "$BG_PID"; }
+bg_runs() { [ -f /tmp/bg.runs ] && wc -l </tmp/bg.runs || echo 0; }
+
+# Counts every sched_migrate_task event of the workload's threads: entries
+# still in the ring plus those overwritten (overrun), so the count is exact.
+mig_setup() {
+	echo 0 >"$TR/tracing_on"
+	echo >"$TR/set_event"
+	echo 8192 >"$TR/buffer_size_kb"
+	echo 'comm == "hackbench"' >"$TR/events/sched/sched_migrate_task/filter"
+	echo 1 >"$TR/events/sched/sched_migrate_task/enable"
+}
+mig_begin() { echo 0 >"$TR/tracing_on"; echo >"$TR/trace"; echo 1 >"$TR/tracing_on"; }
+mig_end() {
+	echo 0 >"$TR/tracing_on"
+	cat "$TR"/per_cpu/cpu*/stats | awk '/^entries:/ || /^overrun:/ { s += $2 } END { print s + 0 }'
+}
+mig_teardown() {
+	echo 0 >"$TR/events/sched/sched_migrate_task/enable"
+	echo 0 >"$TR/events/sched/sched_migrate_task/filter"
+	echo 1 >"$TR/tracing_on"
+}
+# elapsed seconds (with centiseconds) since a mark
+now_cs() { awk '{ printf "%d", $1 * 100 }' /proc/uptime; }

@@ -1,0 +1,404 @@
+# SPDX-License-Identifier: GPL-2.0
+# Guest test runner (busybox ash, run by /init as st_mode=tests).  KTAP on
+# stdout; the plan is printed last, so a missing plan tells the host that
+# the guest died or hung mid-run.
+. /st/lib.sh
+
+# --- load / unload -------------------------------------------------------
+t_load_unload() {
+	group "load/unload"
+	dmesg_mark
+	if ! check "insmod sched_tune.ko" st_load; then
+		dmesg_new | tail -n 20 | sed 's/^/#   /'
+		return 1
+	fi
+	check "/sys/kernel/sched_tune exists" test -d "$ST"
+	check "module listed in /proc/modules" is_loaded
+	for f in enabled ratelimit_window_ns ratelimit_burst cache_share_level \
+		cache_share_auto_llc_max numa_scan_threshold numa_scan_renew features \
+		stats/ratelimit_checked stats/ratelimit_kept_prev_cpu \
+		stats/ratelimit_migrations_stamped stats/reset; do
+		check "file $f exists" test -e "$ST/$f"
+	done
+	check "default: select_task_rq_fair hooked (enabled_functions)" hooked select_task_rq_fair
+	check "default: migrate_task_rq_fair hooked (enabled_functions)" hooked migrate_task_rq_fair
+	t_features_format
+	check "rmmod sched_tune" st_unload
+	check "/sys/kernel/sched_tune gone after rmmod" test ! -e "$ST"
+	check "module gone from /proc/modules" sh -c '! grep -q "^sched_tune " /proc/modules'
+	check "nothing of ours in enabled_functions after rmmod" sh -c ". /st/lib.sh; ! ours_in_ftrace"
+	check "nothing of ours in /sys/kernel/livepatch" \
+		sh -c '! ls /sys/kernel/livepatch 2>/dev/null | grep -q sched_tune'
+	check_no_splat "load/unload: no splat in dmesg"
+}
+
+# features: one line per feature, "name state ...", a reason when not active.
+t_features_format() {
+	cat "$ST/features" | sed 's/^/#   features: /'
+	for f in ratelimit cache_level numa_scan; do
+		s=$(feature_state $f)
+		case $s in
+		active) ktap_ok "features: $f is active" ;;
+		inactive|unsupported)
+			if grep -q "^$f .*reason:" "$ST/features"; then
+				ktap_ok "features: $f is $s and gives a reason"
+			else ktap_fail "features: $f is $s without reason:"; fi ;;
+		*) ktap_fail "features: $f line missing or bad state '$s'" ;;
+		esac
+	done
+	check_eq "features: ratelimit active by default" "$(feature_state ratelimit)" active
+}
+
+# --- pitfall-1 hang guard ------------------------------------------------------
+# A tail call from a wrapper into the original makes ftrace loop forever with
+# IRQs off: under TCG the guest then hangs silently.  Here the guest has to
+# make progress with the hooks live; if it hangs, the host's timeout reports
+# this group as the place it stopped.
+t_hang_guard() {
+	group "pitfall-1 hang guard"
+	st_load || { ktap_fail "pitfall-1 hang guard: insmod"; return 1; }
+	c0=$(stat_get ratelimit_checked)
+	t0=$(now_cs)
+	check "pitfall-1 hang guard: workload completes with hooks active" timeout 300 sh -c ". /st/lib.sh; hb 1000"
+	t1=$(now_cs)
+	c1=$(stat_get ratelimit_checked)
+	diag "hang guard: workload took $(((t1 - t0) / 100)) s, ratelimit_checked $c0 -> $c1"
+	check "pitfall-1 hang guard: hook ran (ratelimit_checked grew)" test "${c1:-0}" -gt "${c0:-0}"
+	st_unload
+}
+
+# --- knobs ----------------------------------------------------------------------
+# Which feature a knob belongs to, and its stock (kernel-unchanged) value.
+knob_feature() {
+	case $1 in
+	ratelimit_*) echo ratelimit ;; cache_share_*) echo cache_level ;;
+	numa_scan_*) echo numa_scan ;; *) echo none ;;
+	esac
+}
+
+# knob_valid KNOB STRING EXPECT-READBACK: a valid write and its read-back.
+knob_valid() {
+	k=$1 s=$2 want=$3
+	feat=$(knob_feature "$k")
+	before=$(knob "$k")
+	r=$(wr "$k" "$s")
+	if [ "$(feature_state "$feat")" = unsupported ] && [ "$r" = EOPNOTSUPP ]; then
+		check_eq "$k: '$s' on unsupported feature -> EOPNOTSUPP, value kept" "$(knob "$k")" "$before"
+		return
+	fi
+	got=$(knob "$k")
+	case $k in cache_share_level) got=$(knob_choice "$k") ;; esac
+	if [ "$r" = OK ] && [ "$got" = "$want" ]; then
+		ktap_ok "$k: write '$s' accepted, reads back $want"
+	else
+		ktap_fail "$k: write '$s' accepted, reads back $want"
+		diag "  write: $r, read back: '$got'"
+	fi
+}
+
+# knob_bad KNOB STRING ERRNO: the write fails with ERRNO and nothing changes.
+knob_bad() {
+	k=$1 s=$2 err=$3
+	before=$(knob "$k")
+	r=$(wr "$k" "$s")
+	after=$(knob "$k")
+	if [ "$r" = "$err" ] && [ "$after" = "$before" ]; then
+		ktap_ok "$k: '$s' rejected with $err, value kept"
+	else
+		ktap_fail "$k: '$s' rejected with $err, value kept"
+		diag "  write: $r, value '$before' -> '$after'"
+	fi
+}
+
+# Values: \n is a newline written by st_write -e.  "\n" alone is the empty
+# value: a zero-length write(2) never reaches a sysfs store.
+U64_OVER=18446744073709551616
+t_knobs() {
+	group "knobs"
+	st_load || { ktap_fail "knobs: insmod"; return 1; }
+	check_eq "enabled: default 1" "$(knob enabled)" 1
+	check_eq "ratelimit_window_ns: default 2000000" "$(knob ratelimit_window_ns)" 2000000
+	check_eq "ratelimit_burst: default 1" "$(knob ratelimit_burst)" 1
+	check_eq "cache_share_level: default reads 'llc [l2] smt auto'" "$(knob cache_share_level)" "llc [l2] smt auto"
+	check_eq "cache_share_auto_llc_max: default 8" "$(knob cache_share_auto_llc_max)" 8
+	check_eq "numa_scan_threshold: default 50" "$(knob numa_scan_threshold)" 50
+	check_eq "numa_scan_renew: default 16" "$(knob numa_scan_renew)" 16
+
+	knob_valid enabled 0 0
+	knob_valid enabled '1\n' 1
+	knob_valid enabled '0\n' 0
+	knob_valid enabled 1 1
+	for b in '\n:EINVAL' 'abc:EINVAL' '-1:EINVAL' '2:ERANGE' '1x:EINVAL' \
+		"$U64_OVER:ERANGE" '1\n\n:EINVAL'; do
+		knob_bad enabled "${b%:*}" "${b##*:}"
+	done
+
+	knob_valid ratelimit_window_ns 0 0
+	knob_valid ratelimit_window_ns 1000000000 1000000000
+	knob_valid ratelimit_window_ns '5000\n' 5000
+	for b in '\n:EINVAL' 'abc:EINVAL' '-1:EINVAL' '1000000001:ERANGE' \
+		"$U64_OVER:ERANGE" '12ms:EINVAL' '5\n\n:EINVAL'; do
+		knob_bad ratelimit_window_ns "${b%:*}" "${b##*:}"
+	done
+	knob_valid ratelimit_window_ns 2000000 2000000
+
+	knob_valid ratelimit_burst 1000 1000
+	knob_valid ratelimit_burst '3\n' 3
+	for b in '0:ERANGE' '1001:ERANGE' '\n:EINVAL' 'x:EINVAL' '-1:EINVAL' \
+		"$U64_OVER:ERANGE" '1.5:EINVAL'; do
+		knob_bad ratelimit_burst "${b%:*}" "${b##*:}"
+	done
+	knob_valid ratelimit_burst 1 1
+
+	knob_valid cache_share_level llc llc
+	knob_valid cache_share_level 'smt\n' smt
+	knob_valid cache_share_level auto auto
+	check_eq "cache_share_level: reads 'llc l2 smt [auto]' after auto" "$(knob cache_share_level)" "llc l2 smt [auto]"
+	for b in '\n' foo l3 llc2 1 '[l2]' 'l2 ' 'smt\n\n'; do
+		knob_bad cache_share_level "$b" EINVAL
+	done
+	knob_valid cache_share_level l2 l2
+
+	knob_valid cache_share_auto_llc_max 1 1
+	knob_valid cache_share_auto_llc_max 4096 4096
+	knob_valid cache_share_auto_llc_max '16\n' 16
+	for b in '0:ERANGE' '4097:ERANGE' '\n:EINVAL' 'abc:EINVAL' '-8:EINVAL' \
+		"$U64_OVER:ERANGE"; do
+		knob_bad cache_share_auto_llc_max "${b%:*}" "${b##*:}"
+	done
+	knob_valid cache_share_auto_llc_max 8 8
+
+	knob_valid numa_scan_threshold 0 0
+	knob_valid numa_scan_threshold 100 100
+	knob_valid numa_scan_threshold '75\n' 75
+	for b in '101:ERANGE' '\n:EINVAL' 'abc:EINVAL' '-1:EINVAL' \
+		"$U64_OVER:ERANGE" '50%:EINVAL'; do
+		knob_bad numa_scan_threshold "${b%:*}" "${b##*:}"
+	done
+	knob_valid numa_scan_threshold 50 50
+
+	knob_valid numa_scan_renew 0 0
+	knob_valid numa_scan_renew 1024 1024
+	knob_valid numa_scan_renew '32\n' 32
+	for b in '1025:ERANGE' '\n:EINVAL' 'abc:EINVAL' '-1:EINVAL' \
+		"$U64_OVER:ERANGE" '1e3:EINVAL'; do
+		knob_bad numa_scan_renew "${b%:*}" "${b##*:}"
+	done
+	knob_valid numa_scan_renew 16 16
+
+	# read-only files: root's write must still fail
+	for f in features stats/ratelimit_checked stats/ratelimit_kept_prev_cpu \
+		stats/ratelimit_migrations_stamped; do
+		r=$(wr "$f" 1)
+		if [ "$r" != OK ]; then ktap_ok "$f is read-only (write: $r)"
+		else ktap_fail "$f is read-only (write: $r)"; fi
+	done
+	st_unload
+}
+
+# --- stats/reset ------------------------------------------------------------------
+t_stats_reset() {
+	group "stats/reset"
+	st_load || { ktap_fail "stats: insmod"; return 1; }
+	hb 100
+	c=$(stat_get ratelimit_checked)
+	diag "after a short workload: checked=$c kept_prev_cpu=$(stat_get ratelimit_kept_prev_cpu) stamped=$(stat_get ratelimit_migrations_stamped)"
+	check "stats: ratelimit_checked counted the workload" test "${c:-0}" -gt 0
+	# enabled=0 removes the hooks, so the counters hold still and "zeroed"
+	# can be checked exactly.
+	wr enabled 0 >/dev/null
+	check_eq "stats: write 1 to stats/reset" "$(wr stats/reset 1)" OK
+	for s in ratelimit_checked ratelimit_kept_prev_cpu ratelimit_migrations_stamped; do
+		check_eq "stats: $s is 0 after reset" "$(stat_get $s)" 0
+	done
+	wr enabled 1 >/dev/null
+	hb 50
+	check "stats: counting resumes after reset" test "$(stat_get ratelimit_checked)" -gt 0
+	wr enabled 0 >/dev/null
+	check_eq "stats: reset accepts '1\\n'" "$(wr stats/reset '1\n')" OK
+	check_eq "stats: ratelimit_checked 0 after '1\\n' reset" "$(stat_get ratelimit_checked)" 0
+	st_unload
+}
+
+# --- module parameters -----------------------------------------------------------
+t_params() {
+	group "module parameters"
+	if check "params: insmod ratelimit_window_ns=0 ratelimit_burst=3 cache_share_level=smt" \
+		st_load ratelimit_window_ns=0 ratelimit_burst=3 cache_share_level=smt; then
+		check_eq "params: ratelimit_window_ns=0 read back" "$(knob ratelimit_window_ns)" 0
+		check_eq "params: ratelimit_burst=3 read back" "$(knob ratelimit_burst)" 3
+		check_eq "params: cache_share_level=smt read back" "$(knob_choice cache_share_level)" smt
+		check "params: window 0 leaves select_task_rq_fair unhooked" sh -c ". /st/lib.sh; ! hooked select_task_rq_fair"
+		st_unload
+	fi
+	if check "params: insmod enabled=0 cache_share_auto_llc_max=64 numa_scan_threshold=0 numa_scan_renew=100 ratelimit_window_ns=1000000000" \
+		st_load enabled=0 cache_share_auto_llc_max=64 numa_scan_threshold=0 numa_scan_renew=100 ratelimit_window_ns=1000000000; then
+		check_eq "params: enabled=0 read back" "$(knob enabled)" 0
+		check_eq "params: cache_share_auto_llc_max=64 read back" "$(knob cache_share_auto_llc_max)" 64
+		check_eq "params: numa_scan_threshold=0 read back" "$(knob numa_scan_threshold)" 0
+		check_eq "params: numa_scan_renew=100 read back" "$(knob numa_scan_renew)" 100
+		check_eq "params: ratelimit_window_ns=1000000000 read back" "$(knob ratelimit_window_ns)" 1000000000
+		check "params: enabled=0 leaves nothing hooked" sh -c ". /st/lib.sh; ! ours_in_ftrace"
+		st_unload
+	fi
+	for p in ratelimit_burst=0 ratelimit_window_ns=abc cache_share_level=foo \
+		ratelimit_window_ns=1000000001 numa_scan_threshold=101 enabled=2 \
+		cache_share_auto_llc_max=0 numa_scan_renew=-1; do
+		name=${p%%=*}
+		dmesg_mark
+		if st_load "$p" 2>/dev/null; then
+			ktap_fail "params: insmod $p fails"
+			st_unload
+			continue
+		fi
+		ktap_ok "params: insmod $p fails"
+		check "params: $p left no module and no sysfs dir" sh -c '! grep -q "^sched_tune " /proc/modules && [ ! -e /sys/kernel/sched_tune ]'
+		n=$(dmesg_new | grep -c "$name")
+		if [ "$n" = 1 ]; then
+			ktap_ok "params: $p: one dmesg line names $name"
+		else
+			ktap_fail "params: $p: one dmesg line names $name (got $n)"
+		fi
+		dmesg_new | grep -v 'taints kernel\|verification failed' | sed 's/^/#   dmesg: /'
+	done
+}
+
+# --- enabled switch -------------------------------------------------------------
+t_enabled() {
+	group "enabled switch"
+	st_load || { ktap_fail "enabled: insmod"; return 1; }
+	wr ratelimit_window_ns 5000 >/dev/null
+	wr ratelimit_burst 2 >/dev/null
+	wr cache_share_level smt >/dev/null
+	check "enabled=1: select_task_rq_fair hooked" hooked select_task_rq_fair
+	check "enabled=1: migrate_task_rq_fair hooked" hooked migrate_task_rq_fair
+	check_eq "enabled=1: features says ratelimit active" "$(feature_state ratelimit)" active
+	check_eq "enabled: write 0" "$(wr enabled 0)" OK
+	check "enabled=0: select_task_rq_fair not hooked" sh -c ". /st/lib.sh; ! hooked select_task_rq_fair"
+	check "enabled=0: nothing of ours in enabled_functions" sh -c ". /st/lib.sh; ! ours_in_ftrace"
+	check_eq "enabled=0: features says ratelimit inactive" "$(feature_state ratelimit)" inactive
+	grep '^ratelimit' "$ST/features" | sed 's/^/#   /'
+	check_eq "enabled=0: window kept" "$(knob ratelimit_window_ns)" 5000
+	check_eq "enabled=0: burst kept" "$(knob ratelimit_burst)" 2
+	check_eq "enabled=0: cache_share_level kept" "$(knob_choice cache_share_level)" smt
+	check_eq "enabled=0: knob writes still accepted" "$(wr ratelimit_window_ns 7000)" OK
+	check_eq "enabled: write 1" "$(wr enabled 1)" OK
+	check "enabled=1 again: select_task_rq_fair hooked" hooked select_task_rq_fair
+	check "enabled=1 again: migrate_task_rq_fair hooked" hooked migrate_task_rq_fair
+	check_eq "enabled=1 again: features says ratelimit active" "$(feature_state ratelimit)" active
+	check_eq "enabled=1 again: window kept" "$(knob ratelimit_window_ns)" 7000
+	check_eq "enabled=1 again: burst kept" "$(knob ratelimit_burst)" 2
+	wr ratelimit_window_ns 0 >/dev/null
+	check "window=0: select_task_rq_fair not hooked" sh -c ". /st/lib.sh; ! hooked select_task_rq_fair"
+	grep '^ratelimit' "$ST/features" | sed 's/^/#   window=0: /'
+	wr ratelimit_window_ns 2000000 >/dev/null
+	check "window back to 2 ms: select_task_rq_fair hooked" hooked select_task_rq_fair
+	st_unload
+}
+
+# --- the rate limit taking effect ----------------------------------------------
+# migrations WINDOW: task migrations of one hackbench run (sum of REPS runs).
+migrations() {
+	wr ratelimit_window_ns "$1" >/dev/null
+	total=0
+	for _ in $(seq "$MIG_REPS"); do
+		mig_begin
+		t0=$(now_cs)
+		timeout 300 sh -c '. /st/lib.sh; hb' || diag "hackbench failed: $(tail -n 3 /tmp/hb.out)"
+		t1=$(now_cs)
+		m=$(mig_end)
+		diag "window $1 ns: $m migrations in $(((t1 - t0) / 100)).$(((t1 - t0) % 100)) s"
+		total=$((total + m))
+	done
+	echo "$total" >/tmp/mig.$1
+}
+
+t_ratelimit_effect() {
+	group "rate limit effect"
+	MIG_REPS=$(st_arg mig_reps 2)
+	diag "hackbench -g $HB_GROUPS -f 10 --threads --pipe -l $HB_LOOPS -s 100, $MIG_REPS runs per window, $(nproc) vCPUs, qemu TCG"
+	st_load || { ktap_fail "ratelimit: insmod"; return 1; }
+	mig_setup
+	migrations 0
+	k0=$(stat_get ratelimit_kept_prev_cpu)
+	migrations 1000000000
+	k1=$(stat_get ratelimit_kept_prev_cpu)
+	m0=$(cat /tmp/mig.0) m1=$(cat /tmp/mig.1000000000)
+	diag "migrations: window 0: $m0, window 1 s: $m1"
+	if [ "$m0" -ge $((3 * m1)) ] && [ "$m0" -gt 0 ]; then
+		ktap_ok "ratelimit: migrations(window 0) >= 3 x migrations(window 1 s) ($m0 vs $m1)"
+	else
+		ktap_fail "ratelimit: migrations(window 0) >= 3 x migrations(window 1 s) ($m0 vs $m1)"
+	fi
+	check "ratelimit: ratelimit_kept_prev_cpu grew with window 1 s ($k0 -> $k1)" test "${k1:-0}" -gt "${k0:-0}"
+	# Reported, never asserted: a 2 ms window covers few wakeups of an
+	# emulated CPU, so these are qemu TCG figures, not hardware ones.
+	for w in 2000000 100000000; do
+		migrations $w
+		m=$(cat /tmp/mig.$w)
+		if [ "$m" -gt 0 ]; then
+			diag "ratio window 0 / window $w ns: $(awk -v a="$m0" -v b="$m" 'BEGIN { printf "%.2f", a / b }') ($m0 / $m) [qemu TCG, $(nproc) vCPUs, not hardware]"
+		else diag "ratio window 0 / window $w ns: n/a ($m0 / 0) [qemu TCG]"; fi
+	done
+	diag "ratio window 0 / window 1000000000 ns: $(awk -v a="$m0" -v b="$m1" 'BEGIN { if (b) printf "%.2f", a / b; else print "inf" }') [qemu TCG, $(nproc) vCPUs]"
+	mig_teardown
+	st_unload
+}
+
+# --- stress: load/unload and knob toggling under load --------------------------------
+t_load_unload_stress() {
+	group "load/unload x20 under load"
+	dmesg_mark
+	bg_start 100
+	fails=0
+	for i in $(seq 20); do
+		st_load || { fails=$((fails + 1)); diag "insmod $i failed"; }
+		usleep 200000
+		st_unload || { fails=$((fails + 1)); diag "rmmod $i failed"; }
+		usleep 100000
+	done
+	bg_stop
+	check_eq "stress: 20 insmod/rmmod cycles under workload succeed" "$fails" 0
+	check "stress: workload completed every run ($(bg_runs) runs)" test ! -s /tmp/bg.fail
+	check "stress: nothing of ours left in enabled_functions" sh -c ". /st/lib.sh; ! ours_in_ftrace"
+	check_no_splat "stress: no oops/warning/BUG/lockdep/Call Trace after load/unload x20"
+}
+
+t_toggle_stress() {
+	group "knob toggling x200 under load"
+	dmesg_mark
+	st_load || { ktap_fail "toggle: insmod"; return 1; }
+	bg_start 100
+	bad=0
+	for i in $(seq 200); do
+		case $((i % 4)) in
+		0) r=$(wr enabled 0) ;; 1) r=$(wr enabled 1) ;;
+		2) r=$(wr ratelimit_window_ns 0) ;; 3) r=$(wr ratelimit_window_ns $((i * 10000))) ;;
+		esac
+		[ "$r" = OK ] || bad=$((bad + 1))
+	done
+	wr enabled 1 >/dev/null
+	wr ratelimit_window_ns 2000000 >/dev/null
+	bg_stop
+	check_eq "toggle: 200 writes to enabled/ratelimit_window_ns under workload succeed" "$bad" 0
+	check "toggle: workload completed every run ($(bg_runs) runs)" test ! -s /tmp/bg.fail
+	check "toggle: hooks back after toggling" hooked select_task_rq_fair
+	st_unload
+	check "toggle: nothing of ours left after rmmod" sh -c ". /st/lib.sh; ! ours_in_ftrace"
+	check_no_splat "toggle: no oops/warning/BUG/lockdep/Call Trace after 200 toggles"
+}
+
+ktap_start
+diag "vCPUs: $(nproc); L2 shared: $(cat /sys/devices/system/cpu/cpu0/cache/index2/shared_cpu_list 2>/dev/null); LLC shared: $(cat /sys/devices/system/cpu/cpu0/cache/index3/shared_cpu_list 2>/dev/null)"
+dmesg_mark
+ST_BOOTMARK=$ST_DMARK
+only=$(st_arg only "")
+for t in load_unload hang_guard knobs stats_reset params enabled ratelimit_effect \
+	load_unload_stress toggle_stress; do
+	if [ -n "$only" ] && ! echo ",$only," | grep -q ",$t,"; then continue; fi
+	"t_$t"
+	st_cleanup
+done
+ST_DMARK=$ST_BOOTMARK
+check_no_splat "whole run: no splat in dmesg since the first test"
+ktap_end

@@ -1,0 +1,162 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# make check: the whole sched_tune test bench, as root on Debian 12.
+#
+#  host:   install what is missing, resolve the 6.12 (bookworm-backports) and
+#          6.1 (bookworm/-security) kernels, run selftests/unit
+#  kernel: build the module against its headers (no warnings), check the .ko
+#          for tail calls into static-call trampolines (pitfall 1), DKMS
+#          add/build/install/remove (6.12 only), boot it under qemu TCG
+#          with our initramfs and collect the guest's KTAP
+#
+# Knobs (environment): ST_KERNELS="backports stable" (or exact kvers),
+# ST_SMP=4, ST_GUEST_TIMEOUT=1200 (s per boot), ST_GUEST_ARGS="st_only=knobs
+# st_hb_loops=400 st_mig_reps=2", ST_SRC=tree to test (default: this repo).
+# The last line is "N passed, N failed[, N skipped]"; exit 1 if any failed.
+set -uo pipefail
+# shellcheck source=selftests/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+[[ $EUID == 0 ]] || st_die "run as root (installs packages, loads nothing on the host)"
+ST_SRC=${ST_SRC:-$ST_ROOT}
+START=$SECONDS
+stamp() { st_log "[$((SECONDS - START)) s] $*"; }
+
+stamp "host setup"
+st_ensure_host
+
+# --- unit tests (selftests/unit, KTAP on stdout) -----------------------------
+run_unit() {
+	local log=$ST_BUILD/unit.log rc
+	if [[ ! -f $ST_SRC/selftests/unit/Makefile ]]; then
+		st_result skip unit "selftests/unit" "no selftests/unit/Makefile yet"
+		return
+	fi
+	make -s -C "$ST_SRC/selftests/unit" >"$log" 2>&1
+	rc=$?
+	local before=$ST_FAIL
+	st_ingest_tap unit "$log"
+	if ((rc != 0 && ST_FAIL == before)); then
+		st_result fail unit "make -C selftests/unit exited $rc"
+		tail -n 30 "$log" | sed 's/^/#   /'
+	elif ((ST_TAP_COUNT == 0)); then
+		st_result fail unit "make -C selftests/unit printed no test results"
+	fi
+}
+
+# --- DKMS, for real, against one installed kernel's headers ---------------------
+run_dkms() {
+	local kver=$1 conf=$ST_SRC/dkms.conf ver src ko log=$ST_BUILD/dkms.log
+	if [[ ! -f $conf ]]; then
+		st_result skip "$kver" "dkms add/build/install/remove" "no dkms.conf yet"
+		return
+	fi
+	ver=$(sed -n 's/^PACKAGE_VERSION=["]*\([^"]*\)["]*/\1/p' "$conf")
+	src=/usr/src/sched-tune-$ver
+	# idempotent: drop whatever an earlier (maybe aborted) run left
+	dkms remove -m sched-tune -v "$ver" --all >/dev/null 2>&1
+	rm -rf "$src"
+	mkdir -p "$src"
+	tar -C "$ST_SRC" --exclude=./build --exclude=./.git -cf - . | tar -C "$src" -xf -
+	: >"$log"
+	dkms_step() {
+		local what=$1; shift
+		if "$@" >>"$log" 2>&1; then st_result pass "$kver" "dkms: $what"; return 0; fi
+		st_result fail "$kver" "dkms: $what"
+		tail -n 30 "$log" | sed 's/^/#   /'
+		find /var/lib/dkms/sched-tune -name make.log -exec tail -n 20 {} \; 2>/dev/null | sed 's/^/#   make.log: /'
+		return 1
+	}
+	if dkms_step "add sched-tune/$ver" dkms add -m sched-tune -v "$ver" &&
+		dkms_step "build -k $kver" dkms build -m sched-tune -v "$ver" -k "$kver" &&
+		dkms_step "install -k $kver" dkms install -m sched-tune -v "$ver" -k "$kver"; then
+		ko=$(find "/lib/modules/$kver/updates" -name 'sched_tune.ko*' 2>/dev/null | head -n1)
+		if [[ -n $ko ]] && modinfo "$ko" | grep -q "^vermagic: *$kver "; then
+			st_result pass "$kver" "dkms: modinfo $ko: vermagic $kver"
+			modinfo "$ko" | grep -E '^(version|vermagic|srcversion|parm):' | sed 's/^/#   /'
+		else
+			st_result fail "$kver" "dkms: installed module under /lib/modules/$kver/updates with vermagic $kver"
+			[[ -n $ko ]] && modinfo "$ko" | sed 's/^/#   /'
+		fi
+	fi
+	dkms_step "remove --all" dkms remove -m sched-tune -v "$ver" --all
+	rm -rf "$src"
+	if [[ -z $(find "/lib/modules/$kver" -name 'sched_tune.ko*' 2>/dev/null) ]]; then
+		st_result pass "$kver" "dkms: machine clean after remove"
+	else
+		st_result fail "$kver" "dkms: machine clean after remove"
+	fi
+}
+
+# --- one kernel: build, static checks, boot --------------------------------------
+run_kernel() {
+	local kver=$1 out=$ST_BUILD/$1 warn last rc
+	stamp "kernel $kver: build"
+	st_prepare_kernel "$kver"
+	if ST_ROOT=$ST_SRC st_build_module "$kver"; then
+		st_result pass "$kver" "build sched_tune.ko against linux-headers-$kver"
+	else
+		st_result fail "$kver" "build sched_tune.ko against linux-headers-$kver"
+		grep -E 'error|warning' "$out/build.log" | head -n 30 | sed 's/^/#   /'
+	fi
+	warn=$(grep -c 'warning:' "$out/build.log")
+	if ((warn == 0)); then
+		st_result pass "$kver" "build log has no warnings"
+	else
+		st_result fail "$kver" "build log has no warnings ($warn found)"
+		grep -A3 'warning:' "$out/build.log" | head -n 40 | sed 's/^/#   /'
+	fi
+	if [[ ! -f $ST_KO ]]; then
+		st_result fail "$kver" "no tail call into a __SCT__ trampoline" 
+		st_result fail "$kver" "guest tests: not run, sched_tune.ko was not built"
+		return
+	fi
+	if st_check_tailcalls "$ST_KO" >"$out/tailcalls.log"; then
+		st_result pass "$kver" "objdump: no jmp to a __SCT__ static-call trampoline (pitfall 1)"
+	else
+		st_result fail "$kver" "objdump: no jmp to a __SCT__ static-call trampoline (pitfall 1)"
+	fi
+	sed 's/^#* */#   /' "$out/tailcalls.log"
+
+	[[ $kver == "$K612" ]] && { stamp "kernel $kver: dkms"; run_dkms "$kver"; }
+
+	stamp "kernel $kver: boot ($ST_QEMU_SMP vCPUs, timeout ${ST_GUEST_TIMEOUT}s)"
+	st_build_initramfs "$kver" "$ST_KO" "$out/initramfs.cpio"
+	# shellcheck disable=SC2086 # ST_GUEST_ARGS is a list of words on purpose
+	st_boot "$ST_VMLINUZ" "$out/initramfs.cpio" "$out/guest" st_mode=tests ${ST_GUEST_ARGS:-}
+	rc=$?
+	stamp "kernel $kver: guest exited (qemu rc $rc)"
+	local fails_before=$ST_FAIL
+	st_ingest_tap "$kver" "$out/guest/tap.log"
+	if ((rc == 124 || rc == 137)); then
+		last=$(grep -a '^# RUNNING' "$out/guest/tap.log" | tail -n1 | tr -d '\r')
+		st_result fail "$kver" "guest hung: no end after ${ST_GUEST_TIMEOUT}s (pitfall-1 hang guard; last group: ${last#\# RUNNING })"
+	elif [[ -z $ST_TAP_PLAN ]]; then
+		st_result fail "$kver" "guest died before printing its plan (panic or crash; qemu rc $rc)"
+	elif ((ST_TAP_PLAN != ST_TAP_COUNT)); then
+		st_result fail "$kver" "guest plan 1..$ST_TAP_PLAN but $ST_TAP_COUNT results"
+	fi
+	if ((ST_FAIL > fails_before)); then
+		st_log "console log of $kver (last 80 lines, full: $out/guest/console.log):"
+		tail -n 80 "$out/guest/console.log" | tr -d '\r' | sed 's/^/#   console: /'
+	fi
+}
+
+mkdir -p "$ST_BUILD"
+K612=$(st_resolve_kver backports) || exit 1
+K61=$(st_resolve_kver stable) || exit 1
+KERNELS=()
+for k in ${ST_KERNELS:-backports stable}; do
+	case $k in backports) KERNELS+=("$K612") ;; stable) KERNELS+=("$K61") ;; *) KERNELS+=("$k") ;; esac
+done
+st_log "kernels: ${KERNELS[*]} (6.12 from bookworm-backports: $K612, 6.1 from bookworm/-security: $K61)"
+st_log "source tree: $ST_SRC ($(git -C "$ST_SRC" describe --always --dirty 2>/dev/null || echo 'not git'))"
+
+if st_build_helpers; then st_result pass host "static guest helpers build (gcc -static)"
+else st_result fail host "static guest helpers build (gcc -static)"; fi
+stamp "unit tests"
+run_unit
+for k in "${KERNELS[@]}"; do run_kernel "$k"; done
+stamp "done"
+st_summary
+((ST_FAIL == 0))
