@@ -1,18 +1,236 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Queued-wakeup cache level (seeds 002 and 004).  The knobs are stored
- * and validated; the hook on ttwu_queue_wakelist() is not written yet,
- * and features says so.
+ * Queued-wakeup cache level (seeds 002 and 004).
+ *
+ * ttwu_queue_cond() sends a wakeup through the target CPU's wakelist (an
+ * IPI) unless waker and target share the LLC; seed 002 narrows that
+ * group to CPUs sharing an L2.  On Debian's kernels ttwu_queue_cond() and
+ * cpus_share_cache() are inlined into ttwu_queue_wakelist(), so that is
+ * the function we take over (ftrace redirect).  The replacement works out
+ * what stock would decide and what the level decides; when they agree
+ * (nearly always) the original runs untouched, through a static call
+ * since it has no ENDBR.  When only the level says "queue", we do what
+ * the original does on its queue path; when only the level says
+ * "direct", we return false as the original does when it does not queue.
+ *
+ * Groups: the kernel's own masks, read live.  The L2 group is
+ * cpu_l2c_shared_map, which is cpu_clustergroup_mask() on x86 and what the
+ * kernel builds its CLS (cluster) sched domain from; the SMT group is
+ * cpu_sibling_map.  Both are allocated once at boot and never freed, and
+ * the kernel updates them itself when a CPU goes offline or online, so
+ * there is no copy of ours to rebuild and nothing to lock or allocate in
+ * the wakeup path.  A torn read during hotplug can only pick queue or
+ * direct for one wakeup, and both are correct once the CPU-active and
+ * affinity tests passed.
  */
-#include "sched_tune.h"
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-static int st_cache_level_probe(struct st_feature *f)
+#include <linux/cpumask.h>
+#include <linux/llist.h>
+#include <linux/sched.h>
+#include <linux/sched/clock.h>
+#include <linux/topology.h>
+
+#include "sched_tune.h"
+#include "wrapper/fhook.h"
+#include "wrapper/ksym.h"
+#include "wrapper/layout.h"
+
+static int __percpu *st_cl_llc_id;
+static int __percpu *st_cl_llc_size;
+static cpumask_var_t __percpu *st_cl_l2c_map;
+static char __percpu *st_cl_runqueues;
+static unsigned int *st_cl_sched_features;
+static unsigned int st_cl_ttwu_queue_bit;
+static u32 st_cl_nr_running_off;
+static u32 st_cl_ttwu_pending_off;
+static const void *st_cl_stop_class;
+/* NULL unless the kernel has CONFIG_SCHED_CLASS_EXT */
+static const void *st_cl_ext_class;
+
+static bool st_ttwu_queue_wakelist(struct task_struct *p, int cpu,
+				   int wake_flags);
+
+ST_KCALL_DEFINE(st_orig_ttwu_queue_wakelist, st_ttwu_queue_wakelist);
+ST_KCALL_DEFINE(st_smp_call_single_queue, __smp_call_single_queue);
+
+static struct st_fhook st_cl_hooks[] = {
+	ST_FHOOK(ttwu_queue_wakelist, st_ttwu_queue_wakelist),
+};
+
+static inline char *st_cl_rq(int cpu)
 {
+	return per_cpu_ptr(st_cl_runqueues, cpu);
+}
+
+/*
+ * The tests of ttwu_queue_cond() before its cache test, and the
+ * sched_feat(TTWU_QUEUE) of its caller: when one fails, neither stock nor
+ * any level queues.  SCX (6.12) and the stop class are tested on both
+ * kernels: 6.1 lacks the stop-class test, but we only ever use it to
+ * keep a wakeup direct, which is always correct.
+ */
+static bool st_cl_may_queue(struct task_struct *p, int cpu)
+{
+	const void *class = READ_ONCE(p->sched_class);
+
+	if (!(READ_ONCE(*st_cl_sched_features) & (1U << st_cl_ttwu_queue_bit)))
+		return false;
+	if (class == st_cl_stop_class || (st_cl_ext_class && class == st_cl_ext_class))
+		return false;
+	return cpu_active(cpu) && cpumask_test_cpu(cpu, p->cpus_ptr);
+}
+
+static bool st_cl_mask_has(cpumask_var_t mask, int cpu)
+{
+	/* a never-onlined CPU's mask may be unallocated */
+	return cpumask_available(mask) && cpumask_test_cpu(cpu, mask);
+}
+
+static void st_cl_pair(struct st_wake_pair *w, int this_cpu, int cpu)
+{
+	w->same_cpu = this_cpu == cpu;
+	w->share_llc = w->same_cpu ||
+		       *per_cpu_ptr(st_cl_llc_id, this_cpu) ==
+		       *per_cpu_ptr(st_cl_llc_id, cpu);
+	w->share_l2 = st_cl_mask_has(*per_cpu_ptr(st_cl_l2c_map, this_cpu), cpu);
+	w->share_smt = st_cl_mask_has(per_cpu(cpu_sibling_map, this_cpu), cpu);
+	w->llc_size = *per_cpu_ptr(st_cl_llc_size, this_cpu);
+	w->target_idle = !READ_ONCE(*(unsigned int *)(st_cl_rq(cpu) +
+						      st_cl_nr_running_off));
+}
+
+/* The queue path of ttwu_queue_wakelist() and __ttwu_queue_wakelist(). */
+static void st_cl_queue(struct task_struct *p, int cpu, int wake_flags)
+{
+	sched_clock_cpu(cpu); /* sync clocks across CPUs, as stock does */
+	p->sched_remote_wakeup = !!(wake_flags & ST_WF_MIGRATED);
+	WRITE_ONCE(*(unsigned int *)(st_cl_rq(cpu) + st_cl_ttwu_pending_off), 1);
+	st_kcall(st_smp_call_single_queue)(cpu, &p->wake_entry.llist);
+}
+
+/* Runs under p->pi_lock with interrupts off, as the original does. */
+static bool st_ttwu_queue_wakelist(struct task_struct *p, int cpu,
+				   int wake_flags)
+{
+	const struct st_config *cfg = st_config_get();
+	struct st_wake_pair w;
+	bool stock, level;
+	unsigned int lvl;
+
+	if (!cfg)
+		goto orig;
+	lvl = cfg->knob[ST_KNOB_CACHE_LEVEL];
+	if (lvl == ST_LEVEL_LLC)
+		goto orig;
+	st_stat_inc(ST_STAT_TTWU_CHECKED);
+	if (!st_cl_may_queue(p, cpu))
+		goto orig;
+
+	st_cl_pair(&w, smp_processor_id(), cpu);
+	stock = st_wake_queue(w.share_llc, &w);
+	level = st_wake_queue(st_level_shares(lvl, &w,
+					      cfg->knob[ST_KNOB_AUTO_LLC_MAX]),
+			      &w);
+	if (stock == level)
+		goto orig;
+	if (level) {
+		st_cl_queue(p, cpu, wake_flags);
+		st_stat_inc(ST_STAT_TTWU_QUEUED_BY_LEVEL);
+		return true;
+	}
+	st_stat_inc(ST_STAT_TTWU_DIRECT_BY_LEVEL);
+	return false;
+orig:
+	return st_kcall(st_orig_ttwu_queue_wakelist)(p, cpu, wake_flags);
+}
+
+static int st_cl_percpu(const char *name, void __percpu **ptr)
+{
+	*ptr = (void __percpu *)st_ksym(name);
+	return *ptr ? 0 : -ENOENT;
+}
+
+static void st_cl_release(void)
+{
+	st_fhook_release(st_cl_hooks, ARRAY_SIZE(st_cl_hooks));
+}
+
+#define ST_CL_FAIL(why) do { f->reason = (why); goto fail; } while (0)
+
+static int st_cl_probe(struct st_feature *f)
+{
+	unsigned long addr;
+	u32 size;
+	s64 bit;
+	int ret;
+
+	ret = st_fhook_resolve(&st_cl_hooks[0]);
+	if (ret)
+		ST_CL_FAIL(ret == -ENOENT ?
+			   "ttwu_queue_wakelist is missing (inlined?)" :
+			   "ttwu_queue_wakelist is not traceable");
+	if (!ST_WF_MIGRATED)
+		ST_CL_FAIL("WF_MIGRATED unknown for this kernel version");
+	if (st_cl_percpu("sd_llc_id", (void __percpu **)&st_cl_llc_id) ||
+	    st_cl_percpu("sd_llc_size", (void __percpu **)&st_cl_llc_size))
+		ST_CL_FAIL("per-CPU sd_llc_id or sd_llc_size is missing");
+	if (st_cl_percpu("cpu_l2c_shared_map", (void __percpu **)&st_cl_l2c_map))
+		ST_CL_FAIL("per-CPU cpu_l2c_shared_map (L2 groups) is missing");
+	if (st_cl_percpu("runqueues", (void __percpu **)&st_cl_runqueues))
+		ST_CL_FAIL("per-CPU runqueues is missing");
+	/* without CONFIG_SCHED_DEBUG, sched_feat() is a constant */
+	st_cl_sched_features = (unsigned int *)st_ksym("sysctl_sched_features");
+	if (!st_cl_sched_features)
+		ST_CL_FAIL("sysctl_sched_features is missing (no CONFIG_SCHED_DEBUG)");
+	if (st_layout_enum("__SCHED_FEAT_TTWU_QUEUE", &bit) || bit < 0 || bit >= 32)
+		ST_CL_FAIL("no __SCHED_FEAT_TTWU_QUEUE in kernel BTF");
+	st_cl_ttwu_queue_bit = bit;
+	if (st_layout_member("rq", "nr_running", &st_cl_nr_running_off, &size) ||
+	    size != sizeof(unsigned int))
+		ST_CL_FAIL("struct rq has no 32-bit nr_running in kernel BTF");
+	if (st_layout_member("rq", "ttwu_pending", &st_cl_ttwu_pending_off, &size) ||
+	    size != sizeof(unsigned int))
+		ST_CL_FAIL("struct rq has no 32-bit ttwu_pending in kernel BTF");
+	st_cl_stop_class = (const void *)st_ksym("stop_sched_class");
+	if (!st_cl_stop_class)
+		ST_CL_FAIL("stop_sched_class is missing");
+	st_cl_ext_class = (const void *)st_ksym("ext_sched_class");
+	addr = st_ksym("__smp_call_single_queue");
+	if (!addr)
+		ST_CL_FAIL("__smp_call_single_queue is missing");
+
+	st_kcall_bind(st_smp_call_single_queue, addr, "__smp_call_single_queue");
+	st_kcall_bind(st_orig_ttwu_queue_wakelist, st_cl_hooks[0].addr,
+		      "ttwu_queue_wakelist");
 	return 0;
+fail:
+	st_cl_release();
+	return -EOPNOTSUPP;
+}
+
+static bool st_cl_wanted(const struct st_config *cfg)
+{
+	return cfg->knob[ST_KNOB_CACHE_LEVEL] != ST_LEVEL_LLC;
+}
+
+static int st_cl_install(void)
+{
+	return st_fhook_install(st_cl_hooks, ARRAY_SIZE(st_cl_hooks));
+}
+
+static void st_cl_remove(void)
+{
+	st_fhook_remove(st_cl_hooks, ARRAY_SIZE(st_cl_hooks));
 }
 
 struct st_feature st_cache_level_feature = {
 	.name = "cache_level",
-	.takes_over = "ttwu_queue_wakelist:ftrace-replace",
-	.probe = st_cache_level_probe,
+	.takes_over = "ttwu_queue_wakelist:ftrace-wrap",
+	.probe = st_cl_probe,
+	.release = st_cl_release,
+	.wanted = st_cl_wanted,
+	.install = st_cl_install,
+	.remove = st_cl_remove,
+	.stock_reason = "cache_share_level=llc",
 };

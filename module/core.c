@@ -30,6 +30,9 @@ const char *const st_stat_names[ST_NR_STATS] = {
 	[ST_STAT_TTWU_QUEUED_BY_LEVEL] = "ttwu_queued_by_level",
 	[ST_STAT_TTWU_DIRECT_BY_LEVEL] = "ttwu_direct_by_level",
 	[ST_STAT_TTWU_CHECKED] = "ttwu_checked",
+	[ST_STAT_NUMA_VMA_CHECKED] = "numa_vma_checked",
+	[ST_STAT_NUMA_VMA_ALLOWED_BY_THRESHOLD] = "numa_vma_allowed_by_threshold",
+	[ST_STAT_NUMA_VMA_SKIPPED] = "numa_vma_skipped",
 };
 
 u64 st_stat_sum(enum st_stat_id id)

@@ -1,18 +1,437 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * NUMA scan threshold for disjoint VMAs (seed 003).  The knobs are stored
- * and validated; the replacement of task_numa_work() is not written yet,
- * and features says so.
+ * NUMA scan threshold for disjoint VMAs (seed 003).
+ *
+ * vma_is_accessed() is inlined into task_numa_work(), so the whole of
+ * task_numa_work() is replaced by st_task_numa_work(): Debian 6.12.95's
+ * code rule for rule, except that a VMA the task never faulted in may
+ * still be scanned while its scan count stays under the threshold.  The
+ * kernel's own helpers are called through static calls (several have no
+ * ENDBR).  Not reproduced: the sched_skip_vma_numa tracepoint, which is
+ * not exported to modules.
+ *
+ * The per-VMA scan count lives in a fixed, lossy table indexed by VMA: no
+ * allocation or lock per VMA, nothing to free when a VMA or a process
+ * goes away; a VMA whose slot another VMA took starts counting again.
+ *
+ * task_numa_work() sleeps, so an RCU grace period cannot tell when the
+ * last task has left our copy.  Every task in it is counted from its
+ * first instruction; removal unregisters the hook, waits with
+ * synchronize_rcu_tasks() for tasks that were sent to our copy but had
+ * not reached the count yet (a task preempted there has not switched
+ * voluntarily), waits for the count to drop to zero, then waits again
+ * with synchronize_rcu_tasks() for the few instructions after the
+ * decrement.
  */
-#include "sched_tune.h"
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-static int st_numa_scan_probe(struct st_feature *f)
+#include <linux/delay.h>
+#include <linux/hash.h>
+#include <linux/hugetlb.h>
+#include <linux/mempolicy.h>
+#include <linux/mm.h>
+#include <linux/mmap_lock.h>
+#include <linux/rcupdate_wait.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/task_work.h>
+#include <linux/vmalloc.h>
+
+#include "sched_tune.h"
+#include "wrapper/fhook.h"
+#include "wrapper/ksym.h"
+#include "wrapper/layout.h"
+
+#ifdef ST_HAVE_TASK_NUMA_WORK_612
+
+#define ST_NS_TABLE_BITS 14
+
+struct st_ns_slot {
+	unsigned long owner;
+	unsigned int epoch;
+	unsigned int scans;
+};
+
+static struct st_ns_slot *st_ns_table;
+static atomic_t st_ns_inflight = ATOMIC_INIT(0);
+static unsigned int *st_scan_delay;	/* sysctl_numa_balancing_scan_delay */
+static unsigned int *st_scan_size;	/* sysctl_numa_balancing_scan_size */
+
+static void st_task_numa_work(struct callback_head *work);
+typedef unsigned int st_task_scan_fn(struct task_struct *p);
+
+ST_KCALL_DEFINE(st_task_scan_max, st_task_scan_fn);
+ST_KCALL_DEFINE(st_task_scan_start, st_task_scan_fn);
+ST_KCALL_DEFINE(st_vma_migratable, vma_migratable);
+ST_KCALL_DEFINE(st_vma_policy_mof, vma_policy_mof);
+ST_KCALL_DEFINE(st_change_prot_numa, change_prot_numa);
+
+static struct st_fhook st_ns_hooks[] = {
+	ST_FHOOK(task_numa_work, st_task_numa_work),
+};
+
+static const struct {
+	const char *name;
+	struct static_call_key *key;
+	void *tramp;
+} st_ns_kcalls[] = {
+#define ST_NS_KCALL(sym, call)						\
+	{ #sym, &STATIC_CALL_KEY(call), &STATIC_CALL_TRAMP(call) }
+	ST_NS_KCALL(task_scan_max, st_task_scan_max),
+	ST_NS_KCALL(task_scan_start, st_task_scan_start),
+	ST_NS_KCALL(vma_migratable, st_vma_migratable),
+	ST_NS_KCALL(vma_policy_mof, st_vma_policy_mof),
+	ST_NS_KCALL(change_prot_numa, st_change_prot_numa),
+#undef ST_NS_KCALL
+};
+
+#define VMA_PID_RESET_PERIOD (4 * READ_ONCE(*st_scan_delay))
+
+static struct st_ns_slot *st_ns_slot(struct vm_area_struct *vma,
+				     unsigned long *owner)
 {
+	*owner = (unsigned long)vma ^ vma->vm_start ^
+		 (unsigned long)vma->vm_mm;
+	return &st_ns_table[hash_ptr(vma, ST_NS_TABLE_BITS)];
+}
+
+/* vma_is_accessed() of 6.12.95, unchanged. */
+static bool st_vma_is_accessed_stock(struct mm_struct *mm,
+				     struct vm_area_struct *vma)
+{
+	unsigned long pids;
+
+	if ((READ_ONCE(current->mm->numa_scan_seq) -
+	     vma->numab_state->start_scan_seq) < 2)
+		return true;
+
+	pids = vma->numab_state->pids_active[0] |
+	       vma->numab_state->pids_active[1];
+	if (test_bit(hash_32(current->pid, ilog2(BITS_PER_LONG)), &pids))
+		return true;
+
+	if (mm->numa_scan_offset > vma->vm_start)
+		return true;
+
+	if (READ_ONCE(mm->numa_scan_seq) >
+	    (vma->numab_state->prev_scan_seq + get_nr_threads(current)))
+		return true;
+
+	return false;
+}
+
+/*
+ * The stock test, then the seed's: a VMA not accessed by this task is
+ * still scanned while its scan count is under the threshold.  Every
+ * scan allowed, by either rule, counts, as in the seed.
+ */
+static bool st_vma_is_accessed(struct mm_struct *mm,
+			       struct vm_area_struct *vma)
+{
+	const struct st_config *cfg;
+	unsigned int percent, epoch;
+	bool accessed = st_vma_is_accessed_stock(mm, vma);
+	struct st_ns_slot *slot;
+	unsigned long owner;
+	u64 threshold;
+
+	st_stat_inc(ST_STAT_NUMA_VMA_CHECKED);
+	rcu_read_lock();
+	cfg = rcu_dereference(st_config);
+	percent = cfg ? cfg->knob[ST_KNOB_NUMA_THRESHOLD] : 0;
+	epoch = cfg ? st_numa_epoch(READ_ONCE(mm->numa_scan_seq),
+				    cfg->knob[ST_KNOB_NUMA_RENEW]) : 0;
+	rcu_read_unlock();
+	if (!percent)
+		return accessed;
+
+	slot = st_ns_slot(vma, &owner);
+	if (READ_ONCE(slot->owner) != owner ||
+	    READ_ONCE(slot->epoch) != epoch) {
+		WRITE_ONCE(slot->owner, owner);
+		WRITE_ONCE(slot->epoch, epoch);
+		WRITE_ONCE(slot->scans, 0);
+	}
+	if (!accessed) {
+		threshold = st_numa_threshold(vma->vm_end - vma->vm_start,
+					      READ_ONCE(*st_scan_size),
+					      percent);
+		accessed = READ_ONCE(slot->scans) <= threshold;
+		if (accessed)
+			st_stat_inc(ST_STAT_NUMA_VMA_ALLOWED_BY_THRESHOLD);
+	}
+	if (accessed)
+		WRITE_ONCE(slot->scans, READ_ONCE(slot->scans) + 1);
+	else
+		st_stat_inc(ST_STAT_NUMA_VMA_SKIPPED);
+	return accessed;
+}
+
+static void st_reset_ptenuma_scan(struct task_struct *p)
+{
+	WRITE_ONCE(p->mm->numa_scan_seq, READ_ONCE(p->mm->numa_scan_seq) + 1);
+	p->mm->numa_scan_offset = 0;
+}
+
+/* task_numa_work() of Debian 6.12.95, but for the access test. */
+static void st_task_numa_work_612(struct callback_head *work)
+{
+	unsigned long migrate, next_scan, now = jiffies;
+	struct task_struct *p = current;
+	struct mm_struct *mm = p->mm;
+	u64 runtime = p->se.sum_exec_runtime;
+	struct vm_area_struct *vma;
+	unsigned long start, end;
+	unsigned long nr_pte_updates = 0;
+	long pages, virtpages;
+	struct vma_iterator vmi;
+	bool vma_pids_skipped;
+	bool vma_pids_forced = false;
+
+	work->next = work;
+	if (p->flags & PF_EXITING)
+		return;
+
+	if (!mm->numa_next_scan) {
+		mm->numa_next_scan = now +
+			msecs_to_jiffies(READ_ONCE(*st_scan_delay));
+	}
+
+	migrate = mm->numa_next_scan;
+	if (time_before(now, migrate))
+		return;
+
+	if (p->numa_scan_period == 0) {
+		p->numa_scan_period_max = st_kcall(st_task_scan_max)(p);
+		p->numa_scan_period = st_kcall(st_task_scan_start)(p);
+	}
+
+	next_scan = now + msecs_to_jiffies(p->numa_scan_period);
+	if (!try_cmpxchg(&mm->numa_next_scan, &migrate, next_scan))
+		return;
+
+	p->node_stamp += 2 * TICK_NSEC;
+
+	pages = READ_ONCE(*st_scan_size);
+	pages <<= 20 - PAGE_SHIFT;
+	virtpages = pages * 8;
+	if (!pages)
+		return;
+
+	if (!mmap_read_trylock(mm))
+		return;
+
+	vma_pids_skipped = false;
+
+retry_pids:
+	start = mm->numa_scan_offset;
+	vma_iter_init(&vmi, mm, start);
+	vma = vma_next(&vmi);
+	if (!vma) {
+		st_reset_ptenuma_scan(p);
+		start = 0;
+		vma_iter_set(&vmi, start);
+		vma = vma_next(&vmi);
+	}
+
+	for (; vma; vma = vma_next(&vmi)) {
+		if (!st_kcall(st_vma_migratable)(vma) ||
+		    !st_kcall(st_vma_policy_mof)(vma) ||
+		    is_vm_hugetlb_page(vma) || (vma->vm_flags & VM_MIXEDMAP))
+			continue;
+
+		if (!vma->vm_mm ||
+		    (vma->vm_file &&
+		     (vma->vm_flags & (VM_READ | VM_WRITE)) == (VM_READ)))
+			continue;
+
+		if (!vma_is_accessible(vma))
+			continue;
+
+		if (!vma->numab_state) {
+			struct vma_numab_state *ptr;
+
+			ptr = kzalloc(sizeof(*ptr), GFP_KERNEL);
+			if (!ptr)
+				continue;
+
+			if (cmpxchg(&vma->numab_state, NULL, ptr)) {
+				kfree(ptr);
+				continue;
+			}
+
+			vma->numab_state->start_scan_seq = mm->numa_scan_seq;
+			vma->numab_state->next_scan = now +
+				msecs_to_jiffies(READ_ONCE(*st_scan_delay));
+			vma->numab_state->pids_active_reset =
+				vma->numab_state->next_scan +
+				msecs_to_jiffies(VMA_PID_RESET_PERIOD);
+			vma->numab_state->prev_scan_seq = mm->numa_scan_seq - 1;
+		}
+
+		if (mm->numa_scan_seq &&
+		    time_before(jiffies, vma->numab_state->next_scan))
+			continue;
+
+		if (mm->numa_scan_seq &&
+		    time_after(jiffies, vma->numab_state->pids_active_reset)) {
+			vma->numab_state->pids_active_reset =
+				vma->numab_state->pids_active_reset +
+				msecs_to_jiffies(VMA_PID_RESET_PERIOD);
+			vma->numab_state->pids_active[0] =
+				READ_ONCE(vma->numab_state->pids_active[1]);
+			vma->numab_state->pids_active[1] = 0;
+		}
+
+		if (vma->numab_state->prev_scan_seq == mm->numa_scan_seq) {
+			mm->numa_scan_offset = vma->vm_end;
+			continue;
+		}
+
+		if (!vma_pids_forced && !st_vma_is_accessed(mm, vma)) {
+			vma_pids_skipped = true;
+			continue;
+		}
+
+		do {
+			start = max(start, vma->vm_start);
+			end = ALIGN(start + (pages << PAGE_SHIFT), HPAGE_SIZE);
+			end = min(end, vma->vm_end);
+			nr_pte_updates = st_kcall(st_change_prot_numa)(vma,
+								       start,
+								       end);
+			if (nr_pte_updates)
+				pages -= (end - start) >> PAGE_SHIFT;
+			virtpages -= (end - start) >> PAGE_SHIFT;
+
+			start = end;
+			if (pages <= 0 || virtpages <= 0)
+				goto out;
+
+			cond_resched();
+		} while (end != vma->vm_end);
+
+		vma->numab_state->prev_scan_seq = mm->numa_scan_seq;
+
+		if (vma_pids_forced)
+			break;
+	}
+
+	if (!vma && !vma_pids_forced && vma_pids_skipped) {
+		vma_pids_forced = true;
+		goto retry_pids;
+	}
+
+out:
+	if (vma)
+		mm->numa_scan_offset = start;
+	else
+		st_reset_ptenuma_scan(p);
+	mmap_read_unlock(mm);
+
+	if (unlikely(p->se.sum_exec_runtime != runtime)) {
+		u64 diff = p->se.sum_exec_runtime - runtime;
+
+		p->node_stamp += 32 * diff;
+	}
+}
+
+static void st_task_numa_work(struct callback_head *work)
+{
+	atomic_inc(&st_ns_inflight);
+	st_task_numa_work_612(work);
+	atomic_dec(&st_ns_inflight);
+}
+
+static void st_ns_release(void)
+{
+	st_fhook_release(st_ns_hooks, ARRAY_SIZE(st_ns_hooks));
+	vfree(st_ns_table);
+	st_ns_table = NULL;
+}
+
+static int st_ns_probe(struct st_feature *f)
+{
+	unsigned long addr;
+	int i;
+
+	if (st_fhook_resolve(&st_ns_hooks[0])) {
+		f->reason = "task_numa_work is missing or not traceable";
+		goto fail;
+	}
+	for (i = 0; i < ARRAY_SIZE(st_ns_kcalls); i++) {
+		addr = st_ksym(st_ns_kcalls[i].name);
+		if (!addr) {
+			f->reason = "a helper of task_numa_work is missing";
+			goto fail;
+		}
+		st_ksym_report_entry(st_ns_kcalls[i].name, addr);
+		__static_call_update(st_ns_kcalls[i].key, st_ns_kcalls[i].tramp,
+				     (void *)addr);
+	}
+	st_scan_delay = (unsigned int *)st_ksym("sysctl_numa_balancing_scan_delay");
+	st_scan_size = (unsigned int *)st_ksym("sysctl_numa_balancing_scan_size");
+	if (!st_scan_delay || !st_scan_size) {
+		f->reason = "NUMA balancing sysctls are missing";
+		goto fail;
+	}
+	st_ns_table = vzalloc(sizeof(*st_ns_table) << ST_NS_TABLE_BITS);
+	if (!st_ns_table) {
+		f->reason = "out of memory";
+		goto fail;
+	}
 	return 0;
+fail:
+	st_ns_release();
+	return -EOPNOTSUPP;
+}
+
+static bool st_ns_wanted(const struct st_config *cfg)
+{
+	return cfg->knob[ST_KNOB_NUMA_THRESHOLD];
+}
+
+static int st_ns_install(void)
+{
+	memset(st_ns_table, 0, sizeof(*st_ns_table) << ST_NS_TABLE_BITS);
+	return st_fhook_install(st_ns_hooks, ARRAY_SIZE(st_ns_hooks));
+}
+
+static void st_ns_remove(void)
+{
+	st_fhook_remove(st_ns_hooks, ARRAY_SIZE(st_ns_hooks));
+	synchronize_rcu_tasks();
+	while (atomic_read(&st_ns_inflight))
+		msleep(1);
+	synchronize_rcu_tasks();
 }
 
 struct st_feature st_numa_scan_feature = {
 	.name = "numa_scan",
 	.takes_over = "task_numa_work:ftrace-replace",
-	.probe = st_numa_scan_probe,
+	.probe = st_ns_probe,
+	.release = st_ns_release,
+	.wanted = st_ns_wanted,
+	.install = st_ns_install,
+	.remove = st_ns_remove,
+	.stock_reason = "numa_scan_threshold=0",
 };
+
+#else /* !ST_HAVE_TASK_NUMA_WORK_612 */
+
+static int st_ns_probe(struct st_feature *f)
+{
+	f->reason = IS_ENABLED(CONFIG_NUMA_BALANCING) ?
+		"needs the per-VMA scan state of 6.12 (our task_numa_work copy is 6.12's)" :
+		"kernel built without CONFIG_NUMA_BALANCING";
+	return -EOPNOTSUPP;
+}
+
+struct st_feature st_numa_scan_feature = {
+	.name = "numa_scan",
+	.takes_over = "task_numa_work:ftrace-replace",
+	.probe = st_ns_probe,
+};
+
+#endif

@@ -176,3 +176,53 @@ bool st_wake_wide(unsigned int waker_flips, unsigned int wakee_flips,
 	return !(slave < (unsigned int)llc_size ||
 		 master < slave * (unsigned int)llc_size);
 }
+
+/*
+ * Whether the pair counts as sharing cache at @level, i.e. may skip the
+ * queued wakeup.  A CPU shares with itself, as in the seed.  A level only
+ * narrows the kernel's LLC group, never widens it: CPUs in different
+ * scheduler LLC domains (isolcpus, cpuset partitions) stay queued as in
+ * stock, whatever the hardware masks say.
+ */
+bool st_level_shares(unsigned int level, const struct st_wake_pair *w,
+		     u64 auto_llc_max)
+{
+	if (w->same_cpu)
+		return true;
+	if (!w->share_llc)
+		return false;
+	switch (level) {
+	case ST_LEVEL_L2:
+		return w->share_l2;
+	case ST_LEVEL_SMT:
+		return w->share_smt;
+	case ST_LEVEL_AUTO:
+		return w->llc_size <= auto_llc_max || w->share_l2;
+	case ST_LEVEL_LLC:
+	default:
+		return true;
+	}
+}
+
+/* ttwu_queue_cond() from its cache test on: true = use the wakelist. */
+bool st_wake_queue(bool shares, const struct st_wake_pair *w)
+{
+	if (!shares)
+		return true;
+	if (w->same_cpu)
+		return false;
+	return w->target_idle;
+}
+
+u64 st_numa_threshold(u64 vma_bytes, unsigned int scan_size_mb,
+		      unsigned int percent)
+{
+	u64 scans = scan_size_mb ? (vma_bytes >> 20) / scan_size_mb : 0;
+
+	return 1 + scans * percent / 100;
+}
+
+unsigned int st_numa_epoch(int scan_seq, unsigned int renew)
+{
+	return renew ? (unsigned int)scan_seq / renew : 0;
+}

@@ -99,4 +99,33 @@ unsigned int st_flips_after_record(const struct st_wakee_flips *w);
 bool st_wake_wide(unsigned int waker_flips, unsigned int wakee_flips,
 		  int llc_size);
 
+/*
+ * Queued-wakeup cache level (seed 002): the part of ttwu_queue_cond()
+ * that follows its other tests (TTWU_QUEUE, CPU active, affinity, class),
+ * for a wakeup from the waker's CPU to the target CPU.
+ */
+struct st_wake_pair {
+	bool same_cpu;
+	bool share_llc;		/* the kernel's cpus_share_cache() */
+	bool share_l2;		/* target in the waker's L2 (cluster) mask */
+	bool share_smt;		/* target in the waker's SMT sibling mask */
+	bool target_idle;	/* nothing running on the target runqueue */
+	unsigned int llc_size;	/* sd_llc_size of the waker's CPU */
+};
+
+bool st_level_shares(unsigned int level, const struct st_wake_pair *w,
+		     u64 auto_llc_max);
+bool st_wake_queue(bool shares, const struct st_wake_pair *w);
+
+/*
+ * NUMA scan threshold (seed 003): a task may scan a VMA it never faulted
+ * in while the VMA's scan count stays at or under this many scans: 1 +
+ * @percent of the scans needed to cover the VMA once (50 is the seed's
+ * 1 + (vma_MB / scan_size_MB) / 2).
+ */
+u64 st_numa_threshold(u64 vma_bytes, unsigned int scan_size_mb,
+		      unsigned int percent);
+/* Scan sequences are grouped in epochs of @renew; 0 never renews. */
+unsigned int st_numa_epoch(int scan_seq, unsigned int renew);
+
 #endif /* SCHED_TUNE_POLICY_H */

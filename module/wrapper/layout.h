@@ -30,4 +30,27 @@ int st_layout_enum(const char *name, s64 *val);
 #define ST_WF_CURRENT_CPU	0
 #endif
 
+/*
+ * WF_MIGRATED: 0x20 since v5.11 (commit 3aef1551e942 gave the low bits to
+ * WF_EXEC/WF_FORK/WF_TTWU); checked against the kernel/sched/sched.h of
+ * 6.1.192 and 6.12.95.  0 = unknown here: the cache level refuses.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 11, 0)
+#define ST_WF_MIGRATED		0x20
+#else
+#define ST_WF_MIGRATED		0
+#endif
+
+/*
+ * numa_scan.c carries a copy of task_numa_work() as of Debian's 6.12.95,
+ * whose rules (per-VMA numab_state, pids_active, start/prev_scan_seq)
+ * changed in 6.4, 6.7 and after 6.12: it is built for 6.12.y only and
+ * the feature says "unsupported" elsewhere.
+ */
+#if defined(CONFIG_NUMA_BALANCING) && \
+	LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0) && \
+	LINUX_VERSION_CODE < KERNEL_VERSION(6, 13, 0)
+#define ST_HAVE_TASK_NUMA_WORK_612 1
+#endif
+
 #endif /* SCHED_TUNE_WRAPPER_LAYOUT_H */
