@@ -4,7 +4,7 @@
 # short workload with the rate limit off and on, print what it changed.
 # ST_GUEST_ARGS="st_hb_loops=2000" etc. as for run.sh.
 set -uo pipefail
-# shellcheck source=selftests/lib.sh
+# shellcheck source=selftests/lib.sh source-path=SCRIPTDIR/..
 . "$(dirname "$0")/lib.sh"
 
 [[ $EUID == 0 ]] || st_die "run as root"

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# shellcheck shell=bash
+# shellcheck shell=bash disable=SC2034 # its globals (ST_KO, ST_TAP_*) are read by run.sh and demo.sh
 # Shared host-side code of the sched_tune test bench, sourced by run.sh and
 # demo.sh.  Everything here runs as root on a Debian 12 host; the module is
 # only ever loaded inside Debian kernels booted under qemu (TCG).
@@ -14,6 +14,8 @@ ST_SMP=${ST_SMP:-4}
 ST_QEMU_SMP=${ST_QEMU_SMP:-$ST_SMP}
 ST_QEMU_CPU=${ST_QEMU_CPU:-max}
 ST_MEM=${ST_MEM:-2G}
+ST_QEMU_ACCEL=${ST_QEMU_ACCEL:-tcg,thread=multi}
+ST_QEMU=${ST_QEMU:-qemu-system-x86_64}
 ST_GUEST_TIMEOUT=${ST_GUEST_TIMEOUT:-1200}
 
 ST_APT_PKGS=(qemu-system-x86 busybox-static rt-tests dkms cpio zstd kmod gcc
@@ -73,7 +75,7 @@ st_ingest_tap() {
 				st_result pass "$group" "$desc"
 			fi ;;
 		1..*) ST_TAP_PLAN=${line#1..} ;;
-		'#'*) echo "# [$group] ${line#\#}" ;;
+		'#'*) echo "# [$group] ${line#\# }" ;;
 		esac
 	done <"$file"
 	ST_TAP_COUNT=$n
@@ -197,12 +199,12 @@ st_ensure_headers() {
 # Extracts the kernel image from the package without installing it; cached
 # across runs.  Sets ST_VMLINUZ (no stdout: st_apt_update may log).
 st_fetch_vmlinuz() {
-	local kver=$1 dir=$ST_CACHE/kernels/$1 try p deb
+	local kver=$1 dir=$ST_CACHE/kernels/$1 p deb
 	ST_VMLINUZ=$dir/vmlinuz
 	[[ -f $ST_VMLINUZ ]] && return 0
 	rm -rf "$dir"
 	mkdir -p "$dir/dl"
-	for try in 1 2; do
+	for _ in 1 2; do
 		for p in "linux-image-$kver-unsigned" "linux-image-$kver"; do
 			(cd "$dir/dl" && apt-get download -qq "$p" >/dev/null 2>&1) && break 2
 		done
@@ -247,10 +249,10 @@ st_check_tailcalls() {
 
 # Static helpers shared by every initramfs.
 st_build_helpers() {
-	local out=$ST_BUILD/helpers src
+	local out=$ST_BUILD/helpers src bin
 	mkdir -p "$out"
 	for src in "$ST_TESTS"/helpers/*.c; do
-		local bin=$out/$(basename "${src%.c}")
+		bin=$out/$(basename "${src%.c}")
 		if [[ ! -x $bin || $src -nt $bin ]]; then
 			gcc -static -O2 -Wall -Wextra -Werror -o "$bin" "$src" || return 1
 		fi
@@ -292,20 +294,44 @@ st_build_initramfs() {
 
 # st_boot VMLINUZ INITRAMFS OUTDIR CMDLINE-EXTRA...
 # Console (kernel log) -> OUTDIR/console.log, TAP -> OUTDIR/tap.log via a
-# second serial port so printk never interleaves with results.
-# Returns qemu's status; 124 means the guest hung and timeout killed it.
+# second serial port so printk never interleaves with results.  A guest
+# that outlives ST_GUEST_TIMEOUT gets an NMI through the monitor first: with
+# unknown_nmi_panic and panic_print=0x40 the kernel then logs every CPU's
+# backtrace (a CPU looping with IRQs off, pitfall 1, shows where), and only
+# then is qemu killed.  Returns qemu's status, 124 for a hung guest.
 st_boot() {
-	local vmlinuz=$1 initrd=$2 out=$3
+	local vmlinuz=$1 initrd=$2 out=$3 pid mon rc t0=$SECONDS
 	shift 3
 	mkdir -p "$out"
 	: >"$out/console.log"; : >"$out/tap.log"
-	timeout --kill-after=10 "$ST_GUEST_TIMEOUT" qemu-system-x86_64 \
-		-accel tcg,thread=multi -cpu "$ST_QEMU_CPU" -m "$ST_MEM" -smp "$ST_QEMU_SMP" \
-		-nographic -no-reboot -monitor none -nodefaults \
+	mon=$out/monitor
+	rm -f "$mon.in" "$mon.out"
+	mkfifo "$mon.in" "$mon.out"
+	"$ST_QEMU" \
+		-accel "$ST_QEMU_ACCEL" -cpu "$ST_QEMU_CPU" -m "$ST_MEM" -smp "$ST_QEMU_SMP" \
+		-nographic -no-reboot -nodefaults -monitor "pipe:$mon" \
 		-serial "file:$out/console.log" -serial "file:$out/tap.log" \
 		-kernel "$vmlinuz" -initrd "$initrd" \
-		-append "console=ttyS0 panic=-1 log_buf_len=8M $*" \
-		</dev/null >"$out/qemu.log" 2>&1
+		-append "console=ttyS0 panic=-1 log_buf_len=8M unknown_nmi_panic panic_print=0x40 softlockup_all_cpu_backtrace=1 $*" \
+		</dev/null >"$out/qemu.log" 2>&1 &
+	pid=$!
+	# drain the monitor so qemu never blocks writing to it
+	cat "$mon.out" >"$out/monitor.log" 2>/dev/null &
+	while kill -0 "$pid" 2>/dev/null; do
+		if ((SECONDS - t0 >= ST_GUEST_TIMEOUT)); then
+			echo nmi >"$mon.in"
+			sleep 20
+			kill "$pid" 2>/dev/null; sleep 2; kill -9 "$pid" 2>/dev/null
+			wait "$pid" 2>/dev/null
+			rm -f "$mon.in" "$mon.out"
+			return 124
+		fi
+		sleep 1
+	done
+	wait "$pid"
+	rc=$?
+	rm -f "$mon.in" "$mon.out"
+	return "$rc"
 }
 
 # Everything up to a bootable image for one kernel: headers, vmlinuz,

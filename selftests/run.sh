@@ -14,7 +14,7 @@
 # st_hb_loops=400 st_mig_reps=2", ST_SRC=tree to test (default: this repo).
 # The last line is "N passed, N failed[, N skipped]"; exit 1 if any failed.
 set -uo pipefail
-# shellcheck source=selftests/lib.sh
+# shellcheck source=selftests/lib.sh source-path=SCRIPTDIR/..
 . "$(dirname "$0")/lib.sh"
 
 [[ $EUID == 0 ]] || st_die "run as root (installs packages, loads nothing on the host)"
@@ -128,17 +128,17 @@ run_kernel() {
 	stamp "kernel $kver: guest exited (qemu rc $rc)"
 	local fails_before=$ST_FAIL
 	st_ingest_tap "$kver" "$out/guest/tap.log"
-	if ((rc == 124 || rc == 137)); then
+	if ((rc == 124)); then
 		last=$(grep -a '^# RUNNING' "$out/guest/tap.log" | tail -n1 | tr -d '\r')
-		st_result fail "$kver" "guest hung: no end after ${ST_GUEST_TIMEOUT}s (pitfall-1 hang guard; last group: ${last#\# RUNNING })"
+		st_result fail "$kver" "guest hung: no end after ${ST_GUEST_TIMEOUT}s (pitfall-1 hang guard; last group: ${last#\# RUNNING }; NMI backtraces in the console log)"
 	elif [[ -z $ST_TAP_PLAN ]]; then
 		st_result fail "$kver" "guest died before printing its plan (panic or crash; qemu rc $rc)"
 	elif ((ST_TAP_PLAN != ST_TAP_COUNT)); then
 		st_result fail "$kver" "guest plan 1..$ST_TAP_PLAN but $ST_TAP_COUNT results"
 	fi
 	if ((ST_FAIL > fails_before)); then
-		st_log "console log of $kver (last 80 lines, full: $out/guest/console.log):"
-		tail -n 80 "$out/guest/console.log" | tr -d '\r' | sed 's/^/#   console: /'
+		st_log "console log of $kver (last 150 lines, full: $out/guest/console.log):"
+		tail -n 150 "$out/guest/console.log" | tr -d '\r' | sed 's/^/#   console: /'
 	fi
 }
 

@@ -27,7 +27,7 @@ run() {	# run LABEL WINDOW
 	m=$(mig_end)
 	printf '  %-22s %10s %10s %12s %14s %12s %8s\n' "$1" "$2" "$m" \
 		"$(stat_get ratelimit_checked)" "$(stat_get ratelimit_kept_prev_cpu)" \
-		"$(stat_get ratelimit_migrations_stamped)" "$(((t1 - t0) / 100)).$(((t1 - t0) % 100))s"
+		"$(stat_get ratelimit_migrations_stamped)" "$(secs "$t0" "$t1")s"
 }
 echo "== hackbench -g $HB_GROUPS -f 10 --threads --pipe -l $HB_LOOPS -s 100 =="
 printf '  %-22s %10s %10s %12s %14s %12s %8s\n' run window_ns migrations checked kept_prev_cpu stamped time

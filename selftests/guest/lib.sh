@@ -102,5 +102,6 @@ mig_teardown() {
 	echo 0 >"$TR/events/sched/sched_migrate_task/filter"
 	echo 1 >"$TR/tracing_on"
 }
-# elapsed seconds (with centiseconds) since a mark
+# uptime in centiseconds, and a difference of two printed as seconds
 now_cs() { awk '{ printf "%d", $1 * 100 }' /proc/uptime; }
+secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b - a) / 100 }'; }

@@ -34,7 +34,7 @@ t_load_unload() {
 
 # features: one line per feature, "name state ...", a reason when not active.
 t_features_format() {
-	cat "$ST/features" | sed 's/^/#   features: /'
+	sed 's/^/#   features: /' "$ST/features"
 	for f in ratelimit cache_level numa_scan; do
 		s=$(feature_state $f)
 		case $s in
@@ -62,7 +62,7 @@ t_hang_guard() {
 	check "pitfall-1 hang guard: workload completes with hooks active" timeout 300 sh -c ". /st/lib.sh; hb 1000"
 	t1=$(now_cs)
 	c1=$(stat_get ratelimit_checked)
-	diag "hang guard: workload took $(((t1 - t0) / 100)) s, ratelimit_checked $c0 -> $c1"
+	diag "hang guard: workload took $(secs "$t0" "$t1") s, ratelimit_checked $c0 -> $c1"
 	check "pitfall-1 hang guard: hook ran (ratelimit_checked grew)" test "${c1:-0}" -gt "${c0:-0}"
 	st_unload
 }
@@ -307,10 +307,10 @@ migrations() {
 		timeout 300 sh -c '. /st/lib.sh; hb' || diag "hackbench failed: $(tail -n 3 /tmp/hb.out)"
 		t1=$(now_cs)
 		m=$(mig_end)
-		diag "window $1 ns: $m migrations in $(((t1 - t0) / 100)).$(((t1 - t0) % 100)) s"
+		diag "window $1 ns: $m migrations in $(secs "$t0" "$t1") s"
 		total=$((total + m))
 	done
-	echo "$total" >/tmp/mig.$1
+	echo "$total" >"/tmp/mig.$1"
 }
 
 t_ratelimit_effect() {

@@ -14,6 +14,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -35,6 +36,8 @@ static pid_t hog(int cpu)
 	pid_t pid = fork();
 
 	if (pid == 0) {
+		/* never outlive a ping-pong killed by a timeout */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		pin(cpu);
 		for (;;)
 			;
@@ -76,6 +79,7 @@ int main(int argc, char **argv)
 	}
 	child = fork();
 	if (child == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		pin(b);
 		for (i = 0; i < rounds; i++)
 			xfer(a2b[0], b2a[1]);

@@ -1,0 +1,232 @@
+# SPDX-License-Identifier: GPL-2.0
+# Guest tests of the queued-wakeup cache level (issue 3), sourced by
+# tests.sh after lib.sh.  They adapt to the guest's topology: the effect
+# needs two CPUs in one LLC with different L2s; a same-L2 pair (SMT) is
+# used when the guest has one (-cpu max,vendor=GenuineIntel with
+# threads=2, kernel-facts.md pitfall 5), otherwise those checks skip.
+
+CPUS=/sys/devices/system/cpu
+CL_ROUNDS=$(st_arg cl_rounds 1000)
+
+# Expands a cpulist ("0-1,4") into "0 1 4".
+cl_expand() {
+	echo "$1" | tr ',' '\n' | awk -F- 'NF { e = NF > 1 ? $2 : $1; for (i = $1; i <= e; i++) printf "%d ", i }'
+}
+cl_list() { cat "$CPUS/cpu$1/cache/index$2/shared_cpu_list" 2>/dev/null; }
+cl_in() { case " $(cl_expand "$2") " in *" $1 "*) return 0 ;; esac; return 1; }
+cl_calls() { awk '$1 == "CAL:" { for (i = 2; i <= NF; i++) if ($i ~ /^[0-9]+$/) s += $i } END { print s + 0 }' /proc/interrupts; }
+cl_hooked() { hooked ttwu_queue_wakelist; }
+# cl_bad KNOB STRING ERRNO: the write fails with ERRNO, the value stays.
+cl_bad() {
+	before=$(knob "$1")
+	r=$(wr "$1" "$2")
+	after=$(knob "$1")
+	if [ "$r" = "$3" ] && [ "$after" = "$before" ]; then
+		ktap_ok "$1: '$2' rejected with $3, value kept"
+	else
+		ktap_fail "$1: '$2' rejected with $3, value kept"
+		diag "  write: $r, value '$before' -> '$after'"
+	fi
+}
+# cl_few N WAKEUPS: the counters are global, so a pair that must stay
+# direct may still see a few unrelated kernel wakeups: under 2%.
+cl_few() { [ "${1:-0}" -le $(($2 / 50)) ]; }
+
+# Sets CL_FAR (same LLC as CL_A, other L2) and CL_NEAR (same L2, or "").
+cl_pick_pairs() {
+	CL_A=0 CL_FAR="" CL_NEAR=""
+	for c in $(cl_expand "$(cl_list 0 3)"); do
+		[ "$c" = 0 ] && continue
+		if cl_in "$c" "$(cl_list 0 2)"; then
+			[ -z "$CL_NEAR" ] && CL_NEAR=$c
+		elif [ -z "$CL_FAR" ]; then CL_FAR=$c; fi
+	done
+}
+
+# cl_run LEVEL A B: one pinned ping-pong with busy targets; sets CL_WAKE,
+# CL_CAL (function-call IPIs), CL_Q/CL_D/CL_C (stats deltas).
+cl_run() {
+	wr cache_share_level "$1" >/dev/null
+	wr stats/reset 1 >/dev/null
+	c0=$(cl_calls)
+	out=$(timeout 300 st_pingpong "$2" "$3" "$CL_ROUNDS" 1)
+	rc=$?
+	c1=$(cl_calls)
+	CL_WAKE=$(echo "$out" | awk '{ print $2 }')
+	CL_CAL=$((c1 - c0))
+	CL_Q=$(stat_get ttwu_queued_by_level) CL_D=$(stat_get ttwu_direct_by_level)
+	CL_C=$(stat_get ttwu_checked)
+	diag "level $1, CPUs $2->$3: ${out:-failed rc $rc}; CAL IPIs $CL_CAL ($(awk -v c="$CL_CAL" -v w="${CL_WAKE:-0}" 'BEGIN { printf "%.3f", w ? c / w : 0 }') per wakeup); queued_by_level $CL_Q direct_by_level $CL_D checked $CL_C"
+	[ "$rc" = 0 ]
+}
+
+# --- topology -----------------------------------------------------------------
+t_cache_topology() {
+	group "cache level: guest topology"
+	ok=1
+	for d in "$CPUS"/cpu[0-9]*; do
+		c=${d##*cpu}
+		[ "$(cat "$d/online" 2>/dev/null || echo 1)" = 1 ] || continue
+		l2=$(cl_list "$c" 2) l3=$(cl_list "$c" 3)
+		n2=$(cl_expand "$l2" | wc -w) n3=$(cl_expand "$l3" | wc -w)
+		diag "cpu$c: L2 {$l2} ($n2), LLC {$l3} ($n3), SMT {$(cat "$d/topology/thread_siblings_list")}"
+		for x in $(cl_expand "$l2"); do cl_in "$x" "$l3" || ok=0; done
+		[ "$n2" -lt "$n3" ] || ok=0
+	done
+	ls /sys/kernel/debug/sched/domains/cpu0 >/dev/null 2>&1 &&
+		diag "cpu0 sched domains: $(cat /sys/kernel/debug/sched/domains/cpu0/domain*/name 2>/dev/null | tr '\n' ' ')"
+	check_eq "topology: every L2 group lies in, and is strictly smaller than, its LLC group" "$ok" 1
+	cl_pick_pairs
+	diag "pairs: far (same LLC, other L2) $CL_A->${CL_FAR:-none}; near (same L2) $CL_A->${CL_NEAR:-none}"
+}
+
+# --- the effect: llc vs l2 (and smt, auto) in one boot ------------------------------
+t_cache_effect() {
+	group "cache level: queued wakeups by level"
+	cl_pick_pairs
+	if [ -z "$CL_FAR" ]; then
+		ktap_skip "cache level effect" "no two CPUs share an LLC but not an L2"
+		return 0
+	fi
+	dmesg_mark
+	st_load ratelimit_window_ns=0 cache_share_level=llc || { ktap_fail "cache level: insmod"; return 1; }
+	check_eq "cache: features says cache_level inactive with llc" "$(feature_state cache_level)" inactive
+	check "cache: llc installs no hook" sh -c ". /st/lib.sh; ! hooked ttwu_queue_wakelist"
+	cl_run llc "$CL_A" "$CL_FAR"
+	llc_cal=$CL_CAL llc_wake=$CL_WAKE llc_q=$CL_Q
+	check_eq "cache: llc: ttwu_queued_by_level stays 0" "$llc_q" 0
+	check_eq "cache: llc: ttwu_checked stays 0 (no hook)" "$CL_C" 0
+	cl_run l2 "$CL_A" "$CL_FAR"
+	l2_cal=$CL_CAL l2_wake=$CL_WAKE
+	check "cache: l2 hooks ttwu_queue_wakelist" cl_hooked
+	check_eq "cache: features says cache_level active with l2" "$(feature_state cache_level)" active
+	check "cache: l2: ttwu_queued_by_level grows ($CL_Q, checked $CL_C)" test "${CL_Q:-0}" -gt 0
+	check_eq "cache: l2: ttwu_direct_by_level stays 0" "$CL_D" 0
+	# l2 must queue nearly every cross-L2 wakeup that llc did directly
+	if [ "${l2_wake:-0}" -gt 0 ] && [ "$l2_cal" -ge $((2 * llc_cal)) ] &&
+		[ $((l2_cal - llc_cal)) -ge $((l2_wake / 4)) ]; then
+		ktap_ok "cache: CAL IPIs per wakeup higher with l2 than llc ($l2_cal/$l2_wake vs $llc_cal/$llc_wake)"
+	else
+		ktap_fail "cache: CAL IPIs per wakeup higher with l2 than llc ($l2_cal/$l2_wake vs $llc_cal/$llc_wake)"
+	fi
+	cl_run smt "$CL_A" "$CL_FAR"
+	check "cache: smt: ttwu_queued_by_level grows ($CL_Q)" test "${CL_Q:-0}" -gt 0
+	llc_n=$(cl_expand "$(cl_list "$CL_A" 3)" | wc -w)
+	wr cache_share_auto_llc_max $((llc_n - 1)) >/dev/null
+	cl_run auto "$CL_A" "$CL_FAR"
+	check "cache: auto, LLC of $llc_n > auto_llc_max $((llc_n - 1)): queued_by_level grows ($CL_Q)" test "${CL_Q:-0}" -gt 0
+	wr cache_share_auto_llc_max "$llc_n" >/dev/null
+	cl_run auto "$CL_A" "$CL_FAR"
+	check_eq "cache: auto, LLC of $llc_n <= auto_llc_max $llc_n: queued_by_level stays 0" "$CL_Q" 0
+	wr cache_share_auto_llc_max 8 >/dev/null
+	if [ -n "$CL_NEAR" ]; then
+		cl_run l2 "$CL_A" "$CL_NEAR"
+		check "cache: l2, same-L2 pair $CL_A->$CL_NEAR: queued_by_level ~0 ($CL_Q of $CL_WAKE)" cl_few "$CL_Q" "$CL_WAKE"
+		cl_run smt "$CL_A" "$CL_NEAR"
+		check "cache: smt, SMT pair $CL_A->$CL_NEAR: queued_by_level ~0 ($CL_Q of $CL_WAKE)" cl_few "$CL_Q" "$CL_WAKE"
+	else
+		ktap_skip "cache: same-L2 pair stays direct" "no two CPUs share an L2"
+	fi
+	st_unload
+	check "cache: nothing of ours in enabled_functions after rmmod" sh -c ". /st/lib.sh; ! hooked ttwu_queue_wakelist && ! ours_in_ftrace"
+	check_no_splat "cache effect: no splat in dmesg"
+}
+
+# --- bad input while the hook is live ---------------------------------------------------
+t_cache_bad_input() {
+	group "cache level: bad input keeps the old level"
+	st_load ratelimit_window_ns=0 cache_share_level=smt || { ktap_fail "cache bad input: insmod"; return 1; }
+	for b in L2 'l2 ' ' l2' LLC Auto '\n' 'l2\n\n' 'l2\t' l1 l3 smt2 'llc,l2' '[l2]' 2; do
+		cl_bad cache_share_level "$b" EINVAL
+	done
+	check_eq "cache bad input: level still smt" "$(knob_choice cache_share_level)" smt
+	check "cache bad input: hook still installed" cl_hooked
+	for b in '0:ERANGE' '4097:ERANGE' 'eight:EINVAL' ' 8:EINVAL'; do
+		cl_bad cache_share_auto_llc_max "${b%:*}" "${b##*:}"
+	done
+	st_unload
+}
+
+# --- 1000 level switches and an unload, under load ------------------------------------------
+t_cache_stress() {
+	group "cache level: 1000 switches and rmmod under load"
+	cl_pick_pairs
+	b=${CL_FAR:-${CL_NEAR:-0}}
+	dmesg_mark
+	st_load ratelimit_window_ns=0 || { ktap_fail "cache stress: insmod"; return 1; }
+	bg_start 100
+	# ping-pong runs back to back; a lost wakeup would leave one asleep
+	# until its timeout, which counts as a failure
+	rm -f /tmp/pp.stop /tmp/pp.fail /tmp/pp.runs
+	(while [ ! -f /tmp/pp.stop ]; do
+		if timeout 120 st_pingpong "$CL_A" "$b" 200 1 >/dev/null 2>&1; then
+			echo . >>/tmp/pp.runs
+		else echo "rc $?" >>/tmp/pp.fail; fi
+	done) &
+	pp=$!
+	bad=0 t0=$(now_cs)
+	for i in $(seq 250); do
+		for l in l2 smt auto llc; do
+			[ "$(wr cache_share_level $l)" = OK ] || bad=$((bad + 1))
+		done
+	done
+	t1=$(now_cs)
+	diag "1000 level switches in $(((t1 - t0) / 100)) s, queued_by_level $(stat_get ttwu_queued_by_level), checked $(stat_get ttwu_checked)"
+	check_eq "cache stress: 1000 level switches under load succeed" "$bad" 0
+	check_eq "cache stress: last level llc, hook gone" "$(knob_choice cache_share_level)$(cl_hooked && echo ' hooked')" llc
+	wr cache_share_level l2 >/dev/null
+	usleep 500000
+	check "cache stress: rmmod with the hook live under load" st_unload
+	usleep 500000
+	touch /tmp/pp.stop
+	wait "$pp"
+	bg_stop
+	pruns=$(cat /tmp/pp.runs 2>/dev/null | wc -l)
+	check "cache stress: hackbench completed every run ($(bg_runs) runs)" test ! -s /tmp/bg.fail
+	check "cache stress: ping-pong completed every run, no lost wakeup ($pruns runs)" test ! -s /tmp/pp.fail -a "$pruns" -gt 0
+	check "cache stress: nothing of ours left in enabled_functions" sh -c ". /st/lib.sh; ! hooked ttwu_queue_wakelist && ! ours_in_ftrace"
+	check_no_splat "cache stress: no oops/warning/BUG/lockdep after switches and rmmod"
+}
+
+# --- CPU hotplug: groups follow the kernel's masks ----------------------------------------------
+t_cache_hotplug() {
+	group "cache level: CPU offline/online"
+	cl_pick_pairs
+	if [ -z "$CL_FAR" ] || [ ! -w "$CPUS/cpu$CL_FAR/online" ]; then
+		ktap_skip "cache hotplug" "no hot-pluggable far CPU"
+		return 0
+	fi
+	dmesg_mark
+	st_load ratelimit_window_ns=0 cache_share_level=l2 || { ktap_fail "cache hotplug: insmod"; return 1; }
+	l2_before=$(cl_list "$CL_FAR" 2)
+	bg_start 100
+	ok=1
+	for i in 1 2 3; do
+		for c in $(cl_expand "$(cl_list 0 3)"); do
+			[ "$c" = 0 ] && continue
+			echo 0 >"$CPUS/cpu$c/online" || ok=0
+			usleep 100000
+			echo 1 >"$CPUS/cpu$c/online" || ok=0
+		done
+	done
+	bg_stop
+	check_eq "cache hotplug: offline/online of every CPU but 0, 3 times, under load" "$ok" 1
+	check "cache hotplug: hackbench completed every run ($(bg_runs) runs)" test ! -s /tmp/bg.fail
+	check_eq "cache hotplug: cpu$CL_FAR's L2 group rebuilt as before" "$(cl_list "$CL_FAR" 2)" "$l2_before"
+	echo 0 >"$CPUS/cpu$CL_FAR/online"
+	diag "cpu$CL_FAR offline: cpu0 L2 {$(cl_list 0 2)} LLC {$(cl_list 0 3)} SMT {$(cat $CPUS/cpu0/topology/thread_siblings_list)}"
+	echo 1 >"$CPUS/cpu$CL_FAR/online"
+	usleep 200000
+	diag "cpu$CL_FAR online: L2 {$(cl_list "$CL_FAR" 2)} LLC {$(cl_list "$CL_FAR" 3)}"
+	cl_run l2 "$CL_A" "$CL_FAR"
+	check "cache hotplug: after re-online, l2 still queues $CL_A->$CL_FAR ($CL_Q)" test "${CL_Q:-0}" -gt 0
+	if [ -n "$CL_NEAR" ] && [ -w "$CPUS/cpu$CL_NEAR/online" ]; then
+		echo 0 >"$CPUS/cpu$CL_NEAR/online"
+		echo 1 >"$CPUS/cpu$CL_NEAR/online"
+		usleep 200000
+		cl_run l2 "$CL_A" "$CL_NEAR"
+		check "cache hotplug: after re-online, same-L2 pair $CL_A->$CL_NEAR stays direct ($CL_Q of $CL_WAKE)" cl_few "$CL_Q" "$CL_WAKE"
+	fi
+	st_unload
+	check_no_splat "cache hotplug: no splat in dmesg"
+}
