@@ -3,6 +3,7 @@
 # stdout; the plan is printed last, so a missing plan tells the host that
 # the guest died or hung mid-run.
 . /st/lib.sh
+. /st/cache_level.sh
 
 # --- load / unload -------------------------------------------------------
 t_load_unload() {
@@ -394,7 +395,8 @@ dmesg_mark
 ST_BOOTMARK=$ST_DMARK
 only=$(st_arg only "")
 for t in load_unload hang_guard knobs stats_reset params enabled ratelimit_effect \
-	load_unload_stress toggle_stress; do
+	load_unload_stress toggle_stress cache_topology cache_effect cache_bad_input \
+	cache_stress cache_hotplug; do
 	if [ -n "$only" ] && ! echo ",$only," | grep -q ",$t,"; then continue; fi
 	"t_$t"
 	st_cleanup
