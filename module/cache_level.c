@@ -156,9 +156,8 @@ static void st_cl_release(void)
 	st_fhook_release(st_cl_hooks, ARRAY_SIZE(st_cl_hooks));
 }
 
-#define ST_CL_FAIL(why) do { f->reason = (why); goto fail; } while (0)
-
-static int st_cl_probe(struct st_feature *f)
+/* Returns why the feature cannot run here, or NULL. */
+static const char *st_cl_resolve(void)
 {
 	unsigned long addr;
 	u32 size;
@@ -167,44 +166,50 @@ static int st_cl_probe(struct st_feature *f)
 
 	ret = st_fhook_resolve(&st_cl_hooks[0]);
 	if (ret)
-		ST_CL_FAIL(ret == -ENOENT ?
-			   "ttwu_queue_wakelist is missing (inlined?)" :
-			   "ttwu_queue_wakelist is not traceable");
+		return ret == -ENOENT ?
+			"ttwu_queue_wakelist is missing (inlined?)" :
+			"ttwu_queue_wakelist is not traceable";
 	if (!ST_WF_MIGRATED)
-		ST_CL_FAIL("WF_MIGRATED unknown for this kernel version");
+		return "WF_MIGRATED unknown for this kernel version";
 	if (st_cl_percpu("sd_llc_id", (void __percpu **)&st_cl_llc_id) ||
 	    st_cl_percpu("sd_llc_size", (void __percpu **)&st_cl_llc_size))
-		ST_CL_FAIL("per-CPU sd_llc_id or sd_llc_size is missing");
+		return "per-CPU sd_llc_id or sd_llc_size is missing";
 	if (st_cl_percpu("cpu_l2c_shared_map", (void __percpu **)&st_cl_l2c_map))
-		ST_CL_FAIL("per-CPU cpu_l2c_shared_map (L2 groups) is missing");
+		return "per-CPU cpu_l2c_shared_map (L2 groups) is missing";
 	if (st_cl_percpu("runqueues", (void __percpu **)&st_cl_runqueues))
-		ST_CL_FAIL("per-CPU runqueues is missing");
+		return "per-CPU runqueues is missing";
 	/* without CONFIG_SCHED_DEBUG, sched_feat() is a constant */
 	st_cl_sched_features = (unsigned int *)st_ksym("sysctl_sched_features");
 	if (!st_cl_sched_features)
-		ST_CL_FAIL("sysctl_sched_features is missing (no CONFIG_SCHED_DEBUG)");
+		return "sysctl_sched_features is missing (no CONFIG_SCHED_DEBUG)";
 	if (st_layout_enum("__SCHED_FEAT_TTWU_QUEUE", &bit) || bit < 0 || bit >= 32)
-		ST_CL_FAIL("no __SCHED_FEAT_TTWU_QUEUE in kernel BTF");
+		return "no __SCHED_FEAT_TTWU_QUEUE in kernel BTF";
 	st_cl_ttwu_queue_bit = bit;
 	if (st_layout_member("rq", "nr_running", &st_cl_nr_running_off, &size) ||
 	    size != sizeof(unsigned int))
-		ST_CL_FAIL("struct rq has no 32-bit nr_running in kernel BTF");
+		return "struct rq has no 32-bit nr_running in kernel BTF";
 	if (st_layout_member("rq", "ttwu_pending", &st_cl_ttwu_pending_off, &size) ||
 	    size != sizeof(unsigned int))
-		ST_CL_FAIL("struct rq has no 32-bit ttwu_pending in kernel BTF");
+		return "struct rq has no 32-bit ttwu_pending in kernel BTF";
 	st_cl_stop_class = (const void *)st_ksym("stop_sched_class");
 	if (!st_cl_stop_class)
-		ST_CL_FAIL("stop_sched_class is missing");
+		return "stop_sched_class is missing";
 	st_cl_ext_class = (const void *)st_ksym("ext_sched_class");
 	addr = st_ksym("__smp_call_single_queue");
 	if (!addr)
-		ST_CL_FAIL("__smp_call_single_queue is missing");
+		return "__smp_call_single_queue is missing";
 
 	st_kcall_bind(st_smp_call_single_queue, addr, "__smp_call_single_queue");
 	st_kcall_bind(st_orig_ttwu_queue_wakelist, st_cl_hooks[0].addr,
 		      "ttwu_queue_wakelist");
-	return 0;
-fail:
+	return NULL;
+}
+
+static int st_cl_probe(struct st_feature *f)
+{
+	f->reason = st_cl_resolve();
+	if (!f->reason)
+		return 0;
 	st_cl_release();
 	return -EOPNOTSUPP;
 }
