@@ -18,8 +18,8 @@ ST_QEMU_ACCEL=${ST_QEMU_ACCEL:-tcg,thread=multi}
 ST_QEMU=${ST_QEMU:-qemu-system-x86_64}
 ST_GUEST_TIMEOUT=${ST_GUEST_TIMEOUT:-1200}
 
-ST_APT_PKGS=(qemu-system-x86 busybox-static rt-tests dkms cpio zstd kmod gcc
-	make libc6-dev binutils file ca-certificates debian-archive-keyring)
+ST_APT_PKGS=(busybox-static rt-tests dkms cpio zstd kmod gcc make libc6-dev
+	binutils ca-certificates debian-archive-keyring)
 
 export DEBIAN_FRONTEND=noninteractive
 
@@ -161,6 +161,23 @@ st_ensure_host() {
 		st_apt_update
 	fi
 	st_apt_install "${ST_APT_PKGS[@]}"
+	st_ensure_qemu
+}
+
+# qemu from bookworm-backports (10.x), not bookworm's 7.2: under 7.2's
+# multi-threaded TCG a vCPU can run stale code across ftrace's text_poke_bp
+# (an "Oops: int3" at a patched call site while another vCPU loads or
+# unloads an ftrace user under load, 3 runs out of 3 with a minimal ftrace
+# module); 10.0 passed the same stress.
+st_ensure_qemu() {
+	case $(dpkg-query -W -f='${Version}' qemu-system-x86 2>/dev/null) in
+	*bpo*) return 0 ;;
+	esac
+	st_apt_update
+	st_log "installing qemu-system-x86 from bookworm-backports"
+	apt-get install -y -qq --no-install-recommends -t bookworm-backports qemu-system-x86 \
+		>"$ST_CACHE/apt-qemu.log" 2>&1 ||
+		{ tail -n 30 "$ST_CACHE/apt-qemu.log"; st_die "installing qemu from bookworm-backports failed"; }
 }
 
 # st_resolve_kver backports|stable -> e.g. 6.12.95+deb12-amd64.  Reads the

@@ -23,6 +23,7 @@ check() {
 	d=$1; shift
 	if "$@"; then ktap_ok "$d"; else ktap_fail "$d"; fi
 }
+not() { ! "$@"; }
 # check_eq DESC GOT WANT
 check_eq() {
 	if [ "$2" = "$3" ]; then ktap_ok "$1"; else ktap_fail "$1"; diag "  got '$2', want '$3'"; fi
@@ -44,13 +45,57 @@ knob_choice() { knob "$1" | sed -n 's/.*\[\([^]]*\)\].*/\1/p'; }
 # wr KNOB STRING: st_write with \n escapes; prints OK or the errno name.
 wr() { st_write -e "$ST/$1" "$2"; }
 stat_get() { cat "$ST/stats/$1" 2>/dev/null; }
+# every counter in stats/ (all but reset), as paths below $ST
+stat_files() { ls "$ST/stats" | grep -vx reset | sed 's|^|stats/|'; }
 feature_state() { awk -v f="$1" '$1 == f { print $2 }' "$ST/features" 2>/dev/null; }
 
-# A function of ours is hooked when ftrace lists it.
+# Every kernel function a feature may take over (features lists them too).
+ST_FUNCS="select_task_rq_fair migrate_task_rq_fair ttwu_queue_wakelist task_numa_work"
+# A function is hooked when ftrace lists it in enabled_functions.
 hooked() { grep -q "^$1 " "$TR/enabled_functions" 2>/dev/null; }
 ours_in_ftrace() {
-	grep -qE '^(select_task_rq_fair|migrate_task_rq_fair) |\[sched_tune\]' \
+	grep -qE "^($(echo $ST_FUNCS | tr ' ' '|')) |\[sched_tune\]" \
 		"$TR/enabled_functions" 2>/dev/null
+}
+# The kernel functions a features line names: "<name> <state> f:mech,f:mech ..."
+feature_funcs() {
+	awk -v f="$1" '$1 == f { print $3 }' "$ST/features" | tr ',' '\n' | sed 's/:.*//'
+}
+# The invariant behind features: an active feature has every function it
+# names in enabled_functions, any other state has none of them.
+hooks_match_features() {
+	ok=0
+	for f in $(awk '{ print $1 }' "$ST/features"); do
+		s=$(feature_state "$f")
+		for fn in $(feature_funcs "$f"); do
+			if [ "$s" = active ] && ! hooked "$fn"; then
+				diag "  $f is active but $fn is not in enabled_functions"; ok=1
+			elif [ "$s" != active ] && hooked "$fn"; then
+				diag "  $f is $s but $fn is in enabled_functions"; ok=1
+			fi
+		done
+	done
+	return $ok
+}
+# Feature support of this kernel, read once after the first load with
+# defaults: F_ratelimit, F_cache_level, F_numa_scan = active|inactive|unsupported.
+feat_detect() {
+	for f in ratelimit cache_level numa_scan; do eval "F_$f=$(feature_state $f)"; done
+}
+supported() { eval "[ \"\$F_$1\" != unsupported ]"; }
+# Which feature a knob belongs to, and the stock value of knobs that have one.
+knob_feature() {
+	case $1 in
+	ratelimit_*) echo ratelimit ;; cache_share_*) echo cache_level ;;
+	numa_scan_*) echo numa_scan ;; *) echo none ;;
+	esac
+}
+knob_stock() {
+	case $1 in ratelimit_window_ns|numa_scan_threshold) echo 0 ;; cache_share_level) echo llc ;; esac
+}
+# A knob's value as written: the bracketed choice of a level knob.
+knob_value() {
+	case $1 in cache_share_level) knob_choice "$1" ;; *) knob "$1" ;; esac
 }
 
 # dmesg bookkeeping: new kernel messages since the last mark.

@@ -24,10 +24,13 @@ t_load_unload() {
 	check "default: select_task_rq_fair hooked (enabled_functions)" hooked select_task_rq_fair
 	check "default: migrate_task_rq_fair hooked (enabled_functions)" hooked migrate_task_rq_fair
 	t_features_format
+	feat_detect
+	diag "features on this kernel: ratelimit $F_ratelimit, cache_level $F_cache_level, numa_scan $F_numa_scan"
+	check "default: enabled_functions matches features" hooks_match_features
 	check "rmmod sched_tune" st_unload
 	check "/sys/kernel/sched_tune gone after rmmod" test ! -e "$ST"
-	check "module gone from /proc/modules" sh -c '! grep -q "^sched_tune " /proc/modules'
-	check "nothing of ours in enabled_functions after rmmod" sh -c ". /st/lib.sh; ! ours_in_ftrace"
+	check "module gone from /proc/modules" not is_loaded
+	check "nothing of ours in enabled_functions after rmmod" not ours_in_ftrace
 	check "nothing of ours in /sys/kernel/livepatch" \
 		sh -c '! ls /sys/kernel/livepatch 2>/dev/null | grep -q sched_tune'
 	check_no_splat "load/unload: no splat in dmesg"
@@ -69,32 +72,39 @@ t_hang_guard() {
 }
 
 # --- knobs ----------------------------------------------------------------------
-# Which feature a knob belongs to, and its stock (kernel-unchanged) value.
-knob_feature() {
-	case $1 in
-	ratelimit_*) echo ratelimit ;; cache_share_*) echo cache_level ;;
-	numa_scan_*) echo numa_scan ;; *) echo none ;;
-	esac
-}
-
 # knob_valid KNOB STRING EXPECT-READBACK: a valid write and its read-back.
+# Where the knob's feature is unsupported, only its current value may be
+# written again; anything else fails with EOPNOTSUPP and changes nothing.
 knob_valid() {
 	k=$1 s=$2 want=$3
-	feat=$(knob_feature "$k")
-	before=$(knob "$k")
+	before=$(knob_value "$k")
 	r=$(wr "$k" "$s")
-	if [ "$(feature_state "$feat")" = unsupported ] && [ "$r" = EOPNOTSUPP ]; then
-		check_eq "$k: '$s' on unsupported feature -> EOPNOTSUPP, value kept" "$(knob "$k")" "$before"
+	got=$(knob_value "$k")
+	if ! supported "$(knob_feature "$k")" && [ "$want" != "$before" ]; then
+		if [ "$r" = EOPNOTSUPP ] && [ "$got" = "$before" ]; then
+			ktap_ok "$k: '$s' on unsupported $(knob_feature "$k") -> EOPNOTSUPP, value kept"
+		else
+			ktap_fail "$k: '$s' on unsupported $(knob_feature "$k") -> EOPNOTSUPP, value kept"
+			diag "  write: $r, value '$before' -> '$got'"
+		fi
 		return
 	fi
-	got=$(knob "$k")
-	case $k in cache_share_level) got=$(knob_choice "$k") ;; esac
 	if [ "$r" = OK ] && [ "$got" = "$want" ]; then
 		ktap_ok "$k: write '$s' accepted, reads back $want"
 	else
 		ktap_fail "$k: write '$s' accepted, reads back $want"
 		diag "  write: $r, read back: '$got'"
 	fi
+}
+
+# knob_default KNOB DEFAULT: the default, or the stock value where the
+# knob's feature is unsupported (sysfs-abi: "its knobs read their stock value").
+knob_default() {
+	want=$2
+	if ! supported "$(knob_feature "$1")" && [ -n "$(knob_stock "$1")" ]; then
+		want=$(knob_stock "$1")
+	fi
+	check_eq "$1: default $want" "$(knob_value "$1")" "$want"
 }
 
 # knob_bad KNOB STRING ERRNO: the write fails with ERRNO and nothing changes.
@@ -117,13 +127,18 @@ U64_OVER=18446744073709551616
 t_knobs() {
 	group "knobs"
 	st_load || { ktap_fail "knobs: insmod"; return 1; }
-	check_eq "enabled: default 1" "$(knob enabled)" 1
-	check_eq "ratelimit_window_ns: default 2000000" "$(knob ratelimit_window_ns)" 2000000
-	check_eq "ratelimit_burst: default 1" "$(knob ratelimit_burst)" 1
-	check_eq "cache_share_level: default reads 'llc [l2] smt auto'" "$(knob cache_share_level)" "llc [l2] smt auto"
-	check_eq "cache_share_auto_llc_max: default 8" "$(knob cache_share_auto_llc_max)" 8
-	check_eq "numa_scan_threshold: default 50" "$(knob numa_scan_threshold)" 50
-	check_eq "numa_scan_renew: default 16" "$(knob numa_scan_renew)" 16
+	knob_default enabled 1
+	knob_default ratelimit_window_ns 2000000
+	knob_default ratelimit_burst 1
+	knob_default cache_share_level l2
+	if supported cache_level; then
+		check_eq "cache_share_level: default reads 'llc [l2] smt auto'" "$(knob cache_share_level)" "llc [l2] smt auto"
+	else
+		check_eq "cache_share_level: unsupported reads '[llc] l2 smt auto'" "$(knob cache_share_level)" "[llc] l2 smt auto"
+	fi
+	knob_default cache_share_auto_llc_max 8
+	knob_default numa_scan_threshold 50
+	knob_default numa_scan_renew 16
 
 	knob_valid enabled 0 0
 	knob_valid enabled '1\n' 1
@@ -154,11 +169,14 @@ t_knobs() {
 	knob_valid cache_share_level llc llc
 	knob_valid cache_share_level 'smt\n' smt
 	knob_valid cache_share_level auto auto
-	check_eq "cache_share_level: reads 'llc l2 smt [auto]' after auto" "$(knob cache_share_level)" "llc l2 smt [auto]"
+	if supported cache_level; then
+		check_eq "cache_share_level: reads 'llc l2 smt [auto]' after auto" "$(knob cache_share_level)" "llc l2 smt [auto]"
+	fi
 	for b in '\n' foo l3 llc2 1 '[l2]' 'l2 ' 'smt\n\n'; do
 		knob_bad cache_share_level "$b" EINVAL
 	done
 	knob_valid cache_share_level l2 l2
+	supported cache_level || knob_valid cache_share_level llc llc
 
 	knob_valid cache_share_auto_llc_max 1 1
 	knob_valid cache_share_auto_llc_max 4096 4096
@@ -177,6 +195,7 @@ t_knobs() {
 		knob_bad numa_scan_threshold "${b%:*}" "${b##*:}"
 	done
 	knob_valid numa_scan_threshold 50 50
+	supported numa_scan || knob_valid numa_scan_threshold 0 0
 
 	knob_valid numa_scan_renew 0 0
 	knob_valid numa_scan_renew 1024 1024
@@ -188,8 +207,7 @@ t_knobs() {
 	knob_valid numa_scan_renew 16 16
 
 	# read-only files: root's write must still fail
-	for f in features stats/ratelimit_checked stats/ratelimit_kept_prev_cpu \
-		stats/ratelimit_migrations_stamped; do
+	for f in features $(stat_files); do
 		r=$(wr "$f" 1)
 		if [ "$r" != OK ]; then ktap_ok "$f is read-only (write: $r)"
 		else ktap_fail "$f is read-only (write: $r)"; fi
@@ -209,8 +227,8 @@ t_stats_reset() {
 	# can be checked exactly.
 	wr enabled 0 >/dev/null
 	check_eq "stats: write 1 to stats/reset" "$(wr stats/reset 1)" OK
-	for s in ratelimit_checked ratelimit_kept_prev_cpu ratelimit_migrations_stamped; do
-		check_eq "stats: $s is 0 after reset" "$(stat_get $s)" 0
+	for f in $(stat_files); do
+		check_eq "stats: $f is 0 after reset" "$(cat "$ST/$f")" 0
 	done
 	wr enabled 1 >/dev/null
 	hb 50
@@ -218,6 +236,9 @@ t_stats_reset() {
 	wr enabled 0 >/dev/null
 	check_eq "stats: reset accepts '1\\n'" "$(wr stats/reset '1\n')" OK
 	check_eq "stats: ratelimit_checked 0 after '1\\n' reset" "$(stat_get ratelimit_checked)" 0
+	for b in 0:ERANGE 2:ERANGE abc:EINVAL '\n:EINVAL'; do
+		check_eq "stats: reset rejects '${b%:*}' with ${b##*:}" "$(wr stats/reset "${b%:*}")" "${b##*:}"
+	done
 	st_unload
 }
 
@@ -229,30 +250,36 @@ t_params() {
 		check_eq "params: ratelimit_window_ns=0 read back" "$(knob ratelimit_window_ns)" 0
 		check_eq "params: ratelimit_burst=3 read back" "$(knob ratelimit_burst)" 3
 		check_eq "params: cache_share_level=smt read back" "$(knob_choice cache_share_level)" smt
-		check "params: window 0 leaves select_task_rq_fair unhooked" sh -c ". /st/lib.sh; ! hooked select_task_rq_fair"
+		check "params: window 0 leaves select_task_rq_fair unhooked" not hooked select_task_rq_fair
+		check "params: enabled_functions matches features" hooks_match_features
 		st_unload
 	fi
-	if check "params: insmod enabled=0 cache_share_auto_llc_max=64 numa_scan_threshold=0 numa_scan_renew=100 ratelimit_window_ns=1000000000" \
-		st_load enabled=0 cache_share_auto_llc_max=64 numa_scan_threshold=0 numa_scan_renew=100 ratelimit_window_ns=1000000000; then
-		check_eq "params: enabled=0 read back" "$(knob enabled)" 0
-		check_eq "params: cache_share_auto_llc_max=64 read back" "$(knob cache_share_auto_llc_max)" 64
-		check_eq "params: numa_scan_threshold=0 read back" "$(knob numa_scan_threshold)" 0
-		check_eq "params: numa_scan_renew=100 read back" "$(knob numa_scan_renew)" 100
-		check_eq "params: ratelimit_window_ns=1000000000 read back" "$(knob ratelimit_window_ns)" 1000000000
-		check "params: enabled=0 leaves nothing hooked" sh -c ". /st/lib.sh; ! ours_in_ftrace"
+	# non-stock values only for features this kernel supports
+	set -- enabled=0 numa_scan_threshold=0 ratelimit_window_ns=1000000000
+	supported cache_level && set -- "$@" cache_share_auto_llc_max=64
+	supported numa_scan && set -- "$@" numa_scan_renew=100
+	if check "params: insmod $*" st_load "$@"; then
+		for p in "$@"; do
+			check_eq "params: $p read back" "$(knob "${p%%=*}")" "${p#*=}"
+		done
+		check "params: enabled=0 leaves nothing hooked" not ours_in_ftrace
 		st_unload
 	fi
-	for p in ratelimit_burst=0 ratelimit_window_ns=abc cache_share_level=foo \
+	unsup=
+	supported numa_scan || unsup="numa_scan_threshold=50 numa_scan_renew=100"
+	supported cache_level || unsup="$unsup cache_share_level=smt cache_share_auto_llc_max=64"
+	for p in $unsup ratelimit_burst=0 ratelimit_window_ns=abc cache_share_level=foo \
 		ratelimit_window_ns=1000000001 numa_scan_threshold=101 enabled=2 \
 		cache_share_auto_llc_max=0 numa_scan_renew=-1; do
 		name=${p%%=*}
 		dmesg_mark
+		case " $unsup " in *" $p "*) p_why=" (feature unsupported here)" ;; *) p_why= ;; esac
 		if st_load "$p" 2>/dev/null; then
-			ktap_fail "params: insmod $p fails"
+			ktap_fail "params: insmod $p fails$p_why"
 			st_unload
 			continue
 		fi
-		ktap_ok "params: insmod $p fails"
+		ktap_ok "params: insmod $p fails$p_why"
 		check "params: $p left no module and no sysfs dir" sh -c '! grep -q "^sched_tune " /proc/modules && [ ! -e /sys/kernel/sched_tune ]'
 		n=$(dmesg_new | grep -c "$name")
 		if [ "$n" = 1 ]; then
@@ -270,30 +297,45 @@ t_enabled() {
 	st_load || { ktap_fail "enabled: insmod"; return 1; }
 	wr ratelimit_window_ns 5000 >/dev/null
 	wr ratelimit_burst 2 >/dev/null
-	wr cache_share_level smt >/dev/null
+	supported cache_level && wr cache_share_level smt >/dev/null
+	lvl=$(knob_choice cache_share_level) thr=$(knob numa_scan_threshold)
 	check "enabled=1: select_task_rq_fair hooked" hooked select_task_rq_fair
 	check "enabled=1: migrate_task_rq_fair hooked" hooked migrate_task_rq_fair
 	check_eq "enabled=1: features says ratelimit active" "$(feature_state ratelimit)" active
+	check "enabled=1: enabled_functions matches features" hooks_match_features
 	check_eq "enabled: write 0" "$(wr enabled 0)" OK
-	check "enabled=0: select_task_rq_fair not hooked" sh -c ". /st/lib.sh; ! hooked select_task_rq_fair"
-	check "enabled=0: nothing of ours in enabled_functions" sh -c ". /st/lib.sh; ! ours_in_ftrace"
+	check "enabled=0: select_task_rq_fair not hooked" not hooked select_task_rq_fair
+	check "enabled=0: nothing of ours in enabled_functions" not ours_in_ftrace
 	check_eq "enabled=0: features says ratelimit inactive" "$(feature_state ratelimit)" inactive
-	grep '^ratelimit' "$ST/features" | sed 's/^/#   /'
+	check "enabled=0: no feature active" not grep -q '^[a-z_]* active' "$ST/features"
+	sed 's/^/#   enabled=0: /' "$ST/features"
 	check_eq "enabled=0: window kept" "$(knob ratelimit_window_ns)" 5000
 	check_eq "enabled=0: burst kept" "$(knob ratelimit_burst)" 2
-	check_eq "enabled=0: cache_share_level kept" "$(knob_choice cache_share_level)" smt
+	check_eq "enabled=0: cache_share_level kept" "$(knob_choice cache_share_level)" "$lvl"
+	check_eq "enabled=0: numa_scan_threshold kept" "$(knob numa_scan_threshold)" "$thr"
 	check_eq "enabled=0: knob writes still accepted" "$(wr ratelimit_window_ns 7000)" OK
+	check "enabled=0: a knob write installs no hook" not ours_in_ftrace
 	check_eq "enabled: write 1" "$(wr enabled 1)" OK
 	check "enabled=1 again: select_task_rq_fair hooked" hooked select_task_rq_fair
 	check "enabled=1 again: migrate_task_rq_fair hooked" hooked migrate_task_rq_fair
 	check_eq "enabled=1 again: features says ratelimit active" "$(feature_state ratelimit)" active
+	check "enabled=1 again: enabled_functions matches features" hooks_match_features
 	check_eq "enabled=1 again: window kept" "$(knob ratelimit_window_ns)" 7000
 	check_eq "enabled=1 again: burst kept" "$(knob ratelimit_burst)" 2
+	check_eq "enabled=1 again: cache_share_level kept" "$(knob_choice cache_share_level)" "$lvl"
 	wr ratelimit_window_ns 0 >/dev/null
-	check "window=0: select_task_rq_fair not hooked" sh -c ". /st/lib.sh; ! hooked select_task_rq_fair"
+	check "window=0: select_task_rq_fair not hooked" not hooked select_task_rq_fair
+	check "window=0: migrate_task_rq_fair not hooked" not hooked migrate_task_rq_fair
+	check "window=0: enabled_functions matches features" hooks_match_features
 	grep '^ratelimit' "$ST/features" | sed 's/^/#   window=0: /'
 	wr ratelimit_window_ns 2000000 >/dev/null
 	check "window back to 2 ms: select_task_rq_fair hooked" hooked select_task_rq_fair
+	# stock values of the other features take their hooks away too
+	wr cache_share_level llc >/dev/null
+	wr numa_scan_threshold 0 >/dev/null
+	check "cache llc + numa 0: enabled_functions matches features" hooks_match_features
+	check "cache llc + numa 0: ttwu_queue_wakelist and task_numa_work not hooked" \
+		not grep -qE '^(ttwu_queue_wakelist|task_numa_work) ' "$TR/enabled_functions"
 	st_unload
 }
 
@@ -318,7 +360,8 @@ t_ratelimit_effect() {
 	group "rate limit effect"
 	MIG_REPS=$(st_arg mig_reps 2)
 	diag "hackbench -g $HB_GROUPS -f 10 --threads --pipe -l $HB_LOOPS -s 100, $MIG_REPS runs per window, $(nproc) vCPUs, qemu TCG"
-	st_load || { ktap_fail "ratelimit: insmod"; return 1; }
+	# the other features at stock, so only the rate limit differs
+	st_load cache_share_level=llc numa_scan_threshold=0 || { ktap_fail "ratelimit: insmod"; return 1; }
 	mig_setup
 	migrations 0
 	k0=$(stat_get ratelimit_kept_prev_cpu)
@@ -361,7 +404,7 @@ t_load_unload_stress() {
 	bg_stop
 	check_eq "stress: 20 insmod/rmmod cycles under workload succeed" "$fails" 0
 	check "stress: workload completed every run ($(bg_runs) runs)" test ! -s /tmp/bg.fail
-	check "stress: nothing of ours left in enabled_functions" sh -c ". /st/lib.sh; ! ours_in_ftrace"
+	check "stress: nothing of ours left in enabled_functions" not ours_in_ftrace
 	check_no_splat "stress: no oops/warning/BUG/lockdep/Call Trace after load/unload x20"
 }
 
@@ -385,7 +428,7 @@ t_toggle_stress() {
 	check "toggle: workload completed every run ($(bg_runs) runs)" test ! -s /tmp/bg.fail
 	check "toggle: hooks back after toggling" hooked select_task_rq_fair
 	st_unload
-	check "toggle: nothing of ours left after rmmod" sh -c ". /st/lib.sh; ! ours_in_ftrace"
+	check "toggle: nothing of ours left after rmmod" not ours_in_ftrace
 	check_no_splat "toggle: no oops/warning/BUG/lockdep/Call Trace after 200 toggles"
 }
 
