@@ -1,0 +1,143 @@
+# SPDX-License-Identifier: GPL-2.0
+# Guest tests of the NUMA scan threshold (issue 4), sourced by tests.sh
+# after lib.sh.  The effect needs a guest with two NUMA nodes (qemu -numa)
+# and NUMA balancing on; the workload is st_numa_work, threads on every
+# CPU each touching only their own VMAs (numa01_THREAD_ALLOC-like).
+
+NS_SECS=$(st_arg ns_secs 8)
+NS_REPS=$(st_arg ns_reps 2)
+NS_ROUNDS=$(st_arg ns_rounds 20)
+NS_THREADS=$(st_arg ns_threads $(($(nproc) * 4)))
+NS_MB=$(st_arg ns_mb 16)
+NS_DBG=/sys/kernel/debug/sched/numa_balancing
+
+ns_nodes() { ls -d /sys/devices/system/node/node[0-9]* 2>/dev/null | wc -l; }
+ns_vmstat() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
+# More threads than CPUs: stock 6.12 forces a scan of an unaccessed VMA
+# only after as many sequences as the process has threads.
+ns_work() { st_numa_work "${1:-$NS_SECS}" "$NS_THREADS" "$NS_MB" 2 >/tmp/ns.out 2>&1; }
+
+# Scanning as often as the kernel allows, so a few seconds of TCG time
+# see several scan sequences.
+ns_fast_scan() {
+	[ -d "$NS_DBG" ] || mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+	for f in scan_delay_ms:100 scan_period_min_ms:100 scan_period_max_ms:400; do
+		echo "${f#*:}" >"$NS_DBG/${f%%:*}" 2>/dev/null
+	done
+	diag "numa_balancing=$(cat /proc/sys/kernel/numa_balancing)" \
+		"scan_delay_ms=$(cat $NS_DBG/scan_delay_ms 2>/dev/null)" \
+		"scan_period_min_ms=$(cat $NS_DBG/scan_period_min_ms 2>/dev/null)" \
+		"scan_size_mb=$(cat $NS_DBG/scan_size_mb 2>/dev/null)"
+}
+
+# ns_run THRESHOLD: one workload run; sets NS_PTE, NS_HINT (vmstat deltas)
+# and NS_CHK, NS_ALW, NS_SKP (stats).
+ns_run() {
+	wr numa_scan_threshold "$1" >/dev/null
+	wr stats/reset 1 >/dev/null
+	p0=$(ns_vmstat numa_pte_updates) h0=$(ns_vmstat numa_hint_faults)
+	ns_work
+	NS_RC=$?
+	NS_PTE=$(($(ns_vmstat numa_pte_updates) - p0))
+	NS_HINT=$(($(ns_vmstat numa_hint_faults) - h0))
+	NS_CHK=$(stat_get numa_vma_checked) NS_ALW=$(stat_get numa_vma_allowed_by_threshold)
+	NS_SKP=$(stat_get numa_vma_skipped)
+	diag "$(printf 'threshold %3s: numa_pte_updates %8s numa_hint_faults %6s | vma checked %5s allowed_by_threshold %5s skipped %5s | %s' \
+		"$1" "$NS_PTE" "$NS_HINT" "$NS_CHK" "$NS_ALW" "$NS_SKP" "$(cat /tmp/ns.out)")"
+}
+
+t_numa_unsupported() {
+	group "numa_scan: unsupported kernel"
+	dmesg_mark
+	st_load || { ktap_fail "insmod"; return; }
+	check_eq "numa_scan: features says unsupported" "$(feature_state numa_scan)" unsupported
+	check "numa_scan: features gives the reason" grep -q "^numa_scan unsupported .*reason: ." "$ST/features"
+	check_eq "numa_scan_threshold reads its stock value 0" "$(knob numa_scan_threshold)" 0
+	check_eq "numa_scan_threshold=50 fails with EOPNOTSUPP" "$(wr numa_scan_threshold 50)" EOPNOTSUPP
+	check_eq "numa_scan_renew=8 fails with EOPNOTSUPP" "$(wr numa_scan_renew 8)" EOPNOTSUPP
+	check_eq "ratelimit still works beside it" "$(feature_state ratelimit)" active
+	check "one dmesg line says numa_scan is unsupported" \
+		sh -c "[ \$(dmesg | grep -c 'feature numa_scan unsupported') -ge 1 ]"
+	st_unload
+	check_no_splat "numa_scan unsupported: no splat"
+}
+
+t_numa_effect() {
+	group "numa_scan: threshold 0 vs 50 (${NS_REPS}x${NS_SECS}s)"
+	dmesg_mark
+	st_load numa_scan_threshold=0 || { ktap_fail "insmod"; return; }
+	check_eq "threshold 0: numa_scan inactive" "$(feature_state numa_scan)" inactive
+	check "threshold 0: task_numa_work not hooked" not hooked task_numa_work
+	wr numa_scan_threshold 50 >/dev/null
+	check_eq "threshold 50: numa_scan active" "$(feature_state numa_scan)" active
+	check "threshold 50: task_numa_work hooked" hooked task_numa_work
+	ns_fast_scan
+	ns_work 3	# warm-up: the scan delay of a new mm
+	alw0=0 alw50=0 chk50=0 rc=0 i=0
+	diag "figures under qemu TCG, not hardware; counts per run of ${NS_SECS}s, $NS_THREADS threads x ${NS_MB} MB in 2 VMAs each"
+	while [ "$i" -lt "$NS_REPS" ]; do
+		for thr in 0 50; do
+			ns_run $thr
+			rc=$((rc | NS_RC))
+			eval "pte$thr=\"\${pte$thr:-} $NS_PTE\" hint$thr=\"\${hint$thr:-} $NS_HINT\""
+			if [ "$thr" = 0 ]; then alw0=$((alw0 + NS_ALW)); else
+				alw50=$((alw50 + NS_ALW)) chk50=$((chk50 + NS_CHK)); fi
+		done
+		i=$((i + 1))
+	done
+	diag "numa_pte_updates, threshold 0:$pte0 | threshold 50:$pte50"
+	diag "numa_hint_faults, threshold 0:$hint0 | threshold 50:$hint50"
+	check_eq "workload runs completed" "$rc" 0
+	check_eq "threshold 0: numa_vma_allowed_by_threshold stays 0" "$alw0" 0
+	check "threshold 50: the hook made access tests ($chk50)" test "$chk50" -gt 0
+	check "threshold 50: numa_vma_allowed_by_threshold grows ($alw50)" test "$alw50" -gt 0
+	st_unload
+	check_no_splat "numa_scan effect: no splat"
+}
+
+t_numa_stress() {
+	group "numa_scan: toggle, disable, unload x$NS_ROUNDS under the workload"
+	dmesg_mark
+	st_load || { ktap_fail "insmod"; return; }
+	ns_fast_scan
+	ns_work $((NS_ROUNDS * 3)) &
+	w=$!
+	i=0 bad=0
+	while [ "$i" -lt "$NS_ROUNDS" ]; do
+		[ "$(wr numa_scan_threshold 0)" = OK ] || bad=$((bad + 1))
+		[ "$(wr numa_scan_threshold 50)" = OK ] || bad=$((bad + 1))
+		i=$((i + 1))
+	done
+	check_eq "threshold toggled $NS_ROUNDS times: every write OK" "$bad" 0
+	i=0 bad=0
+	while [ "$i" -lt "$NS_ROUNDS" ]; do
+		[ "$(wr enabled 0)" = OK ] || bad=$((bad + 1))
+		hooked task_numa_work && bad=$((bad + 1))
+		[ "$(wr enabled 1)" = OK ] || bad=$((bad + 1))
+		i=$((i + 1))
+	done
+	check_eq "enabled 0/1 $NS_ROUNDS times: hook gone at 0, writes OK" "$bad" 0
+	i=0 bad=0
+	while [ "$i" -lt "$NS_ROUNDS" ]; do
+		st_unload || bad=$((bad + 1))
+		st_load || bad=$((bad + 1))
+		i=$((i + 1))
+	done
+	check_eq "unload/load $NS_ROUNDS times with the hook live" "$bad" 0
+	st_unload
+	check "nothing of ours in enabled_functions" not ours_in_ftrace
+	wait "$w"
+	check_eq "workload ended normally" "$?" 0
+	check_no_splat "numa_scan stress: no oops, warning or hung task"
+}
+
+t_numa_scan() {
+	if ! supported numa_scan; then
+		t_numa_unsupported
+	elif [ "$(ns_nodes)" -lt 2 ]; then
+		ktap_skip "numa_scan: effect and stress" "guest has $(ns_nodes) NUMA node (boot with st_mode=numa)"
+	else
+		t_numa_effect
+		t_numa_stress
+	fi
+}
