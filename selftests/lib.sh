@@ -70,7 +70,8 @@ st_ingest_tap() {
 			if [[ $line == 'not ok '* ]]; then
 				st_result fail "$group" "$desc"
 			elif [[ $desc =~ \#\ *(SKIP|skip)\ *(.*)$ ]]; then
-				st_result skip "$group" "${desc%%#*}" "${BASH_REMATCH[2]}"
+				desc=${desc%%#*}
+				st_result skip "$group" "${desc%"${desc##*[! ]}"}" "${BASH_REMATCH[2]}"
 			else
 				st_result pass "$group" "$desc"
 			fi ;;
