@@ -151,11 +151,6 @@ static int st_cl_percpu(const char *name, void __percpu **ptr)
 	return *ptr ? 0 : -ENOENT;
 }
 
-static void st_cl_release(void)
-{
-	st_fhook_release(st_cl_hooks, ARRAY_SIZE(st_cl_hooks));
-}
-
 /* Returns why the feature cannot run here, or NULL. */
 static const char *st_cl_resolve(void)
 {
@@ -208,10 +203,7 @@ static const char *st_cl_resolve(void)
 static int st_cl_probe(struct st_feature *f)
 {
 	f->reason = st_cl_resolve();
-	if (!f->reason)
-		return 0;
-	st_cl_release();
-	return -EOPNOTSUPP;
+	return f->reason ? -EOPNOTSUPP : 0;
 }
 
 static bool st_cl_wanted(const struct st_config *cfg)
@@ -219,23 +211,11 @@ static bool st_cl_wanted(const struct st_config *cfg)
 	return cfg->knob[ST_KNOB_CACHE_LEVEL] != ST_LEVEL_LLC;
 }
 
-static int st_cl_install(void)
-{
-	return st_fhook_install(st_cl_hooks, ARRAY_SIZE(st_cl_hooks));
-}
-
-static void st_cl_remove(void)
-{
-	st_fhook_remove(st_cl_hooks, ARRAY_SIZE(st_cl_hooks));
-}
-
 struct st_feature st_cache_level_feature = {
 	.name = "cache_level",
 	.takes_over = "ttwu_queue_wakelist:ftrace-wrap",
+	ST_FEATURE_HOOKS(st_cl_hooks),
 	.probe = st_cl_probe,
-	.release = st_cl_release,
 	.wanted = st_cl_wanted,
-	.install = st_cl_install,
-	.remove = st_cl_remove,
 	.stock_reason = "cache_share_level=llc",
 };

@@ -11,6 +11,7 @@
 #include <linux/slab.h>
 
 #include "sched_tune.h"
+#include "wrapper/fhook.h"
 
 struct st_config __rcu *st_config;
 static DEFINE_MUTEX(st_lock);
@@ -82,6 +83,35 @@ static enum st_feature_state st_feature_state(const struct st_feature *f)
 	return f->installed ? ST_STATE_ACTIVE : ST_STATE_INACTIVE;
 }
 
+static int st_feature_install(struct st_feature *f)
+{
+	int ret;
+
+	if (f->prepare)
+		f->prepare();
+	ret = st_fhook_install(f->hooks, f->nr_hooks);
+	if (!ret)
+		f->installed = true;
+	return ret;
+}
+
+static void st_feature_remove(struct st_feature *f)
+{
+	if (!f->installed)
+		return;
+	st_fhook_remove(f->hooks, f->nr_hooks);
+	if (f->quiesce)
+		f->quiesce();
+	f->installed = false;
+}
+
+static void st_feature_release(struct st_feature *f)
+{
+	st_fhook_release(f->hooks, f->nr_hooks);
+	if (f->release)
+		f->release();
+}
+
 /* Brings the installed hooks in line with @cfg. */
 static int st_sync_features(const struct st_config *old,
 			    const struct st_config *cfg)
@@ -93,13 +123,11 @@ static int st_sync_features(const struct st_config *old,
 		bool want = st_feature_wanted(f, cfg);
 
 		if (want && !f->installed) {
-			ret = f->install();
+			ret = st_feature_install(f);
 			if (ret)
 				return ret;
-			f->installed = true;
 		} else if (!want && f->installed) {
-			f->remove();
-			f->installed = false;
+			st_feature_remove(f);
 		} else if (want && f->reconfigure && old) {
 			f->reconfigure(old, cfg);
 		}
@@ -111,13 +139,8 @@ static void st_remove_all(void)
 {
 	int i;
 
-	for (i = 0; i < ST_NR_FEATURES; i++) {
-		struct st_feature *f = st_features[i];
-
-		if (f->installed)
-			f->remove();
-		f->installed = false;
-	}
+	for (i = 0; i < ST_NR_FEATURES; i++)
+		st_feature_remove(st_features[i]);
 }
 
 /* Takes ownership of @cfg, also on failure. */
@@ -235,9 +258,11 @@ int st_core_init(const u64 *initial, const unsigned long *given)
 		struct st_feature *f = st_features[i];
 
 		f->supported = !f->probe(f);
-		if (!f->supported)
+		if (!f->supported) {
+			st_feature_release(f);
 			pr_info("feature %s unsupported on this kernel: %s\n",
 				f->name, f->reason);
+		}
 	}
 
 	cfg = kzalloc(sizeof(*cfg), GFP_KERNEL);
@@ -274,8 +299,8 @@ int st_core_init(const u64 *initial, const unsigned long *given)
 	RCU_INIT_POINTER(st_config, NULL);
 release:
 	for (i = 0; i < ST_NR_FEATURES; i++)
-		if (st_features[i]->supported && st_features[i]->release)
-			st_features[i]->release();
+		if (st_features[i]->supported)
+			st_feature_release(st_features[i]);
 	return ret;
 }
 
@@ -287,8 +312,8 @@ void st_core_exit(void)
 	mutex_lock(&st_lock);
 	st_remove_all();
 	for (i = 0; i < ST_NR_FEATURES; i++)
-		if (st_features[i]->supported && st_features[i]->release)
-			st_features[i]->release();
+		if (st_features[i]->supported)
+			st_feature_release(st_features[i]);
 	cfg = rcu_dereference_protected(st_config, lockdep_is_held(&st_lock));
 	RCU_INIT_POINTER(st_config, NULL);
 	mutex_unlock(&st_lock);

@@ -346,7 +346,6 @@ static void st_task_numa_work(struct callback_head *work)
 
 static void st_ns_release(void)
 {
-	st_fhook_release(st_ns_hooks, ARRAY_SIZE(st_ns_hooks));
 	vfree(st_ns_table);
 	st_ns_table = NULL;
 }
@@ -358,13 +357,13 @@ static int st_ns_probe(struct st_feature *f)
 
 	if (st_fhook_resolve(&st_ns_hooks[0])) {
 		f->reason = "task_numa_work is missing or not traceable";
-		goto fail;
+		return -EOPNOTSUPP;
 	}
 	for (i = 0; i < ARRAY_SIZE(st_ns_kcalls); i++) {
 		addr = st_ksym(st_ns_kcalls[i].name);
 		if (!addr) {
 			f->reason = "a helper of task_numa_work is missing";
-			goto fail;
+			return -EOPNOTSUPP;
 		}
 		st_ksym_report_entry(st_ns_kcalls[i].name, addr);
 		__static_call_update(st_ns_kcalls[i].key, st_ns_kcalls[i].tramp,
@@ -374,17 +373,14 @@ static int st_ns_probe(struct st_feature *f)
 	st_scan_size = (unsigned int *)st_ksym("sysctl_numa_balancing_scan_size");
 	if (!st_scan_delay || !st_scan_size) {
 		f->reason = "NUMA balancing sysctls are missing";
-		goto fail;
+		return -EOPNOTSUPP;
 	}
 	st_ns_table = vzalloc(sizeof(*st_ns_table) << ST_NS_TABLE_BITS);
 	if (!st_ns_table) {
 		f->reason = "out of memory";
-		goto fail;
+		return -EOPNOTSUPP;
 	}
 	return 0;
-fail:
-	st_ns_release();
-	return -EOPNOTSUPP;
 }
 
 static bool st_ns_wanted(const struct st_config *cfg)
@@ -392,29 +388,29 @@ static bool st_ns_wanted(const struct st_config *cfg)
 	return cfg->knob[ST_KNOB_NUMA_THRESHOLD];
 }
 
-static int st_ns_install(void)
+static void st_ns_forget(void)
 {
 	memset(st_ns_table, 0, sizeof(*st_ns_table) << ST_NS_TABLE_BITS);
-	return st_fhook_install(st_ns_hooks, ARRAY_SIZE(st_ns_hooks));
 }
 
-static void st_ns_remove(void)
+/* After the hook is unregistered: see the top of this file. */
+static void st_ns_quiesce(void)
 {
-	st_fhook_remove(st_ns_hooks, ARRAY_SIZE(st_ns_hooks));
 	synchronize_rcu_tasks();
 	while (atomic_read(&st_ns_inflight))
-		msleep(1);
+		msleep(20);
 	synchronize_rcu_tasks();
 }
 
 struct st_feature st_numa_scan_feature = {
 	.name = "numa_scan",
 	.takes_over = "task_numa_work:ftrace-replace",
+	ST_FEATURE_HOOKS(st_ns_hooks),
 	.probe = st_ns_probe,
 	.release = st_ns_release,
 	.wanted = st_ns_wanted,
-	.install = st_ns_install,
-	.remove = st_ns_remove,
+	.prepare = st_ns_forget,
+	.quiesce = st_ns_quiesce,
 	.stock_reason = "numa_scan_threshold=0",
 };
 

@@ -49,9 +49,12 @@ ST_KCALL_DEFINE(st_orig_select_task_rq_fair, st_select_task_rq_fair);
 ST_KCALL_DEFINE(st_orig_migrate_task_rq_fair, st_migrate_task_rq_fair);
 
 /* Stamp first, so a task is never checked against a missing stamp. */
+enum { ST_RL_HOOK_MIGRATE, ST_RL_HOOK_SELECT };
 static struct st_fhook st_rl_hooks[] = {
-	ST_FHOOK(migrate_task_rq_fair, st_migrate_task_rq_fair),
-	ST_FHOOK(select_task_rq_fair, st_select_task_rq_fair),
+	[ST_RL_HOOK_MIGRATE] = ST_FHOOK(migrate_task_rq_fair,
+					st_migrate_task_rq_fair),
+	[ST_RL_HOOK_SELECT] = ST_FHOOK(select_task_rq_fair,
+				       st_select_task_rq_fair),
 };
 
 static inline u64 st_rl_owner(struct task_struct *p)
@@ -152,7 +155,6 @@ static void st_migrate_task_rq_fair(struct task_struct *p, int new_cpu)
 
 static void st_rl_release(void)
 {
-	st_fhook_release(st_rl_hooks, ARRAY_SIZE(st_rl_hooks));
 	vfree(st_rl_table);
 	st_rl_table = NULL;
 }
@@ -164,22 +166,24 @@ static int st_rl_probe(struct st_feature *f)
 	int i;
 
 	for (i = 0; i < ARRAY_SIZE(st_rl_hooks); i++) {
-		if (st_fhook_resolve(&st_rl_hooks[i])) {
-			f->reason = st_rl_hooks[i].addr ?
-				"a hooked function is not traceable" :
-				"a hooked function is missing";
-			goto fail;
+		int ret = st_fhook_resolve(&st_rl_hooks[i]);
+
+		if (ret) {
+			f->reason = ret == -ENOENT ?
+				"select_task_rq_fair or migrate_task_rq_fair is missing" :
+				"select_task_rq_fair or migrate_task_rq_fair is not traceable";
+			return -EOPNOTSUPP;
 		}
 	}
 	addr = st_ksym("sd_llc_size");
 	if (!addr) {
 		f->reason = "per-CPU sd_llc_size is missing";
-		goto fail;
+		return -EOPNOTSUPP;
 	}
 	st_sd_llc_size = (int __percpu *)addr;
 	if (st_layout_enum("SD_BALANCE_WAKE", &ttwu) || ttwu <= 0) {
 		f->reason = "no SD_BALANCE_WAKE (WF_TTWU) in kernel BTF";
-		goto fail;
+		return -EOPNOTSUPP;
 	}
 	st_wf_ttwu = ttwu;
 	/* absent without CONFIG_ENERGY_MODEL: EAS then never runs */
@@ -189,16 +193,13 @@ static int st_rl_probe(struct st_feature *f)
 	st_rl_table = vzalloc(sizeof(*st_rl_table) << ST_RL_TABLE_BITS);
 	if (!st_rl_table) {
 		f->reason = "out of memory";
-		goto fail;
+		return -EOPNOTSUPP;
 	}
-	st_kcall_bind(st_orig_select_task_rq_fair, st_rl_hooks[1].addr,
-		      "select_task_rq_fair");
-	st_kcall_bind(st_orig_migrate_task_rq_fair, st_rl_hooks[0].addr,
-		      "migrate_task_rq_fair");
+	st_kcall_bind(st_orig_select_task_rq_fair,
+		      st_rl_hooks[ST_RL_HOOK_SELECT].addr, "select_task_rq_fair");
+	st_kcall_bind(st_orig_migrate_task_rq_fair,
+		      st_rl_hooks[ST_RL_HOOK_MIGRATE].addr, "migrate_task_rq_fair");
 	return 0;
-fail:
-	st_rl_release();
-	return -EOPNOTSUPP;
 }
 
 static bool st_rl_wanted(const struct st_config *cfg)
@@ -212,17 +213,6 @@ static void st_rl_forget(void)
 	memset(st_rl_table, 0, sizeof(*st_rl_table) << ST_RL_TABLE_BITS);
 }
 
-static int st_rl_install(void)
-{
-	st_rl_forget();
-	return st_fhook_install(st_rl_hooks, ARRAY_SIZE(st_rl_hooks));
-}
-
-static void st_rl_remove(void)
-{
-	st_fhook_remove(st_rl_hooks, ARRAY_SIZE(st_rl_hooks));
-}
-
 static void st_rl_reconfigure(const struct st_config *old,
 			      const struct st_config *cfg)
 {
@@ -234,11 +224,11 @@ static void st_rl_reconfigure(const struct st_config *old,
 struct st_feature st_ratelimit_feature = {
 	.name = "ratelimit",
 	.takes_over = "select_task_rq_fair:ftrace-wrap,migrate_task_rq_fair:ftrace-wrap",
+	ST_FEATURE_HOOKS(st_rl_hooks),
 	.probe = st_rl_probe,
 	.release = st_rl_release,
 	.wanted = st_rl_wanted,
-	.install = st_rl_install,
-	.remove = st_rl_remove,
+	.prepare = st_rl_forget,
 	.reconfigure = st_rl_reconfigure,
 	.stock_reason = "ratelimit_window_ns=0",
 };

@@ -31,18 +31,25 @@ enum st_feature_state {
 	ST_STATE_UNSUPPORTED,
 };
 
+struct st_fhook;
+
 struct st_feature {
 	const char *name;
-	/* "function (mechanism)" for each kernel function it takes over */
+	/* "function:mechanism" for each kernel function it takes over */
 	const char *takes_over;
+	/* installed and removed as one, in array order */
+	struct st_fhook *hooks;
+	unsigned int nr_hooks;
 	/* resolves what the feature needs; sets reason when it cannot */
 	int (*probe)(struct st_feature *f);
+	/* frees what probe set up, also after a failed probe */
 	void (*release)(void);
 	/* whether these knob values ask for non-stock behaviour */
 	bool (*wanted)(const struct st_config *cfg);
-	int (*install)(void);
-	void (*remove)(void);
-	/* knob values changed while installed */
+	/* optional: before the hooks go in, and after they are out */
+	void (*prepare)(void);
+	void (*quiesce)(void);
+	/* optional: knob values changed while installed */
 	void (*reconfigure)(const struct st_config *old,
 			    const struct st_config *cfg);
 	/* why the feature is inactive while supported and enabled */
@@ -51,6 +58,9 @@ struct st_feature {
 	bool supported;
 	bool installed;
 };
+
+#define ST_FEATURE_HOOKS(_hooks)					\
+	.hooks = (_hooks), .nr_hooks = ARRAY_SIZE(_hooks)
 
 extern struct st_feature st_ratelimit_feature;
 extern struct st_feature st_cache_level_feature;
