@@ -253,9 +253,11 @@ st_build_module() {
 # relocation names a __SCT__ symbol is a tail call into an original.
 st_check_tailcalls() {
 	objdump -dr "$1" | awk '
-		/^[0-9a-f]+ <.*>:$/ { fn = $2 }
+		/^[0-9a-f]+ <.*>:$/ { fn = $2; gsub(/[<>:]/, "", fn) }
 		/^ *[0-9a-f]+:\t/ && !/R_X86_64/ {
-			n = split($0, f, "\t"); split(f[n], w, " "); insn = w[1]; next }
+			# address, bytes, mnemonic; a bytes-only continuation line has no mnemonic
+			if (split($0, f, "\t") >= 3) { split(f[3], w, " "); insn = w[1] }
+			next }
 		/R_X86_64/ && /__SCT__/ {
 			calls++
 			if (insn ~ /^j/) { bad++; printf "tail call in %s: %s ->%s\n", fn, insn, $NF }
