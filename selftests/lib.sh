@@ -14,7 +14,11 @@ ST_SMP=${ST_SMP:-4}
 ST_QEMU_SMP=${ST_QEMU_SMP:-$ST_SMP}
 ST_QEMU_CPU=${ST_QEMU_CPU:-max}
 ST_MEM=${ST_MEM:-2G}
-ST_QEMU_ACCEL=${ST_QEMU_ACCEL:-tcg,thread=multi}
+# Single-threaded TCG: multi-threaded TCG showed int3 oopses and hangs
+# inside text_poke_bp while ftrace patched a call site (selftests/README.md).
+ST_QEMU_ACCEL=${ST_QEMU_ACCEL:-tcg,thread=single}
+# Extra qemu words, e.g. the NUMA nodes of the NUMA boot.
+ST_QEMU_EXTRA=${ST_QEMU_EXTRA:-}
 ST_QEMU=${ST_QEMU:-qemu-system-x86_64}
 ST_GUEST_TIMEOUT=${ST_GUEST_TIMEOUT:-1200}
 
@@ -329,6 +333,7 @@ st_boot() {
 	mkfifo "$mon.in" "$mon.out"
 	"$ST_QEMU" \
 		-accel "$ST_QEMU_ACCEL" -cpu "$ST_QEMU_CPU" -m "$ST_MEM" -smp "$ST_QEMU_SMP" \
+		$ST_QEMU_EXTRA \
 		-nographic -no-reboot -nodefaults -monitor "pipe:$mon" \
 		-serial "file:$out/console.log" -serial "file:$out/tap.log" \
 		-kernel "$vmlinuz" -initrd "$initrd" \

@@ -120,25 +120,44 @@ run_kernel() {
 
 	[[ $kver == "$K612" ]] && { stamp "kernel $kver: dkms"; run_dkms "$kver"; }
 
-	stamp "kernel $kver: boot ($ST_QEMU_SMP vCPUs, timeout ${ST_GUEST_TIMEOUT}s)"
 	st_build_initramfs "$kver" "$ST_KO" "$out/initramfs.cpio"
 	# shellcheck disable=SC2086 # ST_GUEST_ARGS is a list of words on purpose
-	st_boot "$ST_VMLINUZ" "$out/initramfs.cpio" "$out/guest" st_mode=tests ${ST_GUEST_ARGS:-}
+	guest_run "$kver" "$out/guest" tests ${ST_GUEST_ARGS:-}
+	# numa_scan needs two NUMA nodes, which would split the cache-level
+	# guest's LLC: a boot of its own, on kernels where the feature exists
+	if [[ $kver == "$K612" && ${ST_NUMA_BOOT:-1} == 1 ]]; then
+		# shellcheck disable=SC2086
+		ST_QEMU_SMP="$ST_SMP,sockets=2" ST_QEMU_EXTRA="$ST_NUMA_QEMU" \
+			guest_run "$kver numa" "$out/guest-numa" numa ${ST_GUEST_ARGS:-}
+	fi
+}
+
+# Two nodes of half the guest's memory each, one socket each.
+ST_NUMA_QEMU="-object memory-backend-ram,id=m0,size=1G -object memory-backend-ram,id=m1,size=1G
+	-numa node,nodeid=0,cpus=0-$((ST_SMP / 2 - 1)),memdev=m0
+	-numa node,nodeid=1,cpus=$((ST_SMP / 2))-$((ST_SMP - 1)),memdev=m1"
+
+# guest_run LABEL OUTDIR MODE [WORDS...]: boots the kernel with the
+# initramfs in OUTDIR/.., runs /st/MODE.sh and counts its KTAP as LABEL.
+guest_run() {
+	local label=$1 gout=$2 mode=$3 rc last fails_before=$ST_FAIL
+	shift 3
+	stamp "$label: boot ($ST_QEMU_SMP vCPUs, timeout ${ST_GUEST_TIMEOUT}s)"
+	st_boot "$ST_VMLINUZ" "$(dirname "$gout")/initramfs.cpio" "$gout" st_mode="$mode" "$@"
 	rc=$?
-	stamp "kernel $kver: guest exited (qemu rc $rc)"
-	local fails_before=$ST_FAIL
-	st_ingest_tap "$kver" "$out/guest/tap.log"
+	stamp "$label: guest exited (qemu rc $rc)"
+	st_ingest_tap "$label" "$gout/tap.log"
 	if ((rc == 124)); then
-		last=$(grep -a '^# RUNNING' "$out/guest/tap.log" | tail -n1 | tr -d '\r')
-		st_result fail "$kver" "guest hung: no end after ${ST_GUEST_TIMEOUT}s (pitfall-1 hang guard; last group: ${last#\# RUNNING }; NMI backtraces in the console log)"
+		last=$(grep -a '^# RUNNING' "$gout/tap.log" | tail -n1 | tr -d '\r')
+		st_result fail "$label" "guest hung: no end after ${ST_GUEST_TIMEOUT}s (pitfall-1 hang guard; last group: ${last#\# RUNNING }; NMI backtraces in the console log)"
 	elif [[ -z $ST_TAP_PLAN ]]; then
-		st_result fail "$kver" "guest died before printing its plan (panic or crash; qemu rc $rc)"
+		st_result fail "$label" "guest died before printing its plan (panic or crash; qemu rc $rc)"
 	elif ((ST_TAP_PLAN != ST_TAP_COUNT)); then
-		st_result fail "$kver" "guest plan 1..$ST_TAP_PLAN but $ST_TAP_COUNT results"
+		st_result fail "$label" "guest plan 1..$ST_TAP_PLAN but $ST_TAP_COUNT results"
 	fi
 	if ((ST_FAIL > fails_before)); then
-		st_log "console log of $kver (last 150 lines, full: $out/guest/console.log):"
-		tail -n 150 "$out/guest/console.log" | tr -d '\r' | sed 's/^/#   console: /'
+		st_log "console log of $label (last 150 lines, full: $gout/console.log):"
+		tail -n 150 "$gout/console.log" | tr -d '\r' | sed 's/^/#   console: /'
 	fi
 }
 

@@ -16,18 +16,6 @@ cl_list() { cat "$CPUS/cpu$1/cache/index$2/shared_cpu_list" 2>/dev/null; }
 cl_in() { case " $(cl_expand "$2") " in *" $1 "*) return 0 ;; esac; return 1; }
 cl_calls() { awk '$1 == "CAL:" { for (i = 2; i <= NF; i++) if ($i ~ /^[0-9]+$/) s += $i } END { print s + 0 }' /proc/interrupts; }
 cl_hooked() { hooked ttwu_queue_wakelist; }
-# cl_bad KNOB STRING ERRNO: the write fails with ERRNO, the value stays.
-cl_bad() {
-	before=$(knob "$1")
-	r=$(wr "$1" "$2")
-	after=$(knob "$1")
-	if [ "$r" = "$3" ] && [ "$after" = "$before" ]; then
-		ktap_ok "$1: '$2' rejected with $3, value kept"
-	else
-		ktap_fail "$1: '$2' rejected with $3, value kept"
-		diag "  write: $r, value '$before' -> '$after'"
-	fi
-}
 # cl_few N WAKEUPS: the counters are global, so a pair that must stay
 # direct may still see a few unrelated kernel wakeups: under 2%.
 cl_few() { [ "${1:-0}" -le $(($2 / 50)) ]; }
@@ -137,12 +125,12 @@ t_cache_bad_input() {
 	group "cache level: bad input keeps the old level"
 	st_load ratelimit_window_ns=0 cache_share_level=smt || { ktap_fail "cache bad input: insmod"; return 1; }
 	for b in L2 'l2 ' ' l2' LLC Auto '\n' 'l2\n\n' 'l2\t' l1 l3 smt2 'llc,l2' '[l2]' 2; do
-		cl_bad cache_share_level "$b" EINVAL
+		knob_bad cache_share_level "$b" EINVAL
 	done
 	check_eq "cache bad input: level still smt" "$(knob_choice cache_share_level)" smt
 	check "cache bad input: hook still installed" cl_hooked
 	for b in '0:ERANGE' '4097:ERANGE' 'eight:EINVAL' ' 8:EINVAL'; do
-		cl_bad cache_share_auto_llc_max "${b%:*}" "${b##*:}"
+		knob_bad cache_share_auto_llc_max "${b%:*}" "${b##*:}"
 	done
 	st_unload
 }

@@ -40,6 +40,19 @@ st_unload() { /sbin/rmmod sched_tune; }
 st_cleanup() { is_loaded && st_unload; true; }
 
 knob() { cat "$ST/$1" 2>/dev/null; }
+# knob_bad KNOB STRING ERRNO: the write fails with ERRNO and nothing changes.
+knob_bad() {
+	k=$1 s=$2 err=$3
+	before=$(knob "$k")
+	r=$(wr "$k" "$s")
+	after=$(knob "$k")
+	if [ "$r" = "$err" ] && [ "$after" = "$before" ]; then
+		ktap_ok "$k: '$s' rejected with $err, value kept"
+	else
+		ktap_fail "$k: '$s' rejected with $err, value kept"
+		diag "  write: $r, value '$before' -> '$after'"
+	fi
+}
 # The active choice of a "llc [l2] smt auto" style knob.
 knob_choice() { knob "$1" | sed -n 's/.*\[\([^]]*\)\].*/\1/p'; }
 # wr KNOB STRING: st_write with \n escapes; prints OK or the errno name.

@@ -4,6 +4,7 @@
 # the guest died or hung mid-run.
 . /st/lib.sh
 . /st/cache_level.sh
+. /st/numa_scan.sh
 
 # --- load / unload -------------------------------------------------------
 t_load_unload() {
@@ -107,19 +108,6 @@ knob_default() {
 	check_eq "$1: default $want" "$(knob_value "$1")" "$want"
 }
 
-# knob_bad KNOB STRING ERRNO: the write fails with ERRNO and nothing changes.
-knob_bad() {
-	k=$1 s=$2 err=$3
-	before=$(knob "$k")
-	r=$(wr "$k" "$s")
-	after=$(knob "$k")
-	if [ "$r" = "$err" ] && [ "$after" = "$before" ]; then
-		ktap_ok "$k: '$s' rejected with $err, value kept"
-	else
-		ktap_fail "$k: '$s' rejected with $err, value kept"
-		diag "  write: $r, value '$before' -> '$after'"
-	fi
-}
 
 # Values: \n is a newline written by st_write -e.  "\n" alone is the empty
 # value: a zero-length write(2) never reaches a sysfs store.
@@ -445,7 +433,7 @@ ST_BOOTMARK=$ST_DMARK
 only=$(st_arg only "")
 for t in load_unload hang_guard knobs stats_reset params enabled ratelimit_effect \
 	load_unload_stress toggle_stress cache_topology cache_effect cache_bad_input \
-	cache_stress cache_hotplug; do
+	cache_stress cache_hotplug numa_scan; do
 	if [ -n "$only" ] && ! echo ",$only," | grep -q ",$t,"; then continue; fi
 	"t_$t"
 	st_cleanup
