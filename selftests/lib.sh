@@ -331,6 +331,7 @@ st_boot() {
 	mon=$out/monitor
 	rm -f "$mon.in" "$mon.out"
 	mkfifo "$mon.in" "$mon.out"
+	# shellcheck disable=SC2086 # ST_QEMU_EXTRA is a list of qemu words
 	"$ST_QEMU" \
 		-accel "$ST_QEMU_ACCEL" -cpu "$ST_QEMU_CPU" -m "$ST_MEM" -smp "$ST_QEMU_SMP" \
 		$ST_QEMU_EXTRA \
