@@ -118,7 +118,15 @@ run_kernel() {
 	fi
 	sed 's/^#* */#   /' "$out/tailcalls.log"
 
-	[[ $kver == "$K612" ]] && { stamp "kernel $kver: dkms"; run_dkms "$kver"; }
+	if [[ $kver == "$K612" ]]; then
+		stamp "kernel $kver: dkms"
+		# DKMS state is machine-wide: two benches at once would remove each
+		# other's registration, so they take turns
+		exec {dkms_lock}>"$ST_CACHE/dkms.lock"
+		flock "$dkms_lock"
+		run_dkms "$kver"
+		exec {dkms_lock}>&-
+	fi
 
 	st_build_initramfs "$kver" "$ST_KO" "$out/initramfs.cpio"
 	# shellcheck disable=SC2086 # ST_GUEST_ARGS is a list of words on purpose
