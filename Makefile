@@ -6,6 +6,7 @@ all:
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	rm -rf build
 
 check:
 	selftests/run.sh
