@@ -154,7 +154,6 @@ static int st_cl_percpu(const char *name, void __percpu **ptr)
 /* Returns why the feature cannot run here, or NULL. */
 static const char *st_cl_resolve(void)
 {
-	unsigned long addr;
 	u32 size;
 	s64 bit;
 	int ret;
@@ -190,11 +189,8 @@ static const char *st_cl_resolve(void)
 	if (!st_cl_stop_class)
 		return "stop_sched_class is missing";
 	st_cl_ext_class = (const void *)st_ksym("ext_sched_class");
-	addr = st_ksym("__smp_call_single_queue");
-	if (!addr)
+	if (st_kcall_bind_sym(st_smp_call_single_queue, "__smp_call_single_queue"))
 		return "__smp_call_single_queue is missing";
-
-	st_kcall_bind(st_smp_call_single_queue, addr, "__smp_call_single_queue");
 	st_kcall_bind(st_orig_ttwu_queue_wakelist, st_cl_hooks[0].addr,
 		      "ttwu_queue_wakelist");
 	return NULL;

@@ -71,21 +71,6 @@ static struct st_fhook st_ns_hooks[] = {
 	ST_FHOOK(task_numa_work, st_task_numa_work),
 };
 
-static const struct {
-	const char *name;
-	struct static_call_key *key;
-	void *tramp;
-} st_ns_kcalls[] = {
-#define ST_NS_KCALL(sym, call)						\
-	{ #sym, &STATIC_CALL_KEY(call), &STATIC_CALL_TRAMP(call) }
-	ST_NS_KCALL(task_scan_max, st_task_scan_max),
-	ST_NS_KCALL(task_scan_start, st_task_scan_start),
-	ST_NS_KCALL(vma_migratable, st_vma_migratable),
-	ST_NS_KCALL(vma_policy_mof, st_vma_policy_mof),
-	ST_NS_KCALL(change_prot_numa, st_change_prot_numa),
-#undef ST_NS_KCALL
-};
-
 #define VMA_PID_RESET_PERIOD (4 * READ_ONCE(*st_scan_delay))
 
 static struct st_ns_slot *st_ns_slot(struct vm_area_struct *vma,
@@ -352,22 +337,17 @@ static void st_ns_release(void)
 
 static int st_ns_probe(struct st_feature *f)
 {
-	unsigned long addr;
-	int i;
-
 	if (st_fhook_resolve(&st_ns_hooks[0])) {
 		f->reason = "task_numa_work is missing or not traceable";
 		return -EOPNOTSUPP;
 	}
-	for (i = 0; i < ARRAY_SIZE(st_ns_kcalls); i++) {
-		addr = st_ksym(st_ns_kcalls[i].name);
-		if (!addr) {
-			f->reason = "a helper of task_numa_work is missing";
-			return -EOPNOTSUPP;
-		}
-		st_ksym_report_entry(st_ns_kcalls[i].name, addr);
-		__static_call_update(st_ns_kcalls[i].key, st_ns_kcalls[i].tramp,
-				     (void *)addr);
+	if (st_kcall_bind_sym(st_task_scan_max, "task_scan_max") ||
+	    st_kcall_bind_sym(st_task_scan_start, "task_scan_start") ||
+	    st_kcall_bind_sym(st_vma_migratable, "vma_migratable") ||
+	    st_kcall_bind_sym(st_vma_policy_mof, "vma_policy_mof") ||
+	    st_kcall_bind_sym(st_change_prot_numa, "change_prot_numa")) {
+		f->reason = "a helper of task_numa_work is missing";
+		return -EOPNOTSUPP;
 	}
 	st_scan_delay = (unsigned int *)st_ksym("sysctl_numa_balancing_scan_delay");
 	st_scan_size = (unsigned int *)st_ksym("sysctl_numa_balancing_scan_size");

@@ -29,6 +29,17 @@ unsigned long st_ksym(const char *name);
 		static_call_update(name, __fn);				\
 	} while (0)
 
+/* Resolves @sym and binds it; -ENOENT when the kernel has no such symbol. */
+#define st_kcall_bind_sym(name, sym)					\
+	({								\
+		const char *__sym = (sym);				\
+		unsigned long __sym_addr = st_ksym(__sym);		\
+									\
+		if (__sym_addr)						\
+			st_kcall_bind(name, __sym_addr, __sym);		\
+		__sym_addr ? 0 : -ENOENT;				\
+	})
+
 void st_ksym_report_entry(const char *what, unsigned long addr);
 
 #endif /* SCHED_TUNE_WRAPPER_KSYM_H */
