@@ -104,14 +104,46 @@ st_summary() {
 
 # --- host dependencies -------------------------------------------------------
 
-# The mirror host of the existing bookworm sources (deb822 or one-line).
-st_apt_mirror() {
-	local uri
-	uri=$(awk '/^URIs:/ {u=$2} /^Suites:/ && / bookworm( |$)/ && u {print u; exit}' \
-		/etc/apt/sources.list.d/*.sources 2>/dev/null)
-	[[ -n $uri ]] || uri=$(awk '$1=="deb" && $3=="bookworm" {print $2; exit}' \
-		/etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null)
-	echo "${uri:-http://deb.debian.org/debian}"
+# Written for Debian 12: on anything else it would add foreign apt suites.
+st_os_check() {
+	local id='' codename='' pretty=''
+	if [[ -r /etc/os-release ]]; then
+		# shellcheck disable=SC1091
+		id=$(. /etc/os-release && echo "${ID:-}")
+		codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
+		pretty=$(. /etc/os-release && echo "${PRETTY_NAME:-}")
+	fi
+	[[ $id == debian && $codename == bookworm ]] ||
+		st_die "the test bench is written for Debian 12 (bookworm) and this is ${pretty:-an unknown OS}: refusing to add apt suites or install packages here"
+}
+
+# st_apt_uri SUITE: the archive URI of the machine's own apt source for
+# SUITE (deb822 .sources or one-line .list).  Empty when there is none:
+# no mirror host is ever written into this repository.
+st_apt_uri() {
+	local suite=$1 uri
+	uri=$(awk -v s="$suite" '
+		function flush() { if (u != "" && hit) { print u; found = 1; exit } u = ""; hit = 0 }
+		FNR == 1 { flush() }
+		/^[ \t]*$/ { flush(); next }
+		/^URIs:/ { u = $2 }
+		/^Suites:/ { for (i = 2; i <= NF; i++) if ($i == s) hit = 1 }
+		END { if (!found) flush() }' /etc/apt/sources.list.d/*.sources 2>/dev/null)
+	[[ -n $uri ]] || uri=$(awk -v s="$suite" '
+		$1 == "deb" {
+			i = 2
+			if ($i ~ /^\[/) { while ($i !~ /\]$/ && i < NF) i++; i++ }
+			if ($(i + 1) == s) { print $i; exit }
+		}' /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null)
+	echo "$uri"
+}
+
+# The two archives the machine already uses: Debian's and its security one.
+st_mirrors() {
+	ST_MIRROR=$(st_apt_uri bookworm)
+	ST_MIRROR_SECURITY=$(st_apt_uri bookworm-security)
+	[[ -n $ST_MIRROR ]] || st_die "no apt source for bookworm in /etc/apt: cannot tell which Debian mirror to use"
+	[[ -n $ST_MIRROR_SECURITY ]] || st_die "no apt source for bookworm-security in /etc/apt: cannot tell which security mirror to use"
 }
 
 # Adds bookworm-backports (never trixie: it would drag libc to Debian 13).
@@ -120,12 +152,11 @@ st_ensure_backports() {
 	if grep -rqsE '^[^#]*bookworm-backports' /etc/apt/sources.list /etc/apt/sources.list.d/; then
 		return 1
 	fi
-	local mirror
-	mirror=$(st_apt_mirror)
-	st_log "adding bookworm-backports from $mirror"
+	st_mirrors
+	st_log "adding bookworm-backports from $ST_MIRROR"
 	cat >/etc/apt/sources.list.d/bookworm-backports.sources <<EOF
 Types: deb
-URIs: $mirror
+URIs: $ST_MIRROR
 Suites: bookworm-backports
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
@@ -159,6 +190,7 @@ st_apt_install() {
 }
 
 st_ensure_host() {
+	st_os_check
 	mkdir -p "$ST_CACHE"
 	if st_ensure_backports; then ST_APT_UPDATED=; st_apt_update; fi
 	# apt-cache needs package lists; a fresh container may have none.
@@ -185,71 +217,235 @@ st_ensure_qemu() {
 		{ tail -n 30 "$ST_CACHE/apt-qemu.log"; st_die "installing qemu from bookworm-backports failed"; }
 }
 
-# st_resolve_kver backports|stable -> e.g. 6.12.95+deb12-amd64.  Reads the
-# linux-headers-amd64 meta package of the suite at run time (highest version
-# among the suite's candidates), never a hard-coded version.
+# --- Debian 13 chroot ------------------------------------------------------------
+# Debian 13's kbuild tools need glibc 2.38 and its kernels were built with
+# gcc 14, which Debian 12 lacks: modules for them are built in a Debian 13
+# chroot (debootstrap, minbase), cached in $ST_CACHE/chroot/<suite> and
+# fed from the same mirrors as the machine's own apt sources.
+ST_CHROOT_PKGS=(gcc make binutils libc6-dev kmod zstd ca-certificates)
+
+st_chroot_dir() { echo "$ST_CACHE/chroot/$1"; }
+
+# st_in_chroot SUITE CMD...: CMD as root in the chroot, with /proc mounted
+# (7.x objtool reads the stack limit from /proc).
+st_in_chroot() {
+	local dir
+	dir=$(st_chroot_dir "$1")
+	shift
+	mountpoint -q "$dir/proc" || mount -t proc proc "$dir/proc" || return 1
+	chroot "$dir" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
+		DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8 "$@"
+}
+
+# Unmounts the chroots' /proc (run.sh calls it on exit).
+st_chroot_umount_all() {
+	local m
+	for m in "$ST_CACHE"/chroot/*/proc; do
+		if mountpoint -q "$m" 2>/dev/null; then umount -l "$m"; fi
+	done
+	return 0
+}
+
+# st_chroot_apt SUITE ARGS...: apt-get in the chroot; its log on failure.
+st_chroot_apt() {
+	local suite=$1 log=$ST_CACHE/chroot-$1-apt.log
+	shift
+	st_in_chroot "$suite" apt-get -y -qq --no-install-recommends "$@" >"$log" 2>&1 ||
+		{ tail -n 30 "$log"; return 1; }
+}
+
+# st_chroot_ensure SUITE: makes the chroot once, refreshes its package
+# lists twice a day.  Two benches at once take turns.
+st_chroot_ensure() {
+	local suite=$1 dir lock
+	dir=$(st_chroot_dir "$suite")
+	mkdir -p "$ST_CACHE/chroot"
+	exec {lock}>"$ST_CACHE/chroot/$suite.lock"
+	flock "$lock"
+	if [[ ! -f $dir/.st-ready ]]; then
+		st_mirrors
+		command -v debootstrap >/dev/null || st_apt_install debootstrap
+		st_log "debootstrap $suite into $dir (from $ST_MIRROR)"
+		if mountpoint -q "$dir/proc" 2>/dev/null; then umount -l "$dir/proc"; fi
+		rm -rf "$dir"
+		debootstrap --variant=minbase "$suite" "$dir" "$ST_MIRROR" \
+			>"$ST_CACHE/chroot-$suite-debootstrap.log" 2>&1 ||
+			{ tail -n 30 "$ST_CACHE/chroot-$suite-debootstrap.log"; st_die "debootstrap $suite failed"; }
+		rm -f "$dir/etc/apt/sources.list"
+		cat >"$dir/etc/apt/sources.list.d/debian.sources" <<EOF
+Types: deb
+URIs: $ST_MIRROR
+Suites: $suite $suite-updates $suite-backports
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+
+Types: deb
+URIs: $ST_MIRROR_SECURITY
+Suites: $suite-security
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOF
+		# package scripts start no daemons in the chroot
+		printf '#!/bin/sh\nexit 101\n' >"$dir/usr/sbin/policy-rc.d"
+		chmod 755 "$dir/usr/sbin/policy-rc.d"
+		st_in_chroot "$suite" apt-get update -qq >/dev/null ||
+			st_die "apt-get update in the $suite chroot failed"
+		st_chroot_apt "$suite" install "${ST_CHROOT_PKGS[@]}" ||
+			st_die "installing build tools in the $suite chroot failed"
+		touch "$dir/.st-ready"
+	elif [[ -z $(find "$dir/var/lib/apt/lists" -maxdepth 1 -name '*Packages*' -mmin -720 2>/dev/null) ]]; then
+		st_log "apt-get update in the $suite chroot"
+		st_in_chroot "$suite" apt-get update -qq >/dev/null ||
+			st_die "apt-get update in the $suite chroot failed"
+	fi
+	exec {lock}>&-
+}
+
+# --- kernels ---------------------------------------------------------------------
+# The kernels sched_tune supports, by the names ST_KERNELS takes, each
+# resolved at run time from a meta package of its suites:
+#   stable            Debian 12, 6.1    bookworm(-security)   linux-headers-amd64
+#   backports         Debian 12, 6.12   bookworm-backports    linux-headers-amd64
+#   security612       Debian 12, 6.12   bookworm-security     linux-headers-6.12-amd64
+#   trixie            Debian 13, 6.12   trixie(-security)     linux-headers-amd64
+#   trixie-backports  Debian 13, 7.x    trixie-backports      linux-headers-amd64
+ST_KERNEL_NAMES=(stable backports security612 trixie trixie-backports)
+
+# st_kernel_suite NAME -> "ENV META SUITE-PATTERN"; ENV is host or a chroot.
+st_kernel_suite() {
+	case $1 in
+	stable) echo "host linux-headers-amd64 (bookworm|bookworm-security|bookworm-updates)/" ;;
+	backports) echo "host linux-headers-amd64 bookworm-backports/" ;;
+	security612) echo "host linux-headers-6.12-amd64 bookworm-security/" ;;
+	trixie) echo "trixie linux-headers-amd64 (trixie|trixie-security|trixie-updates)/" ;;
+	trixie-backports) echo "trixie linux-headers-amd64 trixie-backports/" ;;
+	*) return 1 ;;
+	esac
+}
+
+# Where modules for KVER are built: the host, or a chroot suite.
+st_kernel_env() {
+	case $1 in
+	*+deb13*) echo trixie ;;
+	*) echo host ;;
+	esac
+}
+
+# st_env_run ENV CMD...: CMD on the host or in ENV's chroot.
+st_env_run() {
+	local env=$1
+	shift
+	if [[ $env == host ]]; then "$@"; else st_in_chroot "$env" "$@"; fi
+}
+
+# st_resolve_kver NAME -> e.g. 6.12.95+deb12-amd64: the highest version of
+# the meta package among the suites, never a hard-coded version.
 st_resolve_kver() {
-	local want=$1 best='' ver suite dep
+	local spec env meta pat best='' ver suite dep
+	spec=$(st_kernel_suite "$1") || st_die "unknown kernel name '$1' (known: ${ST_KERNEL_NAMES[*]})"
+	read -r env meta pat <<<"$spec"
+	if [[ $env != host ]]; then st_chroot_ensure "$env" >&2; fi
 	while IFS='|' read -r _ ver suite; do
 		ver=${ver// /}
-		case $suite in
-		*bookworm-backports/*) [[ $want == backports ]] || continue ;;
-		*' bookworm/'*|*bookworm-security/*|*bookworm-updates/*) [[ $want == stable ]] || continue ;;
-		*) continue ;;
-		esac
+		[[ $suite =~ \ $pat ]] || continue
 		if [[ -z $best ]] || dpkg --compare-versions "$ver" gt "$best"; then best=$ver; fi
-	done < <(apt-cache madison linux-headers-amd64)
-	[[ -n $best ]] || st_die "no linux-headers-amd64 in $want suites (apt-get update?)"
-	dep=$(apt-cache show "linux-headers-amd64=$best" |
-		sed -n 's/^Depends:.*linux-headers-\([^ ,]*\).*/\1/p' | head -n1)
-	[[ -n $dep ]] || st_die "cannot parse Depends of linux-headers-amd64=$best"
+	done < <(st_env_run "$env" apt-cache madison "$meta")
+	[[ -n $best ]] || st_die "no $meta in the suites of '$1' (apt-get update?)"
+	dep=$(st_env_run "$env" apt-cache show "$meta=$best" |
+		sed -n 's/^Depends:.*linux-headers-\([0-9][^ ,]*\).*/\1/p' | head -n1)
+	[[ -n $dep ]] || st_die "cannot parse Depends of $meta=$best"
 	echo "$dep"
 }
 
-st_headers_dir() { echo "/usr/src/linux-headers-$1"; }
+# The headers tree of KVER, as the host sees it.
+st_headers_dir() {
+	local env
+	env=$(st_kernel_env "$1")
+	if [[ $env == host ]]; then echo "/usr/src/linux-headers-$1"
+	else echo "$(st_chroot_dir "$env")/usr/src/linux-headers-$1"; fi
+}
 
+# Installs linux-headers-KVER where its modules are built, from backports
+# when that is where the package lives.
 st_ensure_headers() {
-	local kver=$1
-	if [[ $kver == *+bpo* || $kver == *deb12* ]]; then
-		st_apt_install -t bookworm-backports "linux-headers-$kver"
+	local kver=$1 env t=()
+	env=$(st_kernel_env "$kver")
+	if [[ $env != host ]]; then st_chroot_ensure "$env"; fi
+	[[ -f $(st_headers_dir "$kver")/Makefile ]] && return 0
+	if st_env_run "$env" apt-cache madison "linux-headers-$kver" | grep -q -- '-backports/'; then
+		if [[ $env == host ]]; then t=(-t bookworm-backports); else t=(-t "$env-backports"); fi
+	fi
+	if [[ $env == host ]]; then
+		st_apt_install "${t[@]}" "linux-headers-$kver"
 	else
-		st_apt_install "linux-headers-$kver"
+		st_log "installing linux-headers-$kver in the $env chroot"
+		st_chroot_apt "$env" install "${t[@]}" "linux-headers-$kver" ||
+			st_die "installing linux-headers-$kver in the $env chroot failed"
 	fi
 	[[ -f $(st_headers_dir "$kver")/Makefile ]] || st_die "headers for $kver missing"
 }
 
-# Extracts the kernel image from the package without installing it; cached
-# across runs.  Sets ST_VMLINUZ (no stdout: st_apt_update may log).
+# Extracts the kernel image from its package without installing it, cached
+# across runs.  From 7.x Debian ships the image in linux-binary-*, under
+# usr/lib/modules/KVER/.  Sets ST_VMLINUZ (no stdout: apt may log).
 st_fetch_vmlinuz() {
-	local kver=$1 dir=$ST_CACHE/kernels/$1 p deb
+	local kver=$1 dir=$ST_CACHE/kernels/$1 p deb env dl img
 	ST_VMLINUZ=$dir/vmlinuz
 	[[ -f $ST_VMLINUZ ]] && return 0
+	env=$(st_kernel_env "$kver")
 	rm -rf "$dir"
-	mkdir -p "$dir/dl"
+	mkdir -p "$dir/x"
+	if [[ $env == host ]]; then dl=$dir/dl; else dl=$(st_chroot_dir "$env")/tmp/st-dl-$kver; fi
+	rm -rf "$dl"
+	mkdir -p "$dl"
 	for _ in 1 2; do
-		for p in "linux-image-$kver-unsigned" "linux-image-$kver"; do
-			(cd "$dir/dl" && apt-get download -qq "$p" >/dev/null 2>&1) && break 2
+		for p in "linux-image-$kver-unsigned" "linux-binary-unsigned-$kver" \
+			"linux-binary-$kver" "linux-image-$kver"; do
+			if [[ $env == host ]]; then
+				(cd "$dl" && apt-get download -qq "$p" >/dev/null 2>&1) && break 2
+			else
+				st_in_chroot "$env" sh -c "cd /tmp/st-dl-$kver && apt-get download -qq $p" \
+					>/dev/null 2>&1 && break 2
+			fi
 		done
-		st_apt_update	# the package may be unknown until the lists are fresh
+		# the package may be unknown until the lists are fresh
+		if [[ $env == host ]]; then st_apt_update; else st_in_chroot "$env" apt-get update -qq >/dev/null; fi
 	done
-	deb=$(find "$dir/dl" -name 'linux-image-*.deb' | head -n1)
-	[[ -n $deb ]] || st_die "cannot download linux-image-$kver"
-	dpkg -x "$deb" "$dir/x"
-	cp "$dir/x/boot/vmlinuz-$kver" "$ST_VMLINUZ"
-	rm -rf "$dir/x" "$dir/dl"
+	for deb in "$dl"/*.deb; do
+		if [[ -f $deb ]]; then dpkg -x "$deb" "$dir/x"; fi
+	done
+	img=$(find "$dir/x/boot" "$dir/x/usr/lib/modules/$kver" -maxdepth 1 -name 'vmlinuz*' 2>/dev/null | head -n1)
+	[[ -n $img ]] || st_die "cannot download the image of $kver"
+	cp "$img" "$ST_VMLINUZ"
+	rm -rf "$dir/x" "$dl"
 }
 
 # --- module build --------------------------------------------------------------
 
 # Builds the working tree against one kernel in its own copy, so two
-# kernels never share objects.  Output: $ST_BUILD/<kver>/sched_tune.ko and
-# build.log there.  Returns make's status.
+# kernels never share objects; Debian 13 kernels build in their chroot.
+# Output: $ST_BUILD/<kver>/sched_tune.ko and build.log there.  Returns
+# make's status.
 st_build_module() {
-	local kver=$1 dir=$ST_BUILD/$1
+	local kver=$1 dir=$ST_BUILD/$1 env cdir rc
+	env=$(st_kernel_env "$kver")
 	rm -rf "$dir"
 	mkdir -p "$dir"
-	tar -C "$ST_ROOT" --exclude=./build --exclude=./.git -cf - . | tar -C "$dir" -xf -
-	make -C "$dir" KDIR="$(st_headers_dir "$kver")" >"$dir/build.log" 2>&1
+	if [[ $env == host ]]; then
+		tar -C "$ST_ROOT" --exclude=./build --exclude=./.git -cf - . | tar -C "$dir" -xf -
+		make -C "$dir" KDIR="$(st_headers_dir "$kver")" >"$dir/build.log" 2>&1
+		return
+	fi
+	cdir=$(st_chroot_dir "$env")/tmp/st-build-$kver
+	rm -rf "$cdir"
+	mkdir -p "$cdir"
+	tar -C "$ST_ROOT" --exclude=./build --exclude=./.git -cf - . | tar -C "$cdir" -xf -
+	st_in_chroot "$env" make -C "/tmp/st-build-$kver" KDIR="/usr/src/linux-headers-$kver" \
+		>"$dir/build.log" 2>&1
+	rc=$?
+	cp -a "$cdir"/. "$dir"/
+	rm -rf "$cdir"
+	return $rc
 }
 
 # Pitfall 1: a wrapper ending in `return orig(...)` compiles to a jmp into the
@@ -367,4 +563,10 @@ st_prepare_kernel() {
 	st_ensure_headers "$kver"
 	st_fetch_vmlinuz "$kver"
 	ST_KO=$ST_BUILD/$kver/sched_tune.ko
+}
+
+# st_guest_feature TAPLOG FEATURE: the state a guest run reported for
+# FEATURE ("features on this kernel: ratelimit active, ..."), or empty.
+st_guest_feature() {
+	tr -d '\r' <"$1" 2>/dev/null | sed -n "s/.*features on this kernel:.*\\b$2 \\([a-z]*\\).*/\\1/p" | head -n1
 }

@@ -9,7 +9,8 @@
 #          add/build/install/remove (6.12 only), boot it under qemu TCG
 #          with our initramfs and collect the guest's KTAP
 #
-# Knobs (environment): ST_KERNELS="backports stable" (or exact kvers),
+# Knobs (environment): ST_KERNELS="stable backports trixie trixie-backports"
+# (names from lib.sh, or exact kvers),
 # ST_SMP=4, ST_GUEST_TIMEOUT=1200 (s per boot), ST_GUEST_ARGS="st_only=knobs
 # st_hb_loops=400 st_mig_reps=2", ST_SRC=tree to test (default: this repo).
 # The last line is "N passed, N failed[, N skipped]"; exit 1 if any failed.
@@ -133,7 +134,7 @@ run_kernel() {
 	guest_run "$kver" "$out/guest" tests ${ST_GUEST_ARGS:-}
 	# numa_scan needs two NUMA nodes, which would split the cache-level
 	# guest's LLC: a boot of its own, on kernels where the feature exists
-	if [[ $kver == "$K612" && ${ST_NUMA_BOOT:-1} == 1 ]]; then
+	if [[ $(st_guest_feature "$out/guest/tap.log" numa_scan) != unsupported && ${ST_NUMA_BOOT:-1} == 1 ]]; then
 		# shellcheck disable=SC2086
 		ST_QEMU_SMP="$ST_SMP,sockets=2" ST_QEMU_EXTRA="$ST_NUMA_QEMU" \
 			guest_run "$kver numa" "$out/guest-numa" numa ${ST_GUEST_ARGS:-}
@@ -170,13 +171,20 @@ guest_run() {
 }
 
 mkdir -p "$ST_BUILD"
-K612=$(st_resolve_kver backports) || exit 1
-K61=$(st_resolve_kver stable) || exit 1
+trap st_chroot_umount_all EXIT
+# Names resolve through the suites' meta packages (lib.sh); an exact kver
+# is taken as it is.
 KERNELS=()
-for k in ${ST_KERNELS:-backports stable}; do
-	case $k in backports) KERNELS+=("$K612") ;; stable) KERNELS+=("$K61") ;; *) KERNELS+=("$k") ;; esac
+for k in ${ST_KERNELS:-stable backports trixie trixie-backports}; do
+	if st_kernel_suite "$k" >/dev/null; then
+		kv=$(st_resolve_kver "$k") || exit 1
+		st_log "kernel '$k': $kv"
+		KERNELS+=("$kv")
+	else
+		KERNELS+=("$k")
+	fi
 done
-st_log "kernels: ${KERNELS[*]} (6.12 from bookworm-backports: $K612, 6.1 from bookworm/-security: $K61)"
+K612=$(st_resolve_kver backports) || exit 1
 st_log "source tree: $ST_SRC ($(git -C "$ST_SRC" describe --always --dirty 2>/dev/null || echo 'not git'))"
 
 if st_build_helpers; then st_result pass host "static guest helpers build (gcc -static)"
