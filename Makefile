@@ -14,4 +14,7 @@ check:
 demo:
 	selftests/demo.sh
 
-.PHONY: all clean check demo
+bench-icount:
+	selftests/bench-icount.sh
+
+.PHONY: all clean check demo bench-icount

@@ -570,3 +570,81 @@ st_prepare_kernel() {
 st_guest_feature() {
 	tr -d '\r' <"$1" 2>/dev/null | sed -n "s/.*features on this kernel:.*\\b$2 \\([a-z]*\\).*/\\1/p" | head -n1
 }
+
+# --- hook cost in instructions (qemu icount) ---------------------------------
+# Under `-icount shift=0,sleep=off` (single-threaded TCG) one guest
+# nanosecond is one executed instruction and idle time is skipped, so a
+# ping-pong's ns per round trip counts the instructions on its path.  2 vCPUs
+# on 2 sockets: no LLC shared, the cross-LLC pair of cache_share_level=l2.
+# guest/icount.sh prints every run as "# icount CONFIG NS_PER_ROUND".
+ST_IC_FEATURES="passthrough ratelimit cache_level"
+ST_IC_MAX_PCT=${ST_IC_MAX_PCT:-2}
+
+# st_icount_boot OUTDIR [GUEST-WORDS...]: boots ST_VMLINUZ with
+# OUTDIR/../initramfs.cpio in the icount guest and runs guest/icount.sh.
+# tsc=reliable: under icount the kernel finds the TSCs of the two sockets
+# unsynchronized and falls back to hpet and the unstable sched_clock_cpu()
+# path, which no server with a stable TSC runs; the vCPUs' TSCs all derive
+# from one virtual clock, so they are in fact synchronized.
+st_icount_boot() {
+	local out=$1
+	shift
+	ST_QEMU_ACCEL=tcg,thread=single ST_QEMU_CPU=max ST_QEMU_SMP=2,sockets=2,cores=1,threads=1 \
+		ST_QEMU_EXTRA="-icount shift=0,sleep=off" \
+		st_boot "$ST_VMLINUZ" "$(dirname "$out")/initramfs.cpio" "$out" st_mode=icount tsc=reliable "$@"
+}
+
+# st_icount_stats TAPLOG: "CONFIG N MIN MAX MEDIAN" per configuration, in
+# the order the guest ran them.
+st_icount_stats() {
+	tr -d '\r' <"$1" | awk '
+		$1 == "#" && $2 == "icount" && $4 ~ /^[0-9.]+$/ {
+			if (!($3 in n)) order[++k] = $3
+			v[$3, ++n[$3]] = $4 + 0
+		}
+		END {
+			for (i = 1; i <= k; i++) {
+				c = order[i]; m = n[c]
+				for (a = 1; a <= m; a++) s[a] = v[c, a]
+				for (a = 2; a <= m; a++)
+					for (b = a; b > 1 && s[b - 1] > s[b]; b--) { t = s[b]; s[b] = s[b - 1]; s[b - 1] = t }
+				med = m % 2 ? s[(m + 1) / 2] : (s[m / 2] + s[m / 2 + 1]) / 2
+				printf "%s %d %.1f %.1f %.1f\n", c, m, s[1], s[m], med
+			}
+		}'
+}
+
+# st_icount_table KVER TAPLOG: markdown rows, one per configuration:
+# instructions per round trip (median, min-max, spread) and the ratio of
+# medians to unloaded.
+st_icount_table() {
+	local kver=$1 log=$2 base
+	base=$(st_icount_stats "$log" | awk '$1 == "unloaded" { print $5 }')
+	st_icount_stats "$log" | awk -v k="$kver" -v b="${base:-0}" '{
+		spread = $3 > 0 ? ($4 - $3) / $3 * 100 : 0
+		ratio = b > 0 ? sprintf("%.4f (%+.2f%%)", $5 / b, ($5 / b - 1) * 100) : "-"
+		printf "| %s | %s | %.0f | %.0f-%.0f | %.2f%% | %d | %s |\n", k, $1, $5, $3, $4, spread, $2, ratio
+	}'
+}
+
+# st_icount_results LABEL TAPLOG: one st_result per feature configuration
+# that ran: its median instructions per round trip at most ST_IC_MAX_PCT
+# percent over unloaded's.  The figure is deterministic, so this is an
+# assertion on a benchmark, not a timing test.
+st_icount_results() {
+	local label=$1 log=$2 base c n lo hi med pct
+	base=$(st_icount_stats "$log" | awk '$1 == "unloaded" { print $5 }')
+	if [[ -z $base ]]; then
+		st_result fail "$label" "icount: no unloaded baseline measured"
+		return
+	fi
+	while read -r c n lo hi med; do
+		[[ " $ST_IC_FEATURES " == *" $c "* ]] || continue
+		pct=$(awk -v m="$med" -v b="$base" 'BEGIN { printf "%+.2f", (m / b - 1) * 100 }')
+		if awk -v p="$pct" -v x="$ST_IC_MAX_PCT" 'BEGIN { exit !(p <= x) }'; then
+			st_result pass "$label" "icount: $c costs $pct% instructions per round trip (<= $ST_IC_MAX_PCT%; $med vs $base unloaded, $n runs $lo-$hi)"
+		else
+			st_result fail "$label" "icount: $c costs $pct% instructions per round trip (<= $ST_IC_MAX_PCT%; $med vs $base unloaded, $n runs $lo-$hi)"
+		fi
+	done < <(st_icount_stats "$log")
+}

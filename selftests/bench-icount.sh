@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# make bench-icount: what sched_tune's hooks cost, in instructions per
+# round trip of a pipe ping-pong, on each supported kernel.
+#
+# Each kernel boots under qemu -accel tcg,thread=single -icount
+# shift=0,sleep=off with 2 vCPUs on 2 sockets; guest/icount.sh runs the
+# configurations interleaved (unloaded, stock, passthrough, ratelimit,
+# cache_level; see there) and prints ns per round trip, which icount makes
+# instructions per round trip.  These are instruction counts of an emulated
+# CPU, not timings: nothing here says how long a wakeup takes on hardware.
+#
+# Environment: ST_KERNELS (names from lib.sh; default stable backports
+# trixie trixie-backports), ST_IC_ROUNDS=20000, ST_IC_REPS=4,
+# ST_IC_CONFIGS=unloaded,ratelimit (a subset), ST_IC_SHORT=1 (make check's mode: 3000 rounds, 2 reps, the first kernel
+# only), ST_IC_MAX_PCT=2 (each feature's allowed cost over unloaded),
+# ST_BUILD, ST_SRC.  Prints a markdown table, then "N passed, N failed";
+# exits 1 when a feature costs more than ST_IC_MAX_PCT or a run failed.
+set -uo pipefail
+# shellcheck source=selftests/lib.sh source-path=SCRIPTDIR/..
+. "$(dirname "$0")/lib.sh"
+
+[[ $EUID == 0 ]] || st_die "run as root (installs packages, loads nothing on the host)"
+ST_SRC=${ST_SRC:-$ST_ROOT}
+KNAMES=${ST_KERNELS:-stable backports trixie trixie-backports}
+if [[ ${ST_IC_SHORT:-0} == 1 ]]; then
+	ROUNDS=${ST_IC_ROUNDS:-3000} REPS=${ST_IC_REPS:-2}
+	KNAMES=${KNAMES%% *}
+else
+	ROUNDS=${ST_IC_ROUNDS:-20000} REPS=${ST_IC_REPS:-4}
+fi
+
+st_ensure_host
+mkdir -p "$ST_BUILD"
+trap st_chroot_umount_all EXIT
+if st_build_helpers; then st_result pass host "static guest helpers build (gcc -static)"
+else st_result fail host "static guest helpers build (gcc -static)"; fi
+st_log "source tree: $ST_SRC ($(git -C "$ST_SRC" describe --always --dirty 2>/dev/null || echo 'not git'))"
+
+ROWS=()
+for k in $KNAMES; do
+	if st_kernel_suite "$k" >/dev/null; then kver=$(st_resolve_kver "$k") || exit 1
+	else kver=$k; fi
+	st_log "kernel '$k': $kver"
+	out=$ST_BUILD/$kver
+	st_prepare_kernel "$kver"
+	if ! ST_ROOT=$ST_SRC st_build_module "$kver" || [[ ! -f $ST_KO ]]; then
+		st_result fail "$kver icount" "build sched_tune.ko against linux-headers-$kver"
+		grep -E 'error|warning' "$out/build.log" | head -n 30 | sed 's/^/#   /'
+		continue
+	fi
+	st_build_initramfs "$kver" "$ST_KO" "$out/initramfs.cpio"
+	st_log "$kver: icount boot, $ROUNDS round trips x $REPS repetitions per configuration"
+	st_icount_boot "$out/icount" st_ic_rounds="$ROUNDS" st_ic_reps="$REPS" \
+		${ST_IC_CONFIGS:+st_ic_configs="$ST_IC_CONFIGS"}
+	rc=$?
+	st_ingest_tap "$kver icount" "$out/icount/tap.log"
+	if ((rc == 124)); then
+		st_result fail "$kver icount" "guest hung: no end after ${ST_GUEST_TIMEOUT}s"
+	elif [[ -z $ST_TAP_PLAN ]]; then
+		st_result fail "$kver icount" "guest died before printing its plan (qemu rc $rc)"
+		tail -n 60 "$out/icount/console.log" | tr -d '\r' | sed 's/^/#   console: /'
+	fi
+	grep -a 'sched_tune: .*hook' "$out/icount/console.log" | tr -d '\r' | sort -u | head -n 8 | sed 's/^/#   console: /'
+	st_icount_results "$kver icount" "$out/icount/tap.log"
+	mapfile -t -O "${#ROWS[@]}" ROWS < <(st_icount_table "$kver" "$out/icount/tap.log")
+done
+
+echo "#"
+echo "# instructions per round trip (qemu icount: guest ns = instructions; not hardware timings)"
+echo "# $ROUNDS round trips x $REPS interleaved repetitions, 2 vCPUs on 2 sockets"
+echo "| kernel | configuration | median | min-max | spread | runs | vs unloaded (medians) |"
+echo "|---|---|---|---|---|---|---|"
+printf '%s\n' "${ROWS[@]}"
+st_summary
+((ST_FAIL == 0))

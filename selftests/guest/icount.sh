@@ -1,0 +1,149 @@
+# SPDX-License-Identifier: GPL-2.0
+# Guest runner of the hook-cost bench (st_mode=icount), booted by
+# bench-icount.sh under qemu -icount shift=0,sleep=off: one guest
+# nanosecond is one executed instruction, so the ping-pong's ns per round
+# trip counts the instructions on its path, deterministically.
+#
+# Configurations, interleaved (every repetition runs each once, in order):
+#   unloaded     module not loaded
+#   stock        loaded, every feature at its stock value: no hooks
+#   passthrough  seed values and passthrough=1: every hook, stock decisions
+#   ratelimit    ratelimit_window_ns=1 (hooks in, a 1 ns window limits nothing)
+#   cache_level  cache_share_level=l2 on a cross-LLC pair (l2 = llc here)
+# numa_scan has no configuration: task_numa_work runs from NUMA balancing's
+# task work on a multi-node machine, never in a two-process ping-pong.
+#
+# Output: KTAP; every run as "# icount CONFIG NS_PER_ROUND", read by the host.
+. /st/lib.sh
+
+IC_ROUNDS=$(st_arg ic_rounds 20000)
+IC_WARMUP=$(st_arg ic_warmup 1000)
+IC_REPS=$(st_arg ic_reps 4)
+IC_CONFIGS=$(st_arg ic_configs unloaded,stock,passthrough,ratelimit,cache_level | tr ',' ' ')
+STOCK_ARGS="ratelimit_window_ns=0 cache_share_level=llc numa_scan_threshold=0"
+
+# ic_args CONFIG: the module parameters of a configuration.
+ic_args() {
+	case $1 in
+	stock) echo "$STOCK_ARGS" ;;
+	passthrough) echo "passthrough=1" ;;
+	ratelimit) echo "$STOCK_ARGS ratelimit_window_ns=1" ;;
+	cache_level) echo "$STOCK_ARGS cache_share_level=l2" ;;
+	esac
+}
+
+# ic_funcs CONFIG: the kernel functions the configuration must hook.
+ic_funcs() {
+	case $1 in
+	ratelimit) echo "select_task_rq_fair migrate_task_rq_fair" ;;
+	cache_level) echo "ttwu_queue_wakelist" ;;
+	passthrough)
+		for f in ratelimit cache_level numa_scan; do
+			[ "$(feature_state $f)" = unsupported ] && continue
+			feature_funcs $f
+		done ;;
+	esac
+}
+
+# Counters whose growth proves a hook ran, and those that must stay 0
+# because every decision equals stock.
+ic_ran_stat() {
+	case $1 in ratelimit) echo ratelimit_checked ;; cache_level) echo ttwu_checked ;; esac
+}
+IC_DECISIONS="ratelimit_kept_prev_cpu ttwu_queued_by_level ttwu_direct_by_level"
+
+IC_BAD=0
+IC_SKIP=""
+# ic_setup CONFIG: 0 ready, 1 failed, 2 not available in this module.
+ic_setup() {
+	cfg=$1
+	[ "$cfg" = unloaded ] && return 0
+	# shellcheck disable=SC2046 # a list of parameters
+	if ! st_load $(ic_args "$cfg") 2>/tmp/ic.err; then
+		diag "  insmod $(ic_args "$cfg"): $(cat /tmp/ic.err)"
+		return 1
+	fi
+	# an older module ignores the unknown parameter and loads the seed values
+	if [ "$cfg" = passthrough ] && [ ! -e "$ST/passthrough" ]; then
+		st_unload
+		return 2
+	fi
+	ok=0
+	want=$(ic_funcs "$cfg")
+	for fn in $ST_FUNCS; do
+		if echo " $want " | grep -q " $fn "; then
+			hooked "$fn" || { diag "  $cfg: $fn not hooked"; ok=1; }
+		else
+			hooked "$fn" && { diag "  $cfg: $fn hooked"; ok=1; }
+		fi
+	done
+	echo 1 >"$ST/stats/reset"
+	return $ok
+}
+
+# ic_verify CONFIG: after the run, the hooks ran and decided as stock.
+ic_verify() {
+	cfg=$1
+	[ "$cfg" = unloaded ] && return 0
+	ok=0
+	s=$(ic_ran_stat "$cfg")
+	if [ -n "$s" ] && [ "$(stat_get "$s")" -le 0 ]; then
+		diag "  $cfg: $s did not grow"; ok=1
+	fi
+	for s in $IC_DECISIONS; do
+		[ -e "$ST/stats/$s" ] || continue
+		n=$(stat_get "$s")
+		[ "$n" = 0 ] || { diag "  $cfg: $s = $n, a decision differed from stock"; ok=1; }
+	done
+	return $ok
+}
+
+ktap_start
+diag "vCPUs: $(nproc); LLC of cpu0: $(cat /sys/devices/system/cpu/cpu0/cache/index3/shared_cpu_list 2>/dev/null), of cpu1: $(cat /sys/devices/system/cpu/cpu1/cache/index3/shared_cpu_list 2>/dev/null); clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
+check "2 CPUs that share no LLC" test "$(cat /sys/devices/system/cpu/cpu1/cache/index3/shared_cpu_list 2>/dev/null)" = 1
+dmesg_mark
+ST_BOOTMARK=$ST_DMARK
+# shellcheck disable=SC2086 # a list of parameters
+if st_load $STOCK_ARGS; then
+	feat_detect
+	diag "features on this kernel: ratelimit $F_ratelimit, cache_level $F_cache_level, numa_scan $F_numa_scan"
+	st_unload
+fi
+diag "ping-pong: $IC_ROUNDS round trips after $IC_WARMUP untimed, $IC_REPS repetitions of: $IC_CONFIGS"
+# Repetition 0 is not counted: the first runs after boot came out 3-40%
+# higher (deferred boot work), the later ones within 0.1%.
+for rep in $(seq 0 "$IC_REPS"); do
+	for cfg in $IC_CONFIGS; do
+		echo " $IC_SKIP " | grep -q " $cfg " && continue
+		case $cfg in
+		ratelimit|cache_level)
+			if ! supported "$cfg"; then
+				ktap_skip "icount $cfg" "feature unsupported on this kernel"
+				IC_SKIP="$IC_SKIP $cfg"
+				continue
+			fi ;;
+		esac
+		ic_setup "$cfg"
+		rc=$?
+		if [ $rc = 2 ]; then
+			ktap_skip "icount $cfg" "this module has no passthrough knob"
+			IC_SKIP="$IC_SKIP $cfg"
+			continue
+		fi
+		out=""
+		[ $rc = 0 ] && out=$(timeout 600 st_icount_pingpong "$IC_ROUNDS" "$IC_WARMUP")
+		v=$(echo "$out" | sed -n 's/.*ns_per_round \([0-9.]*\).*/\1/p')
+		if [ $rc = 0 ] && [ -n "$v" ] && ic_verify "$cfg"; then
+			if [ "$rep" = 0 ]; then diag "warm-up $cfg $v"; else echo "# icount $cfg $v"; fi
+		else
+			diag "  $cfg rep $rep failed: setup rc $rc, output '$out'"
+			IC_BAD=$((IC_BAD + 1))
+		fi
+		st_cleanup
+	done
+done
+check_eq "icount: every run set up, hooked as configured, decided as stock" "$IC_BAD" 0
+diag "numa_scan: not measured; task_numa_work runs from NUMA balancing on a multi-node machine, never in this ping-pong"
+ST_DMARK=$ST_BOOTMARK
+check_no_splat "icount: no splat in dmesg"
+ktap_end
