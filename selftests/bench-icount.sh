@@ -12,7 +12,8 @@
 #
 # Environment: ST_KERNELS (names from lib.sh; default stable backports
 # trixie trixie-backports), ST_IC_ROUNDS=20000, ST_IC_REPS=4,
-# ST_IC_CONFIGS=unloaded,ratelimit (a subset), ST_IC_SHORT=1 (make check's mode: 3000 rounds, 2 reps, the first kernel
+# ST_IC_CONFIGS=unloaded,ratelimit (a subset), ST_IC_MODARGS=direct_hooks=0
+# (module parameters for every load, comma-separated), ST_IC_SHORT=1 (make check's mode: 3000 rounds, 2 reps, the first kernel
 # only), ST_IC_MAX_PCT=2 (each feature's allowed cost over unloaded),
 # ST_BUILD, ST_SRC.  Prints a markdown table, then "N passed, N failed";
 # exits 1 when a feature costs more than ST_IC_MAX_PCT or a run failed.
@@ -52,7 +53,8 @@ for k in $KNAMES; do
 	st_build_initramfs "$kver" "$ST_KO" "$out/initramfs.cpio"
 	st_log "$kver: icount boot, $ROUNDS round trips x $REPS repetitions per configuration"
 	st_icount_boot "$out/icount" st_ic_rounds="$ROUNDS" st_ic_reps="$REPS" \
-		${ST_IC_CONFIGS:+st_ic_configs="$ST_IC_CONFIGS"}
+		${ST_IC_CONFIGS:+st_ic_configs="$ST_IC_CONFIGS"} \
+		${ST_IC_MODARGS:+st_ic_modargs="$ST_IC_MODARGS"}
 	rc=$?
 	st_ingest_tap "$kver icount" "$out/icount/tap.log"
 	if ((rc == 124)); then

@@ -20,13 +20,15 @@ IC_ROUNDS=$(st_arg ic_rounds 20000)
 IC_WARMUP=$(st_arg ic_warmup 1000)
 IC_REPS=$(st_arg ic_reps 4)
 IC_CONFIGS=$(st_arg ic_configs unloaded,stock,passthrough,ratelimit,cache_level | tr ',' ' ')
-STOCK_ARGS="ratelimit_window_ns=0 cache_share_level=llc numa_scan_threshold=0"
+# extra module parameters for every load (e.g. direct_hooks=0)
+IC_MODARGS=$(st_arg ic_modargs "" | tr ',' ' ')
+STOCK_ARGS="ratelimit_window_ns=0 cache_share_level=llc numa_scan_threshold=0 $IC_MODARGS"
 
 # ic_args CONFIG: the module parameters of a configuration.
 ic_args() {
 	case $1 in
 	stock) echo "$STOCK_ARGS" ;;
-	passthrough) echo "passthrough=1" ;;
+	passthrough) echo "passthrough=1 $IC_MODARGS" ;;
 	ratelimit) echo "$STOCK_ARGS ratelimit_window_ns=1" ;;
 	cache_level) echo "$STOCK_ARGS cache_share_level=l2" ;;
 	esac
@@ -89,6 +91,8 @@ ic_verify() {
 	s=$(ic_ran_stat "$cfg")
 	if [ -n "$s" ] && [ "$(stat_get "$s")" -le 0 ]; then
 		diag "  $cfg: $s did not grow"; ok=1
+	elif [ -n "$s" ] && [ "$rep" = 1 ]; then
+		diag "  $cfg: $s $(stat_get "$s") (warm-up included) for $((IC_ROUNDS + IC_WARMUP)) round trips"
 	fi
 	for s in $IC_DECISIONS; do
 		[ -e "$ST/stats/$s" ] || continue
