@@ -2,22 +2,210 @@
 /*
  * Function redirection through ftrace.
  *
- * The ftrace callback sends a call of the hooked function to our
- * replacement unless the call comes from this module, which is how the
- * replacement reaches the original.  That test relies on the replacement
- * calling the original with a real call: a tail call (jmp) would make
- * the original's caller look like a foreign one, redirect again and spin
- * forever with interrupts off.  Kbuild therefore builds this module with
- * -fno-optimize-sibling-calls, and the selftests check the object code.
+ * Every call of the hooked function goes to our replacement unless the
+ * call comes from this module, which is how the replacement reaches the
+ * original.  Two mechanisms do that:
+ *
+ * - Direct (preferred): an ftrace direct call (the mechanism of BPF
+ *   trampolines) makes the traced function's entry call a trampoline of
+ *   fhook_direct.S.  It looks at the traced function's return address: in
+ *   our text, it returns into the original; otherwise it drops its own
+ *   return address and jumps to the replacement through a static call of
+ *   ours, a patched direct jmp.  About a dozen instructions a pass.
+ * - ftrace_ops (fallback): a callback that moves the saved IP to the
+ *   replacement, as livepatch does.  It costs the ftrace trampoline's
+ *   register save and restore around an indirect call, several hundred
+ *   instructions per wakeup with both passes counted.
+ *
+ * The fallback is taken when the kernel tracks call depth (retbleed=stuff:
+ * fhook_direct.S does not account for it), when every trampoline is taken,
+ * and when ftrace refuses the direct call with -EBUSY (another direct
+ * user, e.g. a BPF trampoline, is on the function; ftrace_ops can share
+ * with it).  Against livepatch or any other IPMODIFY user both fail with
+ * -EBUSY, in either order of registration: a direct ops without ops_func
+ * and an IPMODIFY ops never coexist on a function.
+ *
+ * Both rely on the replacement calling the original with a real call: a
+ * tail call (jmp) would make the original's caller look foreign, redirect
+ * again and spin forever with interrupts off.  Kbuild therefore builds
+ * this module with -fno-optimize-sibling-calls, and the selftests check
+ * the object code.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
 #include <linux/rcupdate.h>
+#include <linux/static_call.h>
+#include <linux/version.h>
+#include <asm/cpufeature.h>
 
 #include "fhook.h"
 #include "ksym.h"
 
+#if defined(CONFIG_X86_64) && defined(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS)
+#define ST_FHOOK_HAVE_DIRECT 1
+#else
+#define ST_FHOOK_HAVE_DIRECT 0
+#endif
+
+static bool direct_hooks = true;
+module_param(direct_hooks, bool, 0444);
+MODULE_PARM_DESC(direct_hooks,
+		 "0|1: hook through ftrace direct calls where the kernel allows (default 1)");
+
+#if ST_FHOOK_HAVE_DIRECT
+
+/* Keep in step with fhook_direct.S. */
+#define ST_FHOOK_SLOTS 8
+
+/* Read by fhook_direct.S: our core text, [lo, lo + len). */
+unsigned long st_fhook_text_lo;
+unsigned long st_fhook_text_len;
+
+/* Where each trampoline jumps: a patched direct jmp to the replacement. */
+static void st_fhook_unset(void)
+{
+	WARN_ONCE(1, "sched_tune: direct hook slot used before it was set\n");
+}
+
+DEFINE_STATIC_CALL(st_fhook_slot0, st_fhook_unset);
+DEFINE_STATIC_CALL(st_fhook_slot1, st_fhook_unset);
+DEFINE_STATIC_CALL(st_fhook_slot2, st_fhook_unset);
+DEFINE_STATIC_CALL(st_fhook_slot3, st_fhook_unset);
+DEFINE_STATIC_CALL(st_fhook_slot4, st_fhook_unset);
+DEFINE_STATIC_CALL(st_fhook_slot5, st_fhook_unset);
+DEFINE_STATIC_CALL(st_fhook_slot6, st_fhook_unset);
+DEFINE_STATIC_CALL(st_fhook_slot7, st_fhook_unset);
+
+void st_fhook_tramp0(void);
+void st_fhook_tramp1(void);
+void st_fhook_tramp2(void);
+void st_fhook_tramp3(void);
+void st_fhook_tramp4(void);
+void st_fhook_tramp5(void);
+void st_fhook_tramp6(void);
+void st_fhook_tramp7(void);
+
+static void (*const st_fhook_tramps[ST_FHOOK_SLOTS])(void) = {
+	st_fhook_tramp0, st_fhook_tramp1, st_fhook_tramp2, st_fhook_tramp3,
+	st_fhook_tramp4, st_fhook_tramp5, st_fhook_tramp6, st_fhook_tramp7,
+};
+
+static DECLARE_BITMAP(st_fhook_slots_used, ST_FHOOK_SLOTS);
+
+#define ST_FHOOK_SET(n, fn)						\
+	static_call_update(st_fhook_slot##n,				\
+			   (typeof(&STATIC_CALL_TRAMP(st_fhook_slot##n)))(fn))
+
+static void st_fhook_slot_set(int slot, void *fn)
+{
+	switch (slot) {
+	case 0: ST_FHOOK_SET(0, fn); break;
+	case 1: ST_FHOOK_SET(1, fn); break;
+	case 2: ST_FHOOK_SET(2, fn); break;
+	case 3: ST_FHOOK_SET(3, fn); break;
+	case 4: ST_FHOOK_SET(4, fn); break;
+	case 5: ST_FHOOK_SET(5, fn); break;
+	case 6: ST_FHOOK_SET(6, fn); break;
+	case 7: ST_FHOOK_SET(7, fn); break;
+	}
+}
+
+static void st_fhook_text_init(void)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 4, 0)
+	st_fhook_text_lo = (unsigned long)THIS_MODULE->mem[MOD_TEXT].base;
+	st_fhook_text_len = THIS_MODULE->mem[MOD_TEXT].size;
+#else
+	st_fhook_text_lo = (unsigned long)THIS_MODULE->core_layout.base;
+	st_fhook_text_len = THIS_MODULE->core_layout.text_size;
+#endif
+}
+
+/* Why this kernel cannot take direct hooks at all, or NULL. */
+static const char *st_fhook_no_direct(void)
+{
+	if (!direct_hooks)
+		return "direct_hooks=0";
+#ifdef X86_FEATURE_CALL_DEPTH
+	/* the trampolines do no call-depth accounting (retbleed=stuff) */
+	if (boot_cpu_has(X86_FEATURE_CALL_DEPTH))
+		return "call depth tracking is on";
+#endif
+	return NULL;
+}
+
+static int st_fhook_slot_get(struct st_fhook *hook)
+{
+	int slot;
+
+	if (hook->slot >= 0)
+		return hook->slot;
+	slot = find_first_zero_bit(st_fhook_slots_used, ST_FHOOK_SLOTS);
+	if (slot >= ST_FHOOK_SLOTS)
+		return -ENOSPC;
+	set_bit(slot, st_fhook_slots_used);
+	hook->slot = slot;
+	st_fhook_text_init();
+	st_fhook_slot_set(slot, hook->replacement);
+	return slot;
+}
+
+static void st_fhook_slot_put(struct st_fhook *hook)
+{
+	if (hook->slot < 0)
+		return;
+	clear_bit(hook->slot, st_fhook_slots_used);
+	hook->slot = -1;
+}
+
+static int st_fhook_direct_register(struct st_fhook *hook)
+{
+	unsigned long tramp = (unsigned long)st_fhook_tramps[hook->slot];
+
+	/* both leave the filter set up by st_fhook_resolve() */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
+	return register_ftrace_direct(&hook->ops, tramp);
+#else
+	return register_ftrace_direct_multi(&hook->ops, tramp);
+#endif
+}
+
+static int st_fhook_direct_unregister(struct st_fhook *hook)
+{
+	unsigned long tramp = (unsigned long)st_fhook_tramps[hook->slot];
+
+	/*
+	 * ftrace_shutdown() of an ops in module data (FTRACE_OPS_FL_DYNAMIC)
+	 * waits with synchronize_rcu_tasks_rude() and synchronize_rcu_tasks()
+	 * for every CPU and every preempted task to leave the trampoline.
+	 */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
+	return unregister_ftrace_direct(&hook->ops, tramp, false);
+#else
+	return unregister_ftrace_direct_multi(&hook->ops, tramp);
+#endif
+}
+
+#else /* !ST_FHOOK_HAVE_DIRECT */
+
+static const char *st_fhook_no_direct(void)
+{
+	return "no ftrace direct calls in this kernel";
+}
+
+static int st_fhook_slot_get(struct st_fhook *hook) { return -EOPNOTSUPP; }
+static void st_fhook_slot_put(struct st_fhook *hook) { }
+static int st_fhook_direct_register(struct st_fhook *hook) { return -EOPNOTSUPP; }
+static int st_fhook_direct_unregister(struct st_fhook *hook) { return -EOPNOTSUPP; }
+
+#endif /* ST_FHOOK_HAVE_DIRECT */
+
+/*
+ * The fallback's callback.  It calls nothing (within_module() and the IP
+ * setter are inline), so it cannot recurse into a traced function, and it
+ * needs no FTRACE_OPS_FL_RECURSION guard (ftrace_ops_assist_func).
+ */
 static void notrace st_fhook_redirect(unsigned long ip,
 				      unsigned long parent_ip,
 				      struct ftrace_ops *ops,
@@ -36,6 +224,20 @@ static void notrace st_fhook_redirect(unsigned long ip,
 #endif
 }
 
+static void st_fhook_ops_prepare(struct st_fhook *hook)
+{
+	hook->ops.func = st_fhook_redirect;
+	hook->ops.trampoline = 0;
+	/*
+	 * With DYNAMIC_FTRACE_WITH_ARGS the trampoline may change the IP
+	 * without a full pt_regs, as livepatch does.
+	 */
+	hook->ops.flags = (hook->ops.flags & FTRACE_OPS_FL_INITIALIZED) |
+			  FTRACE_OPS_FL_IPMODIFY;
+	if (!IS_ENABLED(CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS))
+		hook->ops.flags |= FTRACE_OPS_FL_SAVE_REGS;
+}
+
 /* -ENOENT: no such symbol; -EINVAL or -EBUSY: ftrace refuses it. */
 int st_fhook_resolve(struct st_fhook *hook)
 {
@@ -45,13 +247,28 @@ int st_fhook_resolve(struct st_fhook *hook)
 	if (!hook->addr)
 		return -ENOENT;
 
-	hook->ops.func = st_fhook_redirect;
-	hook->ops.flags = FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_RECURSION |
-			  FTRACE_OPS_FL_IPMODIFY;
+	/* register_ftrace_direct() wants ops->func unset */
+	hook->ops.func = NULL;
+	hook->ops.flags = 0;
 	ret = ftrace_set_filter_ip(&hook->ops, hook->addr, 0, 0);
 	if (ret)
 		hook->addr = 0;
 	return ret;
+}
+
+static int st_fhook_install_direct(struct st_fhook *hook)
+{
+	const char *why = st_fhook_no_direct();
+	int ret;
+
+	if (why)
+		return -EOPNOTSUPP;
+	ret = st_fhook_slot_get(hook);
+	if (ret < 0)
+		return ret;
+	hook->ops.func = NULL;
+	hook->ops.trampoline = 0;
+	return st_fhook_direct_register(hook);
 }
 
 static int st_fhook_install_one(struct st_fhook *hook)
@@ -60,11 +277,24 @@ static int st_fhook_install_one(struct st_fhook *hook)
 
 	if (hook->installed)
 		return 0;
+	ret = st_fhook_install_direct(hook);
+	if (!ret) {
+		hook->mech = ST_FHOOK_DIRECT;
+		hook->installed = true;
+		return 0;
+	}
+	/* -EBUSY from IPMODIFY users too: the fallback then fails alike */
+	if (ret != -EOPNOTSUPP)
+		pr_info("%s: no direct hook (error %d), using an ftrace_ops callback\n",
+			hook->func, ret);
+	st_fhook_ops_prepare(hook);
 	ret = register_ftrace_function(&hook->ops);
 	if (ret) {
 		pr_warn("cannot hook %s: ftrace error %d\n", hook->func, ret);
+		hook->ops.func = NULL;
 		return ret;
 	}
+	hook->mech = ST_FHOOK_OPS;
 	hook->installed = true;
 	return 0;
 }
@@ -85,21 +315,48 @@ int st_fhook_install(struct st_fhook *hooks, int nr)
 }
 
 /*
- * In reverse order.  unregister_ftrace_function() waits for the callbacks
- * (RCU-tasks); synchronize_rcu() then waits for the replacements, which
- * run with preemption disabled.  Replacements that may sleep need more:
- * see the in-flight count of their feature.
+ * A hook ftrace would not take off may still send CPUs into our code:
+ * the module must then never be unloaded.
+ */
+static void st_fhook_pin(struct st_fhook *hook, int err)
+{
+	__module_get(THIS_MODULE);
+	pr_err("cannot unhook %s (ftrace error %d): module pinned, it can no longer be unloaded\n",
+	       hook->func, err);
+	/* ftrace may still use the filter and the trampoline: keep both */
+	hook->addr = 0;
+	hook->slot = -1;
+}
+
+/*
+ * In reverse order.  Unregistering waits for the ftrace callbacks and the
+ * direct trampolines (RCU-tasks, see st_fhook_direct_unregister);
+ * synchronize_rcu() then waits for the replacements, which run with
+ * preemption disabled.  Replacements that may sleep need more: see the
+ * in-flight count of their feature.
  */
 void st_fhook_remove(struct st_fhook *hooks, int nr)
 {
 	bool removed = false;
-	int i;
+	int i, ret;
 
 	for (i = nr - 1; i >= 0; i--) {
-		if (!hooks[i].installed)
+		struct st_fhook *hook = &hooks[i];
+
+		if (!hook->installed)
 			continue;
-		WARN_ON(unregister_ftrace_function(&hooks[i].ops));
-		hooks[i].installed = false;
+		if (hook->mech == ST_FHOOK_DIRECT)
+			ret = st_fhook_direct_unregister(hook);
+		else
+			ret = unregister_ftrace_function(&hook->ops);
+		if (ret) {
+			st_fhook_pin(hook, ret);
+		} else {
+			hook->ops.func = NULL;
+			hook->ops.trampoline = 0;
+		}
+		hook->mech = ST_FHOOK_NONE;
+		hook->installed = false;
 		removed = true;
 	}
 	if (removed)
@@ -116,5 +373,6 @@ void st_fhook_release(struct st_fhook *hooks, int nr)
 		if (hooks[i].addr)
 			ftrace_free_filter(&hooks[i].ops);
 		hooks[i].addr = 0;
+		st_fhook_slot_put(&hooks[i]);
 	}
 }

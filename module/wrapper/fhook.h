@@ -8,16 +8,26 @@
 
 #include <linux/ftrace.h>
 
+/* How a hook is installed: see fhook.c. */
+enum st_fhook_mech {
+	ST_FHOOK_NONE,
+	ST_FHOOK_DIRECT,	/* ftrace direct call into fhook_direct.S */
+	ST_FHOOK_OPS,		/* ftrace_ops callback that moves the IP */
+};
+
 struct st_fhook {
 	const char *func;
 	void *replacement;
 	unsigned long addr;
 	struct ftrace_ops ops;
+	/* direct mode: which trampoline of fhook_direct.S, or -1 */
+	int slot;
+	enum st_fhook_mech mech;
 	bool installed;
 };
 
 #define ST_FHOOK(_func, _replacement)					\
-	{ .func = #_func, .replacement = (_replacement) }
+	{ .func = #_func, .replacement = (_replacement), .slot = -1 }
 
 int st_fhook_resolve(struct st_fhook *hook);
 int st_fhook_install(struct st_fhook *hooks, int nr);
