@@ -58,27 +58,54 @@ st_result() {
 	esac
 }
 
-# Feed a KTAP/TAP stream (file $2) into st_result under group $1.  Only
-# top-level result lines count (nested subtests are indented); comments are
-# echoed so the log shows the guest's diagnostics in place.  Sets
-# ST_TAP_PLAN to the plan count (empty if the stream had none, e.g. a hang).
+# st_tap_line GROUP LINE: one result line (indentation removed) to st_result.
+st_tap_line() {
+	local desc
+	desc=$(sed -E 's/^(not )?ok [0-9]* *-? *//' <<<"$2")
+	if [[ $2 == 'not ok '* ]]; then
+		st_result fail "$1" "$desc"
+	elif [[ $desc =~ \#\ *(SKIP|skip)\ *(.*)$ ]]; then
+		desc=${desc%%#*}
+		st_result skip "$1" "${desc%"${desc##*[! ]}"}" "${BASH_REMATCH[2]}"
+	else
+		st_result pass "$1" "$desc"
+	fi
+}
+
+# Feed a KTAP stream (file $2) into st_result under group $1.  Every leaf
+# result counts: a subtest's results, or a top-level result that closes
+# no subtest.  A top-level "not ok" of a subtest whose results all passed
+# (it stopped short) counts as one failure.  Comments are echoed so the
+# log shows the guest's diagnostics in place.  Sets ST_TAP_PLAN (empty
+# when the stream had none, e.g. a hang) and ST_TAP_COUNT to the
+# top-level plan and results; a subtest whose plan and results disagree
+# is a failure.
 st_ingest_tap() {
-	local group=$1 file=$2 line desc n=0
+	local group=$1 file=$2 line n=0 sub_n=0 sub_plan='' sub_fail=0 title
 	ST_TAP_PLAN=
 	while IFS= read -r line || [[ -n $line ]]; do
 		line=${line%$'\r'}
 		case $line in
+		'    ok '*|'    not ok '*)
+			sub_n=$((sub_n + 1))
+			[[ $line == '    not ok '* ]] && sub_fail=$((sub_fail + 1))
+			st_tap_line "$group" "${line#    }" ;;
+		'    1..'*) sub_plan=${line#    1..} ;;
+		'    # Subtest: '*) title=${line#    # Subtest: }; echo "# [$group] == $title" ;;
+		'    #'*) echo "# [$group] ${line#    # }" ;;
 		'ok '*|'not ok '*)
 			n=$((n + 1))
-			desc=$(sed -E 's/^(not )?ok [0-9]* *-? *//' <<<"$line")
-			if [[ $line == 'not ok '* ]]; then
-				st_result fail "$group" "$desc"
-			elif [[ $desc =~ \#\ *(SKIP|skip)\ *(.*)$ ]]; then
-				desc=${desc%%#*}
-				st_result skip "$group" "${desc%"${desc##*[! ]}"}" "${BASH_REMATCH[2]}"
+			if ((sub_n == 0)) && [[ -z $sub_plan ]]; then
+				st_tap_line "$group" "$line"
 			else
-				st_result pass "$group" "$desc"
-			fi ;;
+				if [[ $line == 'not ok '* ]] && ((sub_fail == 0)); then
+					st_tap_line "$group" "$line"
+				fi
+				if [[ -n $sub_plan ]] && ((sub_plan != sub_n)); then
+					st_result fail "$group" "subtest '$title': plan 1..$sub_plan but $sub_n results"
+				fi
+			fi
+			sub_n=0 sub_plan='' sub_fail=0 ;;
 		1..*) ST_TAP_PLAN=${line#1..} ;;
 		'#'*) echo "# [$group] ${line#\# }" ;;
 		esac
@@ -226,24 +253,16 @@ ST_CHROOT_PKGS=(gcc make binutils libc6-dev kmod zstd ca-certificates)
 
 st_chroot_dir() { echo "$ST_CACHE/chroot/$1"; }
 
-# st_in_chroot SUITE CMD...: CMD as root in the chroot, with /proc mounted
-# (7.x objtool reads the stack limit from /proc).
+# st_in_chroot SUITE CMD...: CMD as root in the chroot, with a /proc of
+# its own (7.x objtool reads the stack limit from /proc) in a private
+# mount namespace, so nothing stays mounted and runs never race.
 st_in_chroot() {
 	local dir
 	dir=$(st_chroot_dir "$1")
 	shift
-	mountpoint -q "$dir/proc" || mount -t proc proc "$dir/proc" || return 1
-	chroot "$dir" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
+	unshare --mount-proc="$dir/proc" chroot "$dir" /usr/bin/env -i \
+		PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
 		DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8 "$@"
-}
-
-# Unmounts the chroots' /proc (run.sh calls it on exit).
-st_chroot_umount_all() {
-	local m
-	for m in "$ST_CACHE"/chroot/*/proc; do
-		if mountpoint -q "$m" 2>/dev/null; then umount -l "$m"; fi
-	done
-	return 0
 }
 
 # st_chroot_apt SUITE ARGS...: apt-get in the chroot; its log on failure.
@@ -266,8 +285,7 @@ st_chroot_ensure() {
 		st_mirrors
 		command -v debootstrap >/dev/null || st_apt_install debootstrap
 		st_log "debootstrap $suite into $dir (from $ST_MIRROR)"
-		if mountpoint -q "$dir/proc" 2>/dev/null; then umount -l "$dir/proc"; fi
-		rm -rf "$dir"
+		rm -rf --one-file-system "$dir"
 		debootstrap --variant=minbase "$suite" "$dir" "$ST_MIRROR" \
 			>"$ST_CACHE/chroot-$suite-debootstrap.log" 2>&1 ||
 			{ tail -n 30 "$ST_CACHE/chroot-$suite-debootstrap.log"; st_die "debootstrap $suite failed"; }
@@ -504,6 +522,7 @@ st_build_initramfs() {
 	for t in insmod rmmod lsmod modinfo; do ln -s "$(readlink -f "$(command -v kmod)")" "$root/sbin/$t"; done
 	cp "$ST_BUILD"/helpers/* "$root/st/bin/"
 	cp "$ST_TESTS"/guest/*.sh "$root/st/"
+	cp "$ST_ROOT/sysfs-abi" "$root/st/sysfs-abi"
 	cp "$ST_TESTS/guest/init" "$root/init"
 	chmod 755 "$root/init"
 	[[ -n $ko ]] && cp "$ko" "$root/st/sched_tune.ko"
