@@ -497,6 +497,34 @@ st_build_helpers() {
 	done
 }
 
+# The smallest sched_ext scheduler (scx/) and its loader, for kernels
+# with sched_ext; built in the Debian 13 chroot (clang, libbpf), the
+# loader run in the guest with the chroot's own libraries from /st/scx/lib.
+ST_SCX_CHROOT_PKGS=(clang libbpf-dev)
+st_build_scx() {
+	local out=$ST_BUILD/scx dir lib
+	[[ -f $out/st_scx_load && -f $out/st_scx_min.bpf.o ]] && return 0
+	st_chroot_ensure trixie
+	st_chroot_apt trixie install "${ST_SCX_CHROOT_PKGS[@]}" || return 1
+	dir=$(st_chroot_dir trixie)/tmp/st-scx
+	rm -rf "$dir" "$out"
+	mkdir -p "$dir" "$out/lib"
+	cp "$ST_TESTS"/scx/*.c "$dir/"
+	st_in_chroot trixie sh -c 'cd /tmp/st-scx &&
+		clang -target bpf -O2 -g -Wall -Werror -c st_scx_min.bpf.c -o st_scx_min.bpf.o &&
+		gcc -O2 -Wall -Wextra -Werror -o st_scx_load st_scx_load.c -lbpf' || return 1
+	cp "$dir/st_scx_load" "$dir/st_scx_min.bpf.o" "$out/"
+	for lib in $(st_in_chroot trixie ldd /tmp/st-scx/st_scx_load | grep -o '/[^ ]*'); do
+		cp -L "$(st_chroot_dir trixie)$lib" "$out/lib/"
+	done
+	rm -rf "$dir"
+}
+
+# Whether KVER was built with sched_ext.
+st_kernel_has_scx() {
+	grep -qx 'CONFIG_SCHED_CLASS_EXT=y' "$(st_headers_dir "$1")/.config" 2>/dev/null
+}
+
 # Copies a dynamically linked binary and the libraries ldd names.
 st_copy_with_libs() {
 	local bin=$1 root=$2 lib
@@ -526,6 +554,9 @@ st_build_initramfs() {
 	cp "$ST_TESTS/guest/init" "$root/init"
 	chmod 755 "$root/init"
 	[[ -n $ko ]] && cp "$ko" "$root/st/sched_tune.ko"
+	if st_kernel_has_scx "$kver" && [[ -f $ST_BUILD/scx/st_scx_load ]]; then
+		cp -r "$ST_BUILD/scx" "$root/st/scx"
+	fi
 	echo "$kver" >"$root/st/kver"
 	(cd "$root" && find . -print0 | cpio --null -o -H newc --quiet) >"$out"
 	rm -rf "$root"

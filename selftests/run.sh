@@ -129,16 +129,42 @@ run_kernel() {
 		exec {dkms_lock}>&-
 	fi
 
+	if st_kernel_has_scx "$kver"; then
+		if st_build_scx >"$out/scx-build.log" 2>&1; then
+			st_result pass "$kver" "sched_ext test scheduler and loader build (trixie chroot, clang, libbpf)"
+		else
+			st_result fail "$kver" "sched_ext test scheduler and loader build (trixie chroot, clang, libbpf)"
+			tail -n 20 "$out/scx-build.log" | sed 's/^/#   /'
+		fi
+	fi
 	st_build_initramfs "$kver" "$ST_KO" "$out/initramfs.cpio"
 	# shellcheck disable=SC2086 # ST_GUEST_ARGS is a list of words on purpose
 	guest_run "$kver" "$out/guest" tests ${ST_GUEST_ARGS:-}
 	# numa_scan needs two NUMA nodes, which would split the cache-level
 	# guest's LLC: a boot of its own, on kernels where the feature exists
+	local numa_log=$out/guest/tap.log
 	if [[ $(st_guest_feature "$out/guest/tap.log" numa_scan) != unsupported && ${ST_NUMA_BOOT:-1} == 1 ]]; then
 		# shellcheck disable=SC2086
 		ST_QEMU_SMP="$ST_SMP,sockets=2" ST_QEMU_EXTRA="$ST_NUMA_QEMU" \
 			guest_run "$kver numa" "$out/guest-numa" numa ${ST_GUEST_ARGS:-}
+		numa_log=$out/guest-numa/tap.log
 	fi
+	ST_MATRIX+=("$kver $(st_guest_feature "$out/guest/tap.log" ratelimit) $(st_guest_feature "$out/guest/tap.log" cache_level) $(st_guest_feature "$numa_log" numa_scan)")
+}
+
+# The support matrix: each kernel booted, the state each feature reported
+# there at load with its defaults (numa_scan from the two-node boot where
+# there was one: on one node it is idle by design).
+print_matrix() {
+	local row k r c n
+	echo "#"
+	echo "# support matrix, $(date -u +%Y-%m-%d), from the guests of this run:"
+	echo "# | kernel | ratelimit | cache_level | numa_scan |"
+	echo "# |---|---|---|---|"
+	for row in "${ST_MATRIX[@]}"; do
+		read -r k r c n <<<"$row"
+		echo "# | $k | ${r:-not booted} | ${c:-not booted} | ${n:-not booted} |"
+	done
 }
 
 # Two nodes of half the guest's memory each, one socket each.
@@ -190,7 +216,9 @@ if st_build_helpers; then st_result pass host "static guest helpers build (gcc -
 else st_result fail host "static guest helpers build (gcc -static)"; fi
 stamp "unit tests"
 run_unit
+ST_MATRIX=()
 for k in "${KERNELS[@]}"; do run_kernel "$k"; done
 stamp "done"
+print_matrix
 st_summary
 ((ST_FAIL == 0))

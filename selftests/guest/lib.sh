@@ -125,7 +125,7 @@ feature_funcs() { tr ',' '\n' <"$ST/features/$1/functions" | sed 's/:.*//'; }
 # The invariant behind features: an active or idle feature has every
 # function it names in enabled_functions, any other state has none.
 hooks_match_features() {
-	ok=0
+	local f s fn ok=0
 	for f in $FEATURES; do
 		s=$(feature_state "$f")
 		for fn in $(feature_funcs "$f"); do
@@ -141,6 +141,7 @@ hooks_match_features() {
 # Feature support of this kernel, read once after the first load with
 # defaults: F_ratelimit, F_cache_level, F_numa_scan = active|inactive|unsupported.
 feat_detect() {
+	local f
 	for f in $FEATURES; do eval "F_$f=$(feature_state $f)"; done
 }
 supported() { eval "[ \"\$F_$1\" != unsupported ]"; }
