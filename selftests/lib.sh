@@ -8,11 +8,12 @@ ST_ROOT=${ST_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 ST_TESTS=$ST_ROOT/selftests
 ST_BUILD=${ST_BUILD:-$ST_ROOT/build}
 ST_CACHE=${ST_CACHE:-/var/cache/sched_tune}
-# Guest shape.  4 vCPUs keeps TCG on 2 host cores fast enough; tests that
-# need the L2 < LLC topology pass ST_QEMU_CPU/ST_QEMU_SMP of their own.
+# Guest shape.  4 vCPUs keeps TCG on 2 host cores fast enough.  An Intel
+# flavour of -cpu max, since qemu's default AMD one gives every SMT thread
+# its own L2 (run.sh boots SMT cores for the cache-level pairs).
 ST_SMP=${ST_SMP:-4}
 ST_QEMU_SMP=${ST_QEMU_SMP:-$ST_SMP}
-ST_QEMU_CPU=${ST_QEMU_CPU:-max}
+ST_QEMU_CPU=${ST_QEMU_CPU:-max,vendor=GenuineIntel}
 ST_MEM=${ST_MEM:-2G}
 # Single-threaded TCG: multi-threaded TCG showed int3 oopses and hangs
 # inside text_poke_bp while ftrace patched a call site (selftests/README.md).
@@ -191,6 +192,13 @@ EOF
 	return 0
 }
 
+# st_apt_locked CMD...: apt on the host, one at a time (kernel jobs run in
+# parallel and apt refuses to wait for its own lock).
+st_apt_locked() {
+	mkdir -p "$ST_CACHE"
+	flock "$ST_CACHE/apt-host.lock" "$@"
+}
+
 st_pkg_installed() {
 	[[ $(dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null) == installed ]]
 }
@@ -199,7 +207,7 @@ ST_APT_UPDATED=
 st_apt_update() {
 	[[ -n $ST_APT_UPDATED ]] && return 0
 	st_log "apt-get update"
-	apt-get update -qq >/dev/null || st_die "apt-get update failed"
+	st_apt_locked apt-get update -qq >/dev/null || st_die "apt-get update failed"
 	ST_APT_UPDATED=1
 }
 
@@ -211,7 +219,7 @@ st_apt_install() {
 	((${#missing[@]})) || return 0
 	st_apt_update
 	st_log "installing ${missing[*]}"
-	apt-get install -y -qq --no-install-recommends "${opts[@]}" "${missing[@]}" \
+	st_apt_locked apt-get install -y -qq --no-install-recommends "${opts[@]}" "${missing[@]}" \
 		>"$ST_CACHE/apt-install.log" 2>&1 ||
 		{ tail -n 30 "$ST_CACHE/apt-install.log"; st_die "apt-get install ${missing[*]} failed"; }
 }
@@ -239,7 +247,7 @@ st_ensure_qemu() {
 	esac
 	st_apt_update
 	st_log "installing qemu-system-x86 from bookworm-backports"
-	apt-get install -y -qq --no-install-recommends -t bookworm-backports qemu-system-x86 \
+	st_apt_locked apt-get install -y -qq --no-install-recommends -t bookworm-backports qemu-system-x86 \
 		>"$ST_CACHE/apt-qemu.log" 2>&1 ||
 		{ tail -n 30 "$ST_CACHE/apt-qemu.log"; st_die "installing qemu from bookworm-backports failed"; }
 }
@@ -265,12 +273,19 @@ st_in_chroot() {
 		DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8 "$@"
 }
 
-# st_chroot_apt SUITE ARGS...: apt-get in the chroot; its log on failure.
+# st_chroot_apt SUITE ARGS...: apt-get in the chroot, one at a time; its
+# log on failure.
 st_chroot_apt() {
-	local suite=$1 log=$ST_CACHE/chroot-$1-apt.log
+	local suite=$1 log=$ST_CACHE/chroot-$1-apt.log lock rc
 	shift
-	st_in_chroot "$suite" apt-get -y -qq --no-install-recommends "$@" >"$log" 2>&1 ||
-		{ tail -n 30 "$log"; return 1; }
+	mkdir -p "$ST_CACHE/chroot"
+	exec {lock}>"$ST_CACHE/chroot/$suite.apt.lock"
+	flock "$lock"
+	st_in_chroot "$suite" apt-get -y -qq --no-install-recommends "$@" >"$log" 2>&1
+	rc=$?
+	exec {lock}>&-
+	((rc == 0)) || tail -n 30 "$log"
+	return $rc
 }
 
 # st_chroot_ensure SUITE: makes the chroot once, refreshes its package
@@ -480,7 +495,12 @@ st_check_tailcalls() {
 			calls++
 			if (insn ~ /^j/) { bad++; printf "tail call in %s: %s ->%s\n", fn, insn, $NF }
 		}
-		END { printf "# %d static-call references checked\n", calls; exit bad > 0 }'
+		END {
+			printf "# %d static-call references checked\n", calls
+			# none at all means this check saw nothing: a failure too
+			if (!calls) print "no static-call reference found: objdump output not understood?"
+			exit bad > 0 || calls == 0
+		}'
 }
 
 # --- guest image ---------------------------------------------------------------

@@ -19,4 +19,4 @@ diag "vCPUs: $(nproc); NUMA nodes: $(ns_nodes); node0 CPUs $(cat /sys/devices/sy
 dmesg_mark
 ST_BOOTMARK=$ST_DMARK
 feat_probe
-units_run numa_nodes numa_scan numa_cpuset whole_run
+units_run numa_nodes numa_scan numa_renew numa_cpuset whole_run

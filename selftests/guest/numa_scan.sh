@@ -198,3 +198,28 @@ t_numa_cpuset() {
 	rmdir $CG/st_one_node
 	check_no_splat "cpuset: no splat"
 }
+
+# numa_scan_renew: 0 never renews a VMA's count, so once its threshold is
+# spent an unaccessed VMA stays refused; 1 renews it every scan sequence.
+t_numa_renew() {
+	group "numa_scan: numa_scan_renew changes what the threshold allows"
+	if ! supported numa_scan || [ "$(ns_nodes)" -lt 2 ]; then
+		ktap_skip "numa_scan_renew" "numa_scan unsupported or one node"
+		return 0
+	fi
+	dmesg_mark
+	st_load numa_scan_threshold=50 numa_scan_renew=0 || { ktap_fail "insmod"; return; }
+	ns_fast_scan
+	ns_work 3
+	for r in 0 1; do
+		wr numa_scan_renew $r >/dev/null
+		ns_run 50
+		eval "alw_$r=$NS_ALW rc_$r=$NS_RC"
+		diag "  renew $r: allowed_by_threshold $NS_ALW of $NS_CHK checks [qemu TCG]"
+	done
+	check_eq "renew: both workload runs completed" "$rc_0$rc_1" 00
+	check "renew 1 allows more unaccessed scans than renew 0 ($alw_1 vs $alw_0)" \
+		test "$alw_1" -gt $((alw_0 * 2))
+	st_unload
+	check_no_splat "renew: no splat"
+}

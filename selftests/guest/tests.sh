@@ -370,33 +370,38 @@ t_gate_refusal() {
 }
 
 # --- the rate limit taking effect ----------------------------------------------
-# ratio A B [RUNS-IN-A]: A per run over B, two decimals
-ratio() {
-	awk -v a="$1" -v b="$2" -v n="${3:-1}" 'BEGIN { if (b) printf "%.2f (%d / %d)", a / n / b, a / n, b; else print "n/a (0 migrations)" }'
-}
+# median FILE: the median of the numbers in FILE, one per line.
+median() { sort -n "$1" | awk '{ v[NR] = $1 } END { print NR ? (NR % 2 ? v[(NR + 1) / 2] : int((v[NR / 2] + v[NR / 2 + 1]) / 2)) : 0 }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b) printf "%.2f", a / b; else print "n/a" }'; }
 
-# migrations WINDOW: one hackbench run; adds its task migrations to
-# /tmp/mig.WINDOW (created at 0 by the caller).
+# migrations WINDOW: one hackbench run with that window; appends its task
+# migrations to /tmp/mig.WINDOW.  A failed run is a failed test.
 migrations() {
 	wr ratelimit_window_ns "$1" >/dev/null
 	mig_begin
 	t0=$(now_cs)
-	timeout 300 sh -c '. /st/lib.sh; hb' || diag "hackbench failed: $(tail -n 3 /tmp/hb.out)"
+	if ! timeout 300 sh -c '. /st/lib.sh; hb'; then
+		MIG_ERR=$((MIG_ERR + 1))
+		diag "hackbench failed: $(tail -n 3 /tmp/hb.out)"
+	fi
 	t1=$(now_cs)
 	m=$(mig_end)
 	diag "window $1 ns: $m migrations in $(secs "$t0" "$t1") s"
-	echo $(($(cat "/tmp/mig.$1") + m)) >"/tmp/mig.$1"
+	echo "$m" >>"/tmp/mig.$1"
 }
 
+# Window 0 and 1 s alternate, so a drift of the emulation hits both, and
+# the medians of several runs are compared: the load balancer's
+# migrations, which no window touches, vary a lot from run to run.
 t_ratelimit_effect() {
 	group "rate limit effect"
-	MIG_REPS=$(st_arg mig_reps 3)
+	MIG_REPS=$(st_arg mig_reps 5)
+	MIG_ERR=0
 	diag "hackbench -g $HB_GROUPS -f 10 --threads --pipe -l $HB_LOOPS -s 100, $MIG_REPS runs per window, $(nproc) vCPUs, qemu TCG"
 	# the other features at stock, so only the rate limit differs
 	st_load cache_share_level=llc numa_scan_threshold=0 || { ktap_fail "ratelimit: insmod"; return 1; }
 	mig_setup
-	for w in 0 1000000000 2000000 100000000; do echo 0 >"/tmp/mig.$w"; done
-	# window 0 and 1 s alternate, so a drift of the emulation hits both
+	rm -f /tmp/mig.*
 	kept=0
 	for _ in $(seq "$MIG_REPS"); do
 		migrations 0
@@ -405,21 +410,18 @@ t_ratelimit_effect() {
 		k1=$(stat_get ratelimit_kept_prev_cpu)
 		kept=$((kept + k1 - k0))
 	done
-	m0=$(cat /tmp/mig.0) m1=$(cat /tmp/mig.1000000000)
-	diag "migrations: window 0: $m0, window 1 s: $m1"
-	if [ "$m0" -ge $((3 * m1)) ] && [ "$m0" -gt 0 ]; then
-		ktap_ok "ratelimit: migrations(window 0) >= 3 x migrations(window 1 s) ($m0 vs $m1)"
-	else
-		ktap_fail "ratelimit: migrations(window 0) >= 3 x migrations(window 1 s) ($m0 vs $m1)"
-	fi
+	for w in 2000000 100000000; do migrations $w; done
+	check_eq "ratelimit: every hackbench run completed" "$MIG_ERR" 0
+	m0=$(median /tmp/mig.0) m1=$(median /tmp/mig.1000000000)
+	diag "migrations per run, window 0: $(tr '\n' ' ' </tmp/mig.0)(median $m0); window 1 s: $(tr '\n' ' ' </tmp/mig.1000000000)(median $m1)"
+	check "ratelimit: median migrations, window 0 >= 3 x window 1 s ($m0 vs $m1)" \
+		test "$m0" -gt 0 -a "$m0" -ge $((3 * m1))
 	check "ratelimit: ratelimit_kept_prev_cpu grew with window 1 s (by $kept)" test "$kept" -gt 0
 	# Reported, never asserted: a 2 ms window covers few wakeups of an
 	# emulated CPU, so these are qemu TCG figures, not hardware ones.
-	# one run each, against window 0's mean per run
-	diag "ratio window 0 / window 1000000000 ns: $(ratio "$m0" "$m1") [qemu TCG, $(nproc) vCPUs, not hardware]"
+	diag "ratio window 0 / window 1000000000 ns: $(ratio "$m0" "$m1") (medians) [qemu TCG, $(nproc) vCPUs, not hardware]"
 	for w in 2000000 100000000; do
-		migrations $w
-		diag "ratio window 0 / window $w ns: $(ratio "$m0" "$(cat "/tmp/mig.$w")" "$MIG_REPS") [qemu TCG, $(nproc) vCPUs, not hardware]"
+		diag "ratio window 0 / window $w ns: $(ratio "$m0" "$(cat "/tmp/mig.$w")") (median vs one run) [qemu TCG, $(nproc) vCPUs, not hardware]"
 	done
 	mig_teardown
 	st_unload
