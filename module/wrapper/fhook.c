@@ -8,17 +8,17 @@
  *
  * - Direct (preferred): an ftrace direct call (the mechanism of BPF
  *   trampolines) makes the traced function's entry call a trampoline of
- *   fhook_direct.S.  It looks at the traced function's return address: in
+ *   fhook_direct.c.  It looks at the traced function's return address: in
  *   our text, it returns into the original; otherwise it drops its own
  *   return address and jumps to the replacement through a static call of
- *   ours, a patched direct jmp.  About a dozen instructions a pass.
+ *   ours, a patched direct jmp.  About a dozen instructions a hooked call.
  * - ftrace_ops (fallback): a callback that moves the saved IP to the
  *   replacement, as livepatch does.  It costs the ftrace trampoline's
- *   register save and restore around an indirect call, several hundred
- *   instructions per wakeup with both passes counted.
+ *   register save and restore around an indirect call, about 250
+ *   instructions per hooked call with both passes counted (qemu icount).
  *
  * The fallback is taken when the kernel tracks call depth (retbleed=stuff:
- * fhook_direct.S does not account for it), when every trampoline is taken,
+ * fhook_direct.c does not account for it), when every trampoline is taken,
  * and when ftrace refuses the direct call with -EBUSY (another direct
  * user, e.g. a BPF trampoline, is on the function; ftrace_ops can share
  * with it).  Against livepatch or any other IPMODIFY user both fail with
@@ -35,11 +35,11 @@
 
 #include <linux/module.h>
 #include <linux/rcupdate.h>
-#include <linux/static_call.h>
 #include <linux/version.h>
 #include <asm/cpufeature.h>
 
 #include "fhook.h"
+#include "fhook_direct.h"
 #include "ksym.h"
 
 #if defined(CONFIG_X86_64) && defined(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS)
@@ -55,61 +55,7 @@ MODULE_PARM_DESC(direct_hooks,
 
 #if ST_FHOOK_HAVE_DIRECT
 
-/* Keep in step with fhook_direct.S. */
-#define ST_FHOOK_SLOTS 8
-
-/* Read by fhook_direct.S: our core text, [lo, lo + len). */
-unsigned long st_fhook_text_lo;
-unsigned long st_fhook_text_len;
-
-/* Where each trampoline jumps: a patched direct jmp to the replacement. */
-static void st_fhook_unset(void)
-{
-	WARN_ONCE(1, "sched_tune: direct hook slot used before it was set\n");
-}
-
-DEFINE_STATIC_CALL(st_fhook_slot0, st_fhook_unset);
-DEFINE_STATIC_CALL(st_fhook_slot1, st_fhook_unset);
-DEFINE_STATIC_CALL(st_fhook_slot2, st_fhook_unset);
-DEFINE_STATIC_CALL(st_fhook_slot3, st_fhook_unset);
-DEFINE_STATIC_CALL(st_fhook_slot4, st_fhook_unset);
-DEFINE_STATIC_CALL(st_fhook_slot5, st_fhook_unset);
-DEFINE_STATIC_CALL(st_fhook_slot6, st_fhook_unset);
-DEFINE_STATIC_CALL(st_fhook_slot7, st_fhook_unset);
-
-void st_fhook_tramp0(void);
-void st_fhook_tramp1(void);
-void st_fhook_tramp2(void);
-void st_fhook_tramp3(void);
-void st_fhook_tramp4(void);
-void st_fhook_tramp5(void);
-void st_fhook_tramp6(void);
-void st_fhook_tramp7(void);
-
-static void (*const st_fhook_tramps[ST_FHOOK_SLOTS])(void) = {
-	st_fhook_tramp0, st_fhook_tramp1, st_fhook_tramp2, st_fhook_tramp3,
-	st_fhook_tramp4, st_fhook_tramp5, st_fhook_tramp6, st_fhook_tramp7,
-};
-
 static DECLARE_BITMAP(st_fhook_slots_used, ST_FHOOK_SLOTS);
-
-#define ST_FHOOK_SET(n, fn)						\
-	static_call_update(st_fhook_slot##n,				\
-			   (typeof(&STATIC_CALL_TRAMP(st_fhook_slot##n)))(fn))
-
-static void st_fhook_slot_set(int slot, void *fn)
-{
-	switch (slot) {
-	case 0: ST_FHOOK_SET(0, fn); break;
-	case 1: ST_FHOOK_SET(1, fn); break;
-	case 2: ST_FHOOK_SET(2, fn); break;
-	case 3: ST_FHOOK_SET(3, fn); break;
-	case 4: ST_FHOOK_SET(4, fn); break;
-	case 5: ST_FHOOK_SET(5, fn); break;
-	case 6: ST_FHOOK_SET(6, fn); break;
-	case 7: ST_FHOOK_SET(7, fn); break;
-	}
-}
 
 static void st_fhook_text_init(void)
 {
@@ -147,7 +93,7 @@ static int st_fhook_slot_get(struct st_fhook *hook)
 	set_bit(slot, st_fhook_slots_used);
 	hook->slot = slot;
 	st_fhook_text_init();
-	st_fhook_slot_set(slot, hook->replacement);
+	st_fhook_direct_set(slot, hook->replacement);
 	return slot;
 }
 
@@ -161,7 +107,7 @@ static void st_fhook_slot_put(struct st_fhook *hook)
 
 static int st_fhook_direct_register(struct st_fhook *hook)
 {
-	unsigned long tramp = (unsigned long)st_fhook_tramps[hook->slot];
+	unsigned long tramp = st_fhook_direct_tramp(hook->slot);
 
 	/* both leave the filter set up by st_fhook_resolve() */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
@@ -173,7 +119,7 @@ static int st_fhook_direct_register(struct st_fhook *hook)
 
 static int st_fhook_direct_unregister(struct st_fhook *hook)
 {
-	unsigned long tramp = (unsigned long)st_fhook_tramps[hook->slot];
+	unsigned long tramp = st_fhook_direct_tramp(hook->slot);
 
 	/*
 	 * ftrace_shutdown() of an ops in module data (FTRACE_OPS_FL_DYNAMIC)

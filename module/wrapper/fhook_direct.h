@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The trampolines of direct hooks: see fhook_direct.c. */
+#ifndef SCHED_TUNE_WRAPPER_FHOOK_DIRECT_H
+#define SCHED_TUNE_WRAPPER_FHOOK_DIRECT_H
+
+#define ST_FHOOK_SLOTS 8
+
+extern unsigned long st_fhook_text_lo;
+extern unsigned long st_fhook_text_len;
+
+unsigned long st_fhook_direct_tramp(int slot);
+void st_fhook_direct_set(int slot, void *fn);
+
+#endif /* SCHED_TUNE_WRAPPER_FHOOK_DIRECT_H */
