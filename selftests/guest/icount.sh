@@ -13,7 +13,11 @@
 # numa_scan has no configuration: task_numa_work runs from NUMA balancing's
 # task work on a multi-node machine, never in a two-process ping-pong.
 #
-# Output: KTAP; every run as "# icount CONFIG NS_PER_ROUND", read by the host.
+# Output: KTAP; every run as "# icount CONFIG NS_PER_ROUND MIGRATIONS CPUS",
+# read by the host (MIGRATIONS: of the two processes during the timed
+# rounds; CPUS: where the parent and the child ended).
+# shellcheck shell=dash
+# shellcheck source=selftests/guest/lib.sh
 . /st/lib.sh
 
 IC_ROUNDS=$(st_arg ic_rounds 20000)
@@ -71,7 +75,7 @@ ic_setup() {
 		return 2
 	fi
 	ok=0
-	want=$(ic_funcs "$cfg")
+	want=$(ic_funcs "$cfg" | tr '\n' ' ')
 	for fn in $ST_FUNCS; do
 		if echo " $want " | grep -q " $fn "; then
 			hooked "$fn" || { diag "  $cfg: $fn not hooked"; ok=1; }
@@ -79,6 +83,9 @@ ic_setup() {
 			hooked "$fn" && { diag "  $cfg: $fn hooked"; ok=1; }
 		fi
 	done
+	# how ftrace calls us: "direct-->st_fhook_trampN" for direct hooks
+	[ "$rep" = 1 ] && grep -A1 -E "^($(echo "$ST_FUNCS" | tr ' ' '|')) " "$TR/enabled_functions" |
+		grep -v '^--' | sed "s/^/#   $cfg: enabled_functions: /"
 	echo 1 >"$ST/stats/reset"
 	return $ok
 }
@@ -102,52 +109,75 @@ ic_verify() {
 	return $ok
 }
 
-ktap_start
-diag "vCPUs: $(nproc); LLC of cpu0: $(cat /sys/devices/system/cpu/cpu0/cache/index3/shared_cpu_list 2>/dev/null), of cpu1: $(cat /sys/devices/system/cpu/cpu1/cache/index3/shared_cpu_list 2>/dev/null); clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
-check "2 CPUs that share no LLC" test "$(cat /sys/devices/system/cpu/cpu1/cache/index3/shared_cpu_list 2>/dev/null)" = 1
-dmesg_mark
-ST_BOOTMARK=$ST_DMARK
-# shellcheck disable=SC2086 # a list of parameters
-if st_load $STOCK_ARGS; then
-	feat_detect
-	diag "features on this kernel: ratelimit $F_ratelimit, cache_level $F_cache_level, numa_scan $F_numa_scan"
-	st_unload
-fi
-diag "ping-pong: $IC_ROUNDS round trips after $IC_WARMUP untimed, $IC_REPS repetitions of: $IC_CONFIGS"
-# Repetition 0 is not counted: the first runs after boot came out 3-40%
-# higher (deferred boot work), the later ones within 0.1%.
-for rep in $(seq 0 "$IC_REPS"); do
-	for cfg in $IC_CONFIGS; do
-		echo " $IC_SKIP " | grep -q " $cfg " && continue
-		case $cfg in
-		ratelimit|cache_level)
-			if ! supported "$cfg"; then
-				ktap_skip "icount $cfg" "feature unsupported on this kernel"
-				IC_SKIP="$IC_SKIP $cfg"
-				continue
-			fi ;;
-		esac
+t_ic_topology() {
+	group "icount guest topology"
+	check "2 CPUs that share no LLC" test "$(cat /sys/devices/system/cpu/cpu1/cache/index3/shared_cpu_list 2>/dev/null)" = 1
+}
+
+t_ic_measure() {
+	group "icount ping-pong"
+	diag "ping-pong: $IC_ROUNDS round trips after $IC_WARMUP untimed, $IC_REPS repetitions of: $IC_CONFIGS"
+	# Repetition 0 is not counted: the first runs after boot came out
+	# 3-40% higher (deferred boot work), the later ones within 0.1%.
+	for rep in $(seq 0 "$IC_REPS"); do
+		for cfg in $IC_CONFIGS; do
+			ic_run "$rep" "$cfg"
+		done
+	done
+	check_eq "icount: every run set up, hooked as configured, decided as stock" "$IC_BAD" 0
+	diag "numa_scan: not measured; task_numa_work runs from NUMA balancing on a multi-node machine, never in this ping-pong"
+}
+
+# ic_run REP CONFIG: one measured run, "# icount CONFIG NS_PER_ROUND
+# MIGRATIONS CPUS".  The workload is two processes, each on its CPU: a run
+# in which the load balancer moved one (they then share a CPU for a
+# while, a few percent cheaper) is done again, up to twice.
+ic_run() {
+	rep=$1 cfg=$2
+	echo " $IC_SKIP " | grep -q " $cfg " && return
+	case $cfg in
+	ratelimit|cache_level)
+		if ! supported "$cfg"; then
+			ktap_skip "icount $cfg" "feature unsupported on this kernel"
+			IC_SKIP="$IC_SKIP $cfg"
+			return
+		fi ;;
+	esac
+	for try in 1 2 3; do
 		ic_setup "$cfg"
 		rc=$?
 		if [ $rc = 2 ]; then
 			ktap_skip "icount $cfg" "this module has no passthrough knob"
 			IC_SKIP="$IC_SKIP $cfg"
-			continue
+			return
 		fi
 		out=""
 		[ $rc = 0 ] && out=$(timeout 600 st_icount_pingpong "$IC_ROUNDS" "$IC_WARMUP")
-		v=$(echo "$out" | sed -n 's/.*ns_per_round \([0-9.]*\).*/\1/p')
-		if [ $rc = 0 ] && [ -n "$v" ] && ic_verify "$cfg"; then
-			if [ "$rep" = 0 ]; then diag "warm-up $cfg $v"; else echo "# icount $cfg $v"; fi
-		else
+		ns=$(echo "$out" | sed -n 's/.*ns_per_round \([0-9.]*\).*/\1/p')
+		mig=$(echo "$out" | sed -n 's/.*migrations \(-*[0-9]*\).*/\1/p')
+		cpus=$(echo "$out" | sed -n 's/.*cpus \([0-9,-]*\).*/\1/p')
+		if [ $rc != 0 ] || [ -z "$ns" ] || ! ic_verify "$cfg"; then
 			diag "  $cfg rep $rep failed: setup rc $rc, output '$out'"
 			IC_BAD=$((IC_BAD + 1))
+			st_cleanup
+			return
 		fi
 		st_cleanup
+		case $mig in 0|-1) break ;; esac
+		[ $try = 3 ] && break
+		diag "  $cfg rep $rep: $ns with $mig migrations, run again"
 	done
-done
-check_eq "icount: every run set up, hooked as configured, decided as stock" "$IC_BAD" 0
-diag "numa_scan: not measured; task_numa_work runs from NUMA balancing on a multi-node machine, never in this ping-pong"
-ST_DMARK=$ST_BOOTMARK
-check_no_splat "icount: no splat in dmesg"
-ktap_end
+	if [ "$rep" = 0 ]; then diag "warm-up $cfg $ns $mig $cpus"; else echo "# icount $cfg $ns $mig $cpus"; fi
+}
+
+t_whole_run() {
+	group "whole run"
+	ST_DMARK=$ST_BOOTMARK
+	check_no_splat "icount: no splat in dmesg"
+}
+
+diag "vCPUs: $(nproc); LLC of cpu0: $(cat /sys/devices/system/cpu/cpu0/cache/index3/shared_cpu_list 2>/dev/null), of cpu1: $(cat /sys/devices/system/cpu/cpu1/cache/index3/shared_cpu_list 2>/dev/null); clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
+dmesg_mark
+ST_BOOTMARK=$ST_DMARK
+feat_probe
+units_run ic_topology ic_measure whole_run

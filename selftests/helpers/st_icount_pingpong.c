@@ -4,15 +4,21 @@
  * bench-icount.sh.  Two processes pass one byte back and forth through
  * two pipes, WARMUP rounds untimed, then ROUNDS timed: 2 wakeups a round.
  *
- * Nothing is pinned on purpose.  select_task_rq() calls the class's
+ * Nothing stays pinned.  select_task_rq() calls the class's
  * select_task_rq (select_task_rq_fair, which the rate limit wraps) only
  * when the task may run on more than one CPU, so pinning each process to
- * one CPU would measure a path without the hook.  Prints
+ * one CPU would measure a path without the hook.  The processes only
+ * start apart, the parent on CPU 0 and the child on CPU 1, then both may
+ * run on every CPU: left to fork's placement, some runs started (and
+ * stayed) on one CPU, about 18% cheaper, and mixed two workloads.  Prints
  * "rounds N ns T ns_per_round X" from CLOCK_MONOTONIC; under qemu
  * -icount shift=0,sleep=off one guest nanosecond is one instruction.
  */
+#define _GNU_SOURCE
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <signal.h>
@@ -35,6 +41,37 @@ static void ping(int out, int in)
 		exit(3);
 }
 
+/* cpu < 0: every CPU */
+static void affinity(int cpu)
+{
+	cpu_set_t set;
+	int i;
+
+	CPU_ZERO(&set);
+	for (i = 0; i < CPU_SETSIZE; i++)
+		if (cpu < 0 || i == cpu)
+			CPU_SET(i, &set);
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		perror("sched_setaffinity");
+		exit(2);
+	}
+}
+
+static long migrations(void)
+{
+	FILE *f = fopen("/proc/self/sched", "r");
+	char line[256];
+	long n = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "se.nr_migrations", 16) && strchr(line, ':'))
+			n = atol(strchr(line, ':') + 1);
+	fclose(f);
+	return n;
+}
+
 static long long now_ns(void)
 {
 	struct timespec t;
@@ -46,7 +83,7 @@ static long long now_ns(void)
 int main(int argc, char **argv)
 {
 	int a2b[2], b2a[2], status;
-	long rounds, warmup, i;
+	long rounds, warmup, i, m0, m1, cm = -1, ccpu = -1;
 	long long t0, t1;
 	pid_t child;
 
@@ -60,6 +97,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bad ROUNDS or WARMUP\n");
 		return 1;
 	}
+	affinity(0);
 	if (pipe(a2b) || pipe(b2a)) {
 		perror("pipe");
 		return 2;
@@ -72,20 +110,39 @@ int main(int argc, char **argv)
 	if (child == 0) {
 		/* never outlive a ping-pong killed by a timeout */
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		for (i = 0; i < warmup + rounds; i++)
+		affinity(1);
+		affinity(-1);
+		for (i = 0; i < warmup; i++)
 			xfer(a2b[0], b2a[1]);
+		m0 = migrations();
+		for (i = 0; i < rounds; i++)
+			xfer(a2b[0], b2a[1]);
+		m1 = migrations();
+		cm = m0 < 0 || m1 < 0 ? -1 : m1 - m0;
+		ccpu = sched_getcpu();
+		if (write(b2a[1], &cm, sizeof(cm)) != sizeof(cm) ||
+		    write(b2a[1], &ccpu, sizeof(ccpu)) != sizeof(ccpu))
+			return 3;
 		return 0;
 	}
+	affinity(-1);
 	for (i = 0; i < warmup; i++)
 		ping(a2b[1], b2a[0]);
+	m0 = migrations();
 	t0 = now_ns();
 	for (i = 0; i < rounds; i++)
 		ping(a2b[1], b2a[0]);
 	t1 = now_ns();
+	m1 = migrations();
+	if (read(b2a[0], &cm, sizeof(cm)) != sizeof(cm) ||
+	    read(b2a[0], &ccpu, sizeof(ccpu)) != sizeof(ccpu))
+		return 3;
 	if (waitpid(child, &status, 0) != child || !WIFEXITED(status) ||
 	    WEXITSTATUS(status))
 		return 4;
-	printf("rounds %ld ns %lld ns_per_round %.1f\n", rounds, t1 - t0,
-	       (double)(t1 - t0) / rounds);
+	printf("rounds %ld ns %lld ns_per_round %.1f migrations %ld cpus %d,%ld\n",
+	       rounds, t1 - t0, (double)(t1 - t0) / rounds,
+	       m0 < 0 || m1 < 0 || cm < 0 ? -1 : m1 - m0 + cm, sched_getcpu(),
+	       ccpu);
 	return 0;
 }
