@@ -481,6 +481,32 @@ st_build_module() {
 	return $rc
 }
 
+# st_build_kmod KVER: the selftests' own test modules (selftests/kmod,
+# never part of sched_tune) into $ST_BUILD/KVER/kmod/, built like
+# st_build_module (Debian 13 kernels in their chroot).  Returns make's
+# status; the log is kmod/build.log.
+st_build_kmod() {
+	local kver=$1 dir=$ST_BUILD/$1/kmod env cdir rc
+	env=$(st_kernel_env "$kver")
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	if [[ $env == host ]]; then
+		cp "$ST_TESTS"/kmod/* "$dir/"
+		make -C "$dir" KDIR="$(st_headers_dir "$kver")" >"$dir/build.log" 2>&1
+		return
+	fi
+	cdir=$(st_chroot_dir "$env")/tmp/st-kmod-$kver
+	rm -rf "$cdir"
+	mkdir -p "$cdir"
+	cp "$ST_TESTS"/kmod/* "$cdir/"
+	st_in_chroot "$env" make -C "/tmp/st-kmod-$kver" KDIR="/usr/src/linux-headers-$kver" \
+		>"$dir/build.log" 2>&1
+	rc=$?
+	cp -a "$cdir"/. "$dir"/
+	rm -rf "$cdir"
+	return $rc
+}
+
 # Pitfall 1: a wrapper ending in `return orig(...)` compiles to a jmp into the
 # static-call trampoline; ftrace then loops forever.  Any jmp/jcc whose
 # relocation names a __SCT__ symbol is a tail call into an original.  The
@@ -584,6 +610,8 @@ st_build_initramfs() {
 	cp "$ST_TESTS/guest/init" "$root/init"
 	chmod 755 "$root/init"
 	[[ -n $ko ]] && cp "$ko" "$root/st/sched_tune.ko"
+	# test modules of st_build_kmod, when built for this kernel
+	if compgen -G "$ST_BUILD/$kver/kmod/*.ko" >/dev/null; then cp "$ST_BUILD/$kver"/kmod/*.ko "$root/st/"; fi
 	if st_kernel_has_scx "$kver" && [[ -f $ST_BUILD/scx/st_scx_load ]]; then
 		cp -r "$ST_BUILD/scx" "$root/st/scx"
 	fi

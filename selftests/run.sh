@@ -137,6 +137,12 @@ run_kernel() {
 			tail -n 20 "$out/scx-build.log" | sed 's/^/#   /'
 		fi
 	fi
+	if st_build_kmod "$kver"; then
+		st_result pass "$kver" "build the test modules (selftests/kmod)"
+	else
+		st_result fail "$kver" "build the test modules (selftests/kmod)"
+		tail -n 20 "$out/kmod/build.log" | sed 's/^/#   /'
+	fi
 	st_build_initramfs "$kver" "$ST_KO" "$out/initramfs.cpio"
 	# SMT cores: one LLC, two L2s of two threads each, so the cache level
 	# has both kinds of pair (st_topology=smt makes their checks strict)

@@ -57,6 +57,7 @@ MODULE_PARM_DESC(direct_hooks,
 
 static DECLARE_BITMAP(st_fhook_slots_used, ST_FHOOK_SLOTS);
 
+/* Out of tree, the module must test the kernel version (layout.h). */
 static void st_fhook_text_init(void)
 {
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 4, 0)
@@ -207,14 +208,28 @@ static int st_fhook_install_direct(struct st_fhook *hook)
 	const char *why = st_fhook_no_direct();
 	int ret;
 
-	if (why)
+	if (why) {
+		pr_info_once("no direct hooks (%s): ftrace_ops callbacks instead\n",
+			     why);
 		return -EOPNOTSUPP;
+	}
 	ret = st_fhook_slot_get(hook);
 	if (ret < 0)
 		return ret;
 	hook->ops.func = NULL;
 	hook->ops.trampoline = 0;
 	return st_fhook_direct_register(hook);
+}
+
+/* Once per mechanism and hook, so that toggling does not flood dmesg. */
+static void st_fhook_announce(struct st_fhook *hook)
+{
+	if (hook->announced == hook->mech)
+		return;
+	hook->announced = hook->mech;
+	pr_info("%s: hooked through %s\n", hook->func,
+		hook->mech == ST_FHOOK_DIRECT ? "an ftrace direct call" :
+		"an ftrace_ops callback");
 }
 
 static int st_fhook_install_one(struct st_fhook *hook)
@@ -227,6 +242,7 @@ static int st_fhook_install_one(struct st_fhook *hook)
 	if (!ret) {
 		hook->mech = ST_FHOOK_DIRECT;
 		hook->installed = true;
+		st_fhook_announce(hook);
 		return 0;
 	}
 	/* -EBUSY from IPMODIFY users too: the fallback then fails alike */
@@ -242,6 +258,7 @@ static int st_fhook_install_one(struct st_fhook *hook)
 	}
 	hook->mech = ST_FHOOK_OPS;
 	hook->installed = true;
+	st_fhook_announce(hook);
 	return 0;
 }
 

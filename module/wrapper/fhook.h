@@ -23,6 +23,8 @@ struct st_fhook {
 	/* direct mode: which trampoline of fhook_direct.S, or -1 */
 	int slot;
 	enum st_fhook_mech mech;
+	/* the mechanism dmesg last heard of */
+	enum st_fhook_mech announced;
 	bool installed;
 };
 

@@ -53,7 +53,6 @@ DEFINE_STATIC_CALL(st_fhook_slot6, st_fhook_unset);
 DEFINE_STATIC_CALL(st_fhook_slot7, st_fhook_unset);
 
 #define ST_FHOOK_TRAMP(n)						\
-	void st_fhook_tramp##n(void);					\
 	asm(".pushsection .text, \"ax\"\n"				\
 	    ".globl st_fhook_tramp" #n "\n"				\
 	    ".type st_fhook_tramp" #n ", @function\n"			\
@@ -90,21 +89,26 @@ unsigned long st_fhook_direct_tramp(int slot)
 	return (unsigned long)st_fhook_tramps[slot];
 }
 
-#define ST_FHOOK_SET(n, fn)						\
-	static_call_update(st_fhook_slot##n,				\
-			   (typeof(&STATIC_CALL_TRAMP(st_fhook_slot##n)))(fn))
+#define ST_FHOOK_KEY(n)	(&STATIC_CALL_KEY(st_fhook_slot##n))
+#define ST_FHOOK_TRAMP_ADDR(n)	STATIC_CALL_TRAMP_ADDR(st_fhook_slot##n)
 
-/* Before the slot's trampoline is registered: nothing runs it yet. */
+static struct static_call_key *const st_fhook_keys[ST_FHOOK_SLOTS] = {
+	ST_FHOOK_KEY(0), ST_FHOOK_KEY(1), ST_FHOOK_KEY(2), ST_FHOOK_KEY(3),
+	ST_FHOOK_KEY(4), ST_FHOOK_KEY(5), ST_FHOOK_KEY(6), ST_FHOOK_KEY(7),
+};
+
+static void *const st_fhook_keys_tramp[ST_FHOOK_SLOTS] = {
+	ST_FHOOK_TRAMP_ADDR(0), ST_FHOOK_TRAMP_ADDR(1),
+	ST_FHOOK_TRAMP_ADDR(2), ST_FHOOK_TRAMP_ADDR(3),
+	ST_FHOOK_TRAMP_ADDR(4), ST_FHOOK_TRAMP_ADDR(5),
+	ST_FHOOK_TRAMP_ADDR(6), ST_FHOOK_TRAMP_ADDR(7),
+};
+
+/*
+ * Before the slot's trampoline is registered: nothing runs it yet.  The
+ * kernel patches the static call's trampoline and the jmp of ours.
+ */
 void st_fhook_direct_set(int slot, void *fn)
 {
-	switch (slot) {
-	case 0: ST_FHOOK_SET(0, fn); break;
-	case 1: ST_FHOOK_SET(1, fn); break;
-	case 2: ST_FHOOK_SET(2, fn); break;
-	case 3: ST_FHOOK_SET(3, fn); break;
-	case 4: ST_FHOOK_SET(4, fn); break;
-	case 5: ST_FHOOK_SET(5, fn); break;
-	case 6: ST_FHOOK_SET(6, fn); break;
-	case 7: ST_FHOOK_SET(7, fn); break;
-	}
+	__static_call_update(st_fhook_keys[slot], st_fhook_keys_tramp[slot], fn);
 }

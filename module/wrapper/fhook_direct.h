@@ -8,6 +8,16 @@
 extern unsigned long st_fhook_text_lo;
 extern unsigned long st_fhook_text_len;
 
+/* not C functions: reached only through ftrace's direct call */
+void st_fhook_tramp0(void);
+void st_fhook_tramp1(void);
+void st_fhook_tramp2(void);
+void st_fhook_tramp3(void);
+void st_fhook_tramp4(void);
+void st_fhook_tramp5(void);
+void st_fhook_tramp6(void);
+void st_fhook_tramp7(void);
+
 unsigned long st_fhook_direct_tramp(int slot);
 void st_fhook_direct_set(int slot, void *fn);
 

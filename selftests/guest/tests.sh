@@ -7,6 +7,8 @@
 . /st/cache_level.sh
 . /st/numa_scan.sh
 . /st/scx.sh
+# shellcheck source=selftests/guest/conflict.sh
+. /st/conflict.sh
 
 # --- load / unload -------------------------------------------------------
 t_load_unload() {
@@ -473,7 +475,7 @@ t_toggle_stress() {
 # Every unit this boot runs, in order; st_only=a,b picks some.
 ALL_UNITS="load_unload hang_guard knobs stats_reset params enabled gate_refusal ratelimit_effect
 	load_unload_stress toggle_stress cache_topology cache_effect cache_bad_input
-	cache_stress cache_hotplug numa_scan scx"
+	cache_stress cache_hotplug numa_scan scx ipmodify_conflict"
 t_whole_run() {
 	group "whole run"
 	ST_DMARK=$ST_BOOTMARK
