@@ -42,7 +42,12 @@ run_unit() {
 		tail -n 30 "$log" | sed 's/^/#   /'
 	elif ((ST_TAP_COUNT == 0)); then
 		st_result fail unit "make -C selftests/unit printed no test results"
+	elif [[ $ST_TAP_PLAN != "$ST_TAP_COUNT" ]]; then
+		st_result fail unit "make -C selftests/unit: plan 1..$ST_TAP_PLAN but $ST_TAP_COUNT results"
 	fi
+	# one result per test binary; its own results are nested (KTAP
+	# subtests): show their diagnostics and failures
+	grep -E '^[[:space:]]+(not ok |# )' "$log" | sed -E 's/^[[:space:]]+/#   unit: /'
 }
 
 # --- DKMS, for real, against one installed kernel's headers ---------------------
