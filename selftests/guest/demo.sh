@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash # busybox ash: dash is the nearest shell shellcheck checks
 # Guest side of `make demo` (st_mode=demo): load the module, run the same
 # workload with the rate limit off and on, and print knobs, features,
 # counters and task migrations side by side.
+# shellcheck source=selftests/guest/lib.sh
 . /st/lib.sh
 
 echo "sched_tune demo on $(uname -r), $(nproc) vCPUs (qemu TCG: timings are emulated, not hardware)"

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash # busybox ash: dash is the nearest shell shellcheck checks
 # Guest-side helpers (busybox ash): KTAP output and module/tracing helpers.
 ST=/sys/kernel/sched_tune
 KO=/st/sched_tune.ko
@@ -59,6 +60,7 @@ knob_choice() { knob "$1" | sed -n 's/.*\[\([^]]*\)\].*/\1/p'; }
 wr() { st_write -e "$ST/$1" "$2"; }
 stat_get() { cat "$ST/stats/$1" 2>/dev/null; }
 # every counter in stats/ (all but reset), as paths below $ST
+# shellcheck disable=SC2010 # sysfs file names are plain words
 stat_files() { ls "$ST/stats" | grep -vx reset | sed 's|^|stats/|'; }
 feature_state() { awk -v f="$1" '$1 == f { print $2 }' "$ST/features" 2>/dev/null; }
 
@@ -67,7 +69,7 @@ ST_FUNCS="select_task_rq_fair migrate_task_rq_fair ttwu_queue_wakelist task_numa
 # A function is hooked when ftrace lists it in enabled_functions.
 hooked() { grep -q "^$1 " "$TR/enabled_functions" 2>/dev/null; }
 ours_in_ftrace() {
-	grep -qE "^($(echo $ST_FUNCS | tr ' ' '|')) |\[sched_tune\]" \
+	grep -qE "^($(echo "$ST_FUNCS" | tr ' ' '|')) |\[sched_tune\]" \
 		"$TR/enabled_functions" 2>/dev/null
 }
 # The kernel functions a features line names: "<name> <state> f:mech,f:mech ..."
@@ -78,6 +80,7 @@ feature_funcs() {
 # names in enabled_functions, any other state has none of them.
 hooks_match_features() {
 	ok=0
+	# shellcheck disable=SC2013 # feature names are plain words
 	for f in $(awk '{ print $1 }' "$ST/features"); do
 		s=$(feature_state "$f")
 		for fn in $(feature_funcs "$f"); do

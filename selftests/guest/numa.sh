@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash # busybox ash: dash is the nearest shell shellcheck checks
 # Guest runner of the NUMA boot (st_mode=numa): a guest with two NUMA
 # nodes, where NUMA balancing turns itself on, for the numa_scan tests.
+# shellcheck source=selftests/guest/lib.sh
 . /st/lib.sh
+# shellcheck source=selftests/guest/numa_scan.sh
 . /st/numa_scan.sh
 
 ktap_start

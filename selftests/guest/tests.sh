@@ -1,9 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash # busybox ash: dash is the nearest shell shellcheck checks
 # Guest test runner (busybox ash, run by /init as st_mode=tests).  KTAP on
 # stdout; the plan is printed last, so a missing plan tells the host that
 # the guest died or hung mid-run.
+# shellcheck source=selftests/guest/lib.sh
 . /st/lib.sh
+# shellcheck source=selftests/guest/cache_level.sh
 . /st/cache_level.sh
+# shellcheck source=selftests/guest/numa_scan.sh
 . /st/numa_scan.sh
 
 # --- load / unload -------------------------------------------------------
@@ -26,6 +30,7 @@ t_load_unload() {
 	check "default: migrate_task_rq_fair hooked (enabled_functions)" hooked migrate_task_rq_fair
 	t_features_format
 	feat_detect
+	# shellcheck disable=SC2154 # feat_detect sets F_* by eval
 	diag "features on this kernel: ratelimit $F_ratelimit, cache_level $F_cache_level, numa_scan $F_numa_scan"
 	check "default: enabled_functions matches features" hooks_match_features
 	check "rmmod sched_tune" st_unload

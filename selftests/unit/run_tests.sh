@@ -27,7 +27,8 @@ run_one() {
 		1..*) [[ -z $plan ]] && plan=${line#1..} ;;
 		esac
 	done <<<"$out"
-	[[ -n $out ]] && sed 's/^/  /' <<<"$out"
+	# KTAP nests a subtest two spaces in
+	[[ -n $out ]] && printf '  %s\n' "${out//$'\n'/$'\n'  }"
 	if [[ -z $plan ]]; then
 		why="no plan"
 	elif ! [[ $plan =~ ^[0-9]+$ ]] || ((count != plan)); then
@@ -57,7 +58,7 @@ self_test() {
 			echo "ok $nr harness: $what"
 		else
 			echo "not ok $nr harness: $what"
-			sed 's/^/# /' <<<"$out"
+			printf '# %s\n' "${out//$'\n'/$'\n'# }"
 			bad=1
 		fi
 	}
