@@ -47,7 +47,7 @@ run_unit() {
 	fi
 	# one result per test binary; its own results are nested (KTAP
 	# subtests): show their diagnostics and failures
-	grep -E '^[[:space:]]+(not ok |# )' "$log" | sed -E 's/^[[:space:]]+/#   unit: /'
+	grep -E '^[[:space:]]+(not ok |# )' "$log" | sed -E 's/^[[:space:]]+(# )?/#   unit: /'
 }
 
 # --- DKMS, for real, against one installed kernel's headers ---------------------
