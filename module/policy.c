@@ -53,6 +53,10 @@ const struct st_knob_desc st_knobs[ST_NR_KNOBS] = {
 		.name = "numa_scan_renew", .min = 0, .max = 1024, .def = 16,
 		.feature = ST_FEAT_NUMA_SCAN,
 	},
+	[ST_KNOB_PASSTHROUGH] = {
+		.name = "passthrough", .min = 0, .max = 1, .def = 0,
+		.feature = ST_FEAT_NONE,
+	},
 };
 
 int st_knob_lookup(const char *name)
@@ -240,4 +244,22 @@ u64 st_numa_threshold(u64 vma_bytes, unsigned int scan_size_mb,
 unsigned int st_numa_epoch(int scan_seq, unsigned int renew)
 {
 	return renew ? (unsigned int)scan_seq / renew : 0;
+}
+
+bool st_numa_allow(struct st_numa_count *c, u64 owner, unsigned int epoch,
+		   bool stock, u64 threshold, bool *by_threshold)
+{
+	bool allow = stock;
+
+	if (c->owner != owner || c->epoch != epoch) {
+		c->owner = owner;
+		c->epoch = epoch;
+		c->scans = 0;
+	}
+	*by_threshold = !stock && c->scans <= threshold;
+	if (*by_threshold)
+		allow = true;
+	if (allow)
+		c->scans++;
+	return allow;
 }

@@ -28,6 +28,7 @@ enum st_knob_id {
 	ST_KNOB_AUTO_LLC_MAX,
 	ST_KNOB_NUMA_THRESHOLD,
 	ST_KNOB_NUMA_RENEW,
+	ST_KNOB_PASSTHROUGH,
 	ST_NR_KNOBS
 };
 
@@ -135,5 +136,25 @@ u64 st_numa_threshold(u64 vma_bytes, unsigned int scan_size_mb,
 		      unsigned int percent);
 /* Scan sequences are grouped in epochs of @renew; 0 never renews. */
 unsigned int st_numa_epoch(int scan_seq, unsigned int renew);
+
+/*
+ * A VMA's scan count, kept per (VMA, epoch): @owner names the VMA, a new
+ * owner or epoch starts the count again.
+ */
+struct st_numa_count {
+	u64 owner;
+	unsigned int epoch;
+	unsigned int scans;
+};
+
+/*
+ * The access test of one VMA in task_numa_work: @stock is the kernel's
+ * verdict, @threshold the count up to which an unaccessed VMA is still
+ * scanned.  Every scan allowed, by either rule, counts, as in the seed.
+ * Returns whether to scan; *by_threshold tells if only the threshold
+ * allowed it.
+ */
+bool st_numa_allow(struct st_numa_count *c, u64 owner, unsigned int epoch,
+		   bool stock, u64 threshold, bool *by_threshold);
 
 #endif /* SCHED_TUNE_POLICY_H */

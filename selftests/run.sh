@@ -176,7 +176,6 @@ guest_run() {
 }
 
 mkdir -p "$ST_BUILD"
-trap st_chroot_umount_all EXIT
 # Names resolve through the suites' meta packages (lib.sh); an exact kver
 # is taken as it is.
 KERNELS=()

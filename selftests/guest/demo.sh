@@ -16,7 +16,12 @@ for k in enabled ratelimit_window_ns ratelimit_burst cache_share_level \
 done
 echo
 echo "== features =="
-sed 's/^/  /' "$ST/features"
+for f in $FEATURES; do printf '  %-12s %-11s %s\n' "$f" "$(feature_state "$f")" "$(feature_reason "$f")"; done
+if [ -d /sys/kernel/debug/sched/llc_balancing ]; then
+	echo
+	echo "== cache-aware load balancing (SCHED_CACHE, debugfs sched/llc_balancing) =="
+	for f in /sys/kernel/debug/sched/llc_balancing/*; do printf '  %-26s %s\n' "${f##*/}" "$(head -n1 "$f" 2>/dev/null)"; done
+fi
 echo
 mig_setup
 run() {	# run LABEL WINDOW

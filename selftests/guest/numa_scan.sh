@@ -53,7 +53,9 @@ t_numa_unsupported() {
 	dmesg_mark
 	st_load || { ktap_fail "insmod"; return; }
 	check_eq "numa_scan: features says unsupported" "$(feature_state numa_scan)" unsupported
-	check "numa_scan: features gives the reason" grep -q "^numa_scan unsupported .*reason: ." "$ST/features"
+	diag "  numa_scan: $(feature_reason numa_scan)"
+	check "numa_scan: features/numa_scan/reason names the kernel and the checked series" \
+		sh -c "grep -q '$(uname -r).*6.12, 7.3' $ST/features/numa_scan/reason"
 	check_eq "numa_scan_threshold reads its stock value 0" "$(knob numa_scan_threshold)" 0
 	check_eq "numa_scan_threshold=50 fails with EOPNOTSUPP" "$(wr numa_scan_threshold 50)" EOPNOTSUPP
 	check_eq "numa_scan_renew=8 fails with EOPNOTSUPP" "$(wr numa_scan_renew 8)" EOPNOTSUPP
@@ -133,11 +135,22 @@ t_numa_stress() {
 	check_no_splat "numa_scan stress: no oops, warning or hung task"
 }
 
+# On one node the kernel never runs task_numa_work: the feature says so.
+t_numa_idle() {
+	group "numa_scan: idle on a one-node guest"
+	st_load || { ktap_fail "insmod"; return; }
+	check_eq "one node: numa_scan idle, hook in" "$(feature_state numa_scan)" idle
+	check "one node: task_numa_work hooked" hooked task_numa_work
+	diag "  numa_scan: $(feature_reason numa_scan)"
+	check "one node: the reason says one NUMA node" grep -q "one NUMA node" "$ST/features/numa_scan/reason"
+	st_unload
+}
+
 t_numa_scan() {
 	if ! supported numa_scan; then
 		t_numa_unsupported
 	elif [ "$(ns_nodes)" -lt 2 ]; then
-		ktap_skip "numa_scan: effect and stress" "guest has $(ns_nodes) NUMA node (boot with st_mode=numa)"
+		t_numa_idle
 	else
 		t_numa_effect
 		t_numa_stress

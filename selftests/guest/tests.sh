@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
-# shellcheck shell=dash # busybox ash: dash is the nearest shell shellcheck checks
+# shellcheck shell=dash
 # Guest test runner (busybox ash, run by /init as st_mode=tests).  KTAP on
-# stdout; the plan is printed last, so a missing plan tells the host that
-# the guest died or hung mid-run.
+# stdout, one subtest per unit; a guest that dies or hangs leaves fewer
+# results than its plan, and its last "# RUNNING" line names where.
 # shellcheck source=selftests/guest/lib.sh
 . /st/lib.sh
 # shellcheck source=selftests/guest/cache_level.sh
@@ -21,41 +21,43 @@ t_load_unload() {
 	check "/sys/kernel/sched_tune exists" test -d "$ST"
 	check "module listed in /proc/modules" is_loaded
 	for f in enabled ratelimit_window_ns ratelimit_burst cache_share_level \
-		cache_share_auto_llc_max numa_scan_threshold numa_scan_renew features \
-		stats/ratelimit_checked stats/ratelimit_kept_prev_cpu \
-		stats/ratelimit_migrations_stamped stats/reset; do
+		cache_share_auto_llc_max numa_scan_threshold numa_scan_renew passthrough \
+		$(for g in $FEATURES; do printf 'features/%s/state features/%s/reason features/%s/functions ' "$g" "$g" "$g"; done) \
+		$(stat_names_abi | sed 's|^|stats/|') stats/reset; do
 		check "file $f exists" test -e "$ST/$f"
 	done
+	check_eq "stats/ holds exactly the counters of sysfs-abi" \
+		"$(stat_files | sort | tr '\n' ' ')" "$(stat_names_abi | sed 's|^|stats/|' | sort | tr '\n' ' ')"
 	check "default: select_task_rq_fair hooked (enabled_functions)" hooked select_task_rq_fair
 	check "default: migrate_task_rq_fair hooked (enabled_functions)" hooked migrate_task_rq_fair
 	t_features_format
-	feat_detect
-	# shellcheck disable=SC2154 # feat_detect sets F_* by eval
-	diag "features on this kernel: ratelimit $F_ratelimit, cache_level $F_cache_level, numa_scan $F_numa_scan"
 	check "default: enabled_functions matches features" hooks_match_features
 	check "rmmod sched_tune" st_unload
 	check "/sys/kernel/sched_tune gone after rmmod" test ! -e "$ST"
 	check "module gone from /proc/modules" not is_loaded
 	check "nothing of ours in enabled_functions after rmmod" not ours_in_ftrace
-	check "nothing of ours in /sys/kernel/livepatch" \
-		sh -c '! ls /sys/kernel/livepatch 2>/dev/null | grep -q sched_tune'
 	check_no_splat "load/unload: no splat in dmesg"
 }
 
-# features: one line per feature, "name state ...", a reason when not active.
+# features/<name>/: the grammar of sysfs-abi, file by file.
 t_features_format() {
-	sed 's/^/#   features: /' "$ST/features"
-	for f in ratelimit cache_level numa_scan; do
-		s=$(feature_state $f)
+	for f in $FEATURES; do
+		s=$(feature_state "$f") r=$(feature_reason "$f") fn=$(cat "$ST/features/$f/functions" 2>/dev/null)
+		diag "  features/$f: state '$s', functions '$fn', reason '$r'"
 		case $s in
-		active) ktap_ok "features: $f is active" ;;
-		inactive|unsupported)
-			if grep -q "^$f .*reason:" "$ST/features"; then
-				ktap_ok "features: $f is $s and gives a reason"
-			else ktap_fail "features: $f is $s without reason:"; fi ;;
-		*) ktap_fail "features: $f line missing or bad state '$s'" ;;
+		active) ktap_ok "features/$f/state: '$s' is a state of sysfs-abi" ;;
+		idle|inactive|unsupported)
+			if [ -n "$r" ]; then ktap_ok "features/$f: $s, with a reason"
+			else ktap_fail "features/$f: $s, with a reason"; fi ;;
+		*) ktap_fail "features/$f/state: '$s' is a state of sysfs-abi" ;;
 		esac
+		check "features/$f/functions: function:ftrace-wrap|ftrace-replace[,...]" \
+			sh -c "echo '$fn' | grep -qxE '[a-z_]+:ftrace-(wrap|replace)(,[a-z_]+:ftrace-(wrap|replace))*'"
+		check_eq "features/$f/state: one line" "$(wc -l <"$ST/features/$f/state")" 1
+		check_eq "features/$f/reason: one line" "$(wc -l <"$ST/features/$f/reason")" 1
 	done
+	check "debugfs sched_tune/features: one summary line per feature" \
+		sh -c "[ \$(grep -cE '^(ratelimit|cache_level|numa_scan) (active|idle|inactive|unsupported) ' /sys/kernel/debug/sched_tune/features) = 3 ]"
 	check_eq "features: ratelimit active by default" "$(feature_state ratelimit)" active
 }
 
@@ -200,7 +202,7 @@ t_knobs() {
 	knob_valid numa_scan_renew 16 16
 
 	# read-only files: root's write must still fail
-	for f in features $(stat_files); do
+	for f in $(for g in $FEATURES; do printf 'features/%s/state features/%s/reason features/%s/functions ' "$g" "$g" "$g"; done) $(stat_files); do
 		r=$(wr "$f" 1)
 		if [ "$r" != OK ]; then ktap_ok "$f is read-only (write: $r)"
 		else ktap_fail "$f is read-only (write: $r)"; fi
@@ -300,8 +302,8 @@ t_enabled() {
 	check "enabled=0: select_task_rq_fair not hooked" not hooked select_task_rq_fair
 	check "enabled=0: nothing of ours in enabled_functions" not ours_in_ftrace
 	check_eq "enabled=0: features says ratelimit inactive" "$(feature_state ratelimit)" inactive
-	check "enabled=0: no feature active" not grep -q '^[a-z_]* active' "$ST/features"
-	sed 's/^/#   enabled=0: /' "$ST/features"
+	check "enabled=0: no feature active or idle" not grep -qE '^(active|idle)$' "$ST"/features/*/state
+	for f in $FEATURES; do diag "  enabled=0: $f $(feature_state "$f"): $(feature_reason "$f")"; done
 	check_eq "enabled=0: window kept" "$(knob ratelimit_window_ns)" 5000
 	check_eq "enabled=0: burst kept" "$(knob ratelimit_burst)" 2
 	check_eq "enabled=0: cache_share_level kept" "$(knob_choice cache_share_level)" "$lvl"
@@ -320,7 +322,7 @@ t_enabled() {
 	check "window=0: select_task_rq_fair not hooked" not hooked select_task_rq_fair
 	check "window=0: migrate_task_rq_fair not hooked" not hooked migrate_task_rq_fair
 	check "window=0: enabled_functions matches features" hooks_match_features
-	grep '^ratelimit' "$ST/features" | sed 's/^/#   window=0: /'
+	diag "  window=0: ratelimit $(feature_state ratelimit): $(feature_reason ratelimit)"
 	wr ratelimit_window_ns 2000000 >/dev/null
 	check "window back to 2 ms: select_task_rq_fair hooked" hooked select_task_rq_fair
 	# stock values of the other features take their hooks away too
@@ -431,18 +433,25 @@ t_toggle_stress() {
 	check_no_splat "toggle: no oops/warning/BUG/lockdep/Call Trace after 200 toggles"
 }
 
-ktap_start
+# Every unit this boot runs, in order; st_only=a,b picks some.
+ALL_UNITS="load_unload hang_guard knobs stats_reset params enabled ratelimit_effect
+	load_unload_stress toggle_stress cache_topology cache_effect cache_bad_input
+	cache_stress cache_hotplug numa_scan"
+t_whole_run() {
+	group "whole run"
+	ST_DMARK=$ST_BOOTMARK
+	check_no_splat "whole run: no splat in dmesg since the first test"
+}
+
+only=$(st_arg only "")
+units=
+for t in $ALL_UNITS; do
+	if [ -n "$only" ] && ! echo ",$only," | grep -q ",$t,"; then continue; fi
+	units="$units $t"
+done
 diag "vCPUs: $(nproc); L2 shared: $(cat /sys/devices/system/cpu/cpu0/cache/index2/shared_cpu_list 2>/dev/null); LLC shared: $(cat /sys/devices/system/cpu/cpu0/cache/index3/shared_cpu_list 2>/dev/null)"
 dmesg_mark
 ST_BOOTMARK=$ST_DMARK
-only=$(st_arg only "")
-for t in load_unload hang_guard knobs stats_reset params enabled ratelimit_effect \
-	load_unload_stress toggle_stress cache_topology cache_effect cache_bad_input \
-	cache_stress cache_hotplug numa_scan; do
-	if [ -n "$only" ] && ! echo ",$only," | grep -q ",$t,"; then continue; fi
-	"t_$t"
-	st_cleanup
-done
-ST_DMARK=$ST_BOOTMARK
-check_no_splat "whole run: no splat in dmesg since the first test"
-ktap_end
+feat_probe
+# shellcheck disable=SC2086 # a list of unit names
+units_run $units whole_run
