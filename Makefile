@@ -14,4 +14,7 @@ check:
 demo:
 	selftests/demo.sh
 
-.PHONY: all clean check demo
+lint:
+	selftests/lint.sh
+
+.PHONY: all clean check demo lint

@@ -91,12 +91,11 @@ static bool st_cl_mask_has(cpumask_var_t mask, int cpu)
 
 static void st_cl_pair(struct st_wake_pair *w, int this_cpu, int cpu)
 {
-	w->same_cpu = this_cpu == cpu;
-	w->share_llc = w->same_cpu ||
-		       *per_cpu_ptr(st_cl_llc_id, this_cpu) ==
-		       *per_cpu_ptr(st_cl_llc_id, cpu);
-	w->share_l2 = st_cl_mask_has(*per_cpu_ptr(st_cl_l2c_map, this_cpu), cpu);
-	w->share_smt = st_cl_mask_has(per_cpu(cpu_sibling_map, this_cpu), cpu);
+	st_wake_pair_classify(w, this_cpu, cpu,
+			      *per_cpu_ptr(st_cl_llc_id, this_cpu),
+			      *per_cpu_ptr(st_cl_llc_id, cpu),
+			      st_cl_mask_has(*per_cpu_ptr(st_cl_l2c_map, this_cpu), cpu),
+			      st_cl_mask_has(per_cpu(cpu_sibling_map, this_cpu), cpu));
 	w->llc_size = *per_cpu_ptr(st_cl_llc_size, this_cpu);
 	w->target_idle = !READ_ONCE(*(unsigned int *)(st_cl_rq(cpu) +
 						      st_cl_nr_running_off));

@@ -114,6 +114,14 @@ struct st_wake_pair {
 	unsigned int llc_size;	/* sd_llc_size of the waker's CPU */
 };
 
+/*
+ * Fills the topology part of @w for a wakeup from @this_cpu to @cpu: the
+ * sd_llc_id of both CPUs and whether @cpu is in @this_cpu's L2 (cluster)
+ * and SMT sibling masks (false for a mask not allocated).
+ */
+void st_wake_pair_classify(struct st_wake_pair *w, int this_cpu, int cpu,
+			   int this_llc_id, int cpu_llc_id, bool in_l2_mask,
+			   bool in_smt_mask);
 bool st_level_shares(unsigned int level, const struct st_wake_pair *w,
 		     u64 auto_llc_max);
 bool st_wake_queue(bool shares, const struct st_wake_pair *w);

@@ -42,6 +42,8 @@ run_unit() {
 		tail -n 30 "$log" | sed 's/^/#   /'
 	elif ((ST_TAP_COUNT == 0)); then
 		st_result fail unit "make -C selftests/unit printed no test results"
+	elif [[ $ST_TAP_PLAN != "$ST_TAP_COUNT" ]]; then
+		st_result fail unit "make -C selftests/unit: plan 1..$ST_TAP_PLAN but $ST_TAP_COUNT results"
 	fi
 }
 
@@ -239,6 +241,8 @@ if st_build_helpers; then st_result pass host "static guest helpers build (gcc -
 else st_result fail host "static guest helpers build (gcc -static)"; fi
 stamp "unit tests"
 run_unit
+stamp "lint: shellcheck, checkpatch --strict"
+ST_ROOT=$ST_SRC st_lint lint
 # Kernels run as jobs, ST_JOBS at a time (one single-threaded qemu per
 # host core); each job's output is replayed in kernel order.
 ST_JOBS=${ST_JOBS:-$(nproc)}

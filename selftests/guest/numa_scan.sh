@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash # busybox ash: dash is the nearest shell shellcheck checks
 # Guest tests of the NUMA scan threshold (issue 4), sourced by tests.sh
 # after lib.sh.  The effect needs a guest with two NUMA nodes (qemu -numa)
 # and NUMA balancing on; the workload is st_numa_work, threads on every
@@ -11,6 +12,7 @@ NS_THREADS=$(st_arg ns_threads $(($(nproc) * 4)))
 NS_MB=$(st_arg ns_mb 16)
 NS_DBG=/sys/kernel/debug/sched/numa_balancing
 
+# shellcheck disable=SC2012 # sysfs node names are plain words
 ns_nodes() { ls -d /sys/devices/system/node/node[0-9]* 2>/dev/null | wc -l; }
 ns_vmstat() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
 # More threads than CPUs: stock 6.12 forces a scan of an unaccessed VMA
@@ -75,7 +77,7 @@ t_numa_effect() {
 	check "threshold 50: task_numa_work hooked" hooked task_numa_work
 	ns_fast_scan
 	ns_work 3	# warm-up: the scan delay of a new mm
-	alw0=0 alw50=0 chk50=0 rc=0 i=0
+	alw0=0 alw50=0 chk50=0 rc=0 i=0 pte0='' pte50='' hint0='' hint50=''
 	diag "figures under qemu TCG, not hardware; counts per run of ${NS_SECS}s, $NS_THREADS threads x ${NS_MB} MB in 2 VMAs each"
 	while [ "$i" -lt "$NS_REPS" ]; do
 		for thr in 0 50; do

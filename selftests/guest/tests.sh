@@ -3,8 +3,11 @@
 # Guest test runner (busybox ash, run by /init as st_mode=tests).  KTAP on
 # stdout, one subtest per unit; a guest that dies or hangs leaves fewer
 # results than its plan, and its last "# RUNNING" line names where.
+# shellcheck source=selftests/guest/lib.sh
 . /st/lib.sh
+# shellcheck source=selftests/guest/cache_level.sh
 . /st/cache_level.sh
+# shellcheck source=selftests/guest/numa_scan.sh
 . /st/numa_scan.sh
 . /st/scx.sh
 
@@ -20,7 +23,7 @@ t_load_unload() {
 	check "module listed in /proc/modules" is_loaded
 	for f in enabled ratelimit_window_ns ratelimit_burst cache_share_level \
 		cache_share_auto_llc_max numa_scan_threshold numa_scan_renew passthrough \
-		$(for f in $FEATURES; do printf 'features/%s/state features/%s/reason features/%s/functions ' "$f" "$f" "$f"; done) \
+		$(for g in $FEATURES; do printf 'features/%s/state features/%s/reason features/%s/functions ' "$g" "$g" "$g"; done) \
 		$(stat_names_abi | sed 's|^|stats/|') stats/reset; do
 		check "file $f exists" test -e "$ST/$f"
 	done
@@ -40,7 +43,7 @@ t_load_unload() {
 # features/<name>/: the grammar of sysfs-abi, file by file.
 t_features_format() {
 	for f in $FEATURES; do
-		s=$(feature_state $f) r=$(feature_reason $f) fn=$(cat "$ST/features/$f/functions" 2>/dev/null)
+		s=$(feature_state "$f") r=$(feature_reason "$f") fn=$(cat "$ST/features/$f/functions" 2>/dev/null)
 		diag "  features/$f: state '$s', functions '$fn', reason '$r'"
 		case $s in
 		active) ktap_ok "features/$f/state: '$s' is a state of sysfs-abi" ;;
@@ -200,7 +203,7 @@ t_knobs() {
 	knob_valid numa_scan_renew 16 16
 
 	# read-only files: root's write must still fail
-	for f in $(for f in $FEATURES; do printf 'features/%s/state features/%s/reason features/%s/functions ' "$f" "$f" "$f"; done) $(stat_files); do
+	for f in $(for g in $FEATURES; do printf 'features/%s/state features/%s/reason features/%s/functions ' "$g" "$g" "$g"; done) $(stat_files); do
 		r=$(wr "$f" 1)
 		if [ "$r" != OK ]; then ktap_ok "$f is read-only (write: $r)"
 		else ktap_fail "$f is read-only (write: $r)"; fi
@@ -301,7 +304,7 @@ t_enabled() {
 	check "enabled=0: nothing of ours in enabled_functions" not ours_in_ftrace
 	check_eq "enabled=0: features says ratelimit inactive" "$(feature_state ratelimit)" inactive
 	check "enabled=0: no feature active or idle" not grep -qE '^(active|idle)$' "$ST"/features/*/state
-	for f in $FEATURES; do diag "  enabled=0: $f $(feature_state $f): $(feature_reason $f)"; done
+	for f in $FEATURES; do diag "  enabled=0: $f $(feature_state "$f"): $(feature_reason "$f")"; done
 	check_eq "enabled=0: window kept" "$(knob ratelimit_window_ns)" 5000
 	check_eq "enabled=0: burst kept" "$(knob ratelimit_burst)" 2
 	check_eq "enabled=0: cache_share_level kept" "$(knob_choice cache_share_level)" "$lvl"
