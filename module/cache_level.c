@@ -197,9 +197,15 @@ static const char *st_cl_resolve(void)
 	return NULL;
 }
 
+static const struct st_func_shape st_cl_shapes[] = {
+	{ "ttwu_queue_wakelist", "bool (struct task_struct *, int, int)" },
+	{ "__smp_call_single_queue", "void (int, struct llist_node *)" },
+};
+
 static int st_cl_probe(struct st_feature *f)
 {
-	f->reason = st_cl_resolve();
+	f->reason = st_gate_shapes(f->name, st_cl_shapes,
+				   ARRAY_SIZE(st_cl_shapes)) ?: st_cl_resolve();
 	return f->reason ? -EOPNOTSUPP : 0;
 }
 

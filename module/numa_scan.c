@@ -348,8 +348,22 @@ static void st_ns_release(void)
 	st_ns_table = NULL;
 }
 
+static const struct st_func_shape st_ns_shapes[] = {
+	{ "task_numa_work", "void (struct callback_head *)" },
+	{ "task_scan_max", "unsigned int (struct task_struct *)" },
+	{ "task_scan_start", "unsigned int (struct task_struct *)" },
+	{ "vma_migratable", "bool (struct vm_area_struct *)" },
+	{ "vma_policy_mof", "bool (struct vm_area_struct *)" },
+	{ "change_prot_numa",
+	  "long unsigned int (struct vm_area_struct *, long unsigned int, long unsigned int)" },
+};
+
 static int st_ns_probe(struct st_feature *f)
 {
+	f->reason = st_gate_shapes(f->name, st_ns_shapes,
+				   ARRAY_SIZE(st_ns_shapes));
+	if (f->reason)
+		return -EOPNOTSUPP;
 	st_ns_cpuset_rule = f->series == ST_SERIES_7_3;
 	if (f->series != ST_SERIES_6_12 && !st_ns_cpuset_rule) {
 		f->reason = "no copy of task_numa_work for this series";

@@ -162,11 +162,21 @@ static void st_rl_release(void)
 	st_rl_table = NULL;
 }
 
+static const struct st_func_shape st_rl_shapes[] = {
+	{ "select_task_rq_fair", "int (struct task_struct *, int, int)" },
+	{ "migrate_task_rq_fair", "void (struct task_struct *, int)" },
+};
+
 static int st_rl_probe(struct st_feature *f)
 {
 	unsigned long addr;
 	s64 ttwu;
 	int i;
+
+	f->reason = st_gate_shapes(f->name, st_rl_shapes,
+				   ARRAY_SIZE(st_rl_shapes));
+	if (f->reason)
+		return -EOPNOTSUPP;
 
 	for (i = 0; i < ARRAY_SIZE(st_rl_hooks); i++) {
 		int ret = st_fhook_resolve(&st_rl_hooks[i]);
