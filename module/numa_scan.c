@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * NUMA scan threshold for disjoint VMAs (seed 003).
+ * NUMA scan threshold for disjoint VMAs, from "sched/numa: Fix disjoint
+ * set vma scan regression" (Raghavendra K T, 2023,
+ * https://lore.kernel.org/all/b0a8f3490b491d4fd003c3e0493e940afaea5f2c.1684228065.git.raghavendra.kt@amd.com/).
  *
  * vma_is_accessed() is inlined into task_numa_work(), so the whole of
  * task_numa_work() is replaced by st_task_numa_work(): Debian 6.12.95's
@@ -107,9 +109,9 @@ static bool st_vma_is_accessed_stock(struct mm_struct *mm,
 }
 
 /*
- * The stock test, then the seed's: a VMA not accessed by this task is
+ * The stock test, then the patch's: a VMA not accessed by this task is
  * still scanned while its scan count is under the threshold.  Every
- * scan allowed, by either rule, counts, as in the seed.
+ * scan allowed, by either rule, counts, as in the patch.
  */
 static bool st_vma_is_accessed(struct mm_struct *mm,
 			       struct vm_area_struct *vma)

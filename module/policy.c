@@ -179,7 +179,7 @@ bool st_wake_wide(unsigned int waker_flips, unsigned int wakee_flips,
 
 /*
  * Whether the pair counts as sharing cache at @level, i.e. may skip the
- * queued wakeup.  A CPU shares with itself, as in the seed.  A level only
+ * queued wakeup.  A CPU shares with itself, as in the L2 patch.  A level only
  * narrows the kernel's LLC group, never widens it: CPUs in different
  * scheduler LLC domains (isolcpus, cpuset partitions) stay queued as in
  * stock, whatever the hardware masks say.
