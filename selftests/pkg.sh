@@ -212,7 +212,7 @@ pkg_prepare_chroot() {
 		;;
 	trixie)
 		PKG_KERNELS=("$(st_resolve_kver trixie)" "$(st_resolve_kver trixie-backports)")
-		st_chroot_install trixie dkms openssl build-essential debhelper dh-dkms || return 1
+		st_chroot_install trixie dkms openssl build-essential debhelper dh-dkms lintian || return 1
 		st_chroot_install trixie "linux-headers-${PKG_KERNELS[0]}" || return 1
 		st_chroot_install trixie -t trixie-backports "linux-headers-${PKG_KERNELS[1]}" || return 1
 		;;
@@ -336,10 +336,10 @@ pkg_test_bookworm() {
 
 # Debian 13: build with its tools, compare with Debian 12's .deb, install.
 pkg_test_trixie() {
-	local g="pkg Debian 13" root deb13 log=$ST_BUILD/pkg/deb-trixie.log d12 d13
+	local g="pkg Debian 13" root deb13 log=$ST_BUILD/pkg/deb-trixie.log d12 d13 out rc
 	pkg_log "Debian 13 chroot: DKMS, debhelper, dh-dkms and headers"
 	if ! pkg_prepare_chroot trixie; then
-		st_result fail "$g" "Debian 13 chroot with dkms, debhelper, dh-dkms and the headers of 6.12, 7.3 and an unsupported kernel"
+		st_result fail "$g" "Debian 13 chroot with dkms, debhelper, dh-dkms, lintian and the headers of 6.12, 7.3 and an unsupported kernel"
 		return
 	fi
 	pkg_overlay trixie trixie || { st_result fail "$g" "overlay on the Debian 13 chroot"; return; }
@@ -354,6 +354,18 @@ pkg_test_trixie() {
 		st_result fail "$g" "make deb builds sched-tune-dkms_${PKG_VER}_all.deb with Debian 13's debhelper and dh-dkms"
 		tail -n 30 "$log" | sed 's/^/#   /'
 	fi
+	# DKMS from the tree, as the README says, with Debian 13's DKMS: the
+	# version comes from debian/changelog through dkms.conf
+	if pkg_in "$root" dkms add /tmp/st-src >"$log.add" 2>&1 &&
+		grep -q "sched-tune/$PKG_VER: added" <<<"$(pkg_in "$root" dkms status -m sched-tune 2>/dev/null)" &&
+		! grep -qi deprecat "$log.add"; then
+		st_result pass "$g" "dkms add <tree> (dkms $(pkg_in "$root" dpkg-query -W -f='${Version}' dkms)): sched-tune/$PKG_VER, no deprecation warning"
+	else
+		st_result fail "$g" "dkms add <tree>: sched-tune/$PKG_VER, no deprecation warning"
+		sed 's/^/#   /' "$log.add"
+	fi
+	pkg_in "$root" dkms remove -m sched-tune -v "$PKG_VER" --all >>"$log.add" 2>&1
+	rm -rf "$root/usr/src/sched-tune-$PKG_VER"
 	deb13=$root/tmp/st-deb/sched-tune-dkms_${PKG_VER}_all.deb
 	if [[ -f $deb13 ]]; then
 		cp "$deb13" "$ST_BUILD/pkg/sched-tune-dkms_${PKG_VER}_all.deb13"
@@ -363,6 +375,12 @@ pkg_test_trixie() {
 		pkg_check "$g" "same dkms.conf as the Debian 12 build" \
 			cmp -s "$PKG_CONF" <(dpkg-deb --fsys-tarfile "$deb13" | tar -xO "./usr/src/sched-tune-$PKG_VER/dkms.conf")
 		st_log "$g: Depends: $(dpkg-deb -f "$deb13" Depends) (Debian 12's build: $(dpkg-deb -f "$PKG_DEB" Depends))"
+		out=$(pkg_in "$root" lintian --fail-on error,warning -I -E --pedantic "/tmp/st-deb/$(basename "$deb13")" 2>&1)
+		rc=$?
+		out=$(grep -v 'running with root privileges' <<<"$out")
+		if [[ -n $out ]]; then printf '%s\n' "$out" | sed 's/^/#   lintian: /'; fi
+		pkg_check "$g" "lintian $(pkg_in "$root" dpkg-query -W -f='${Version}' lintian) (Debian 13) on this .deb: no error, no warning" \
+			test "$rc" = 0 -a -z "$(grep -E '^[EW]: ' <<<"$out")"
 		pkg_install_test trixie "$g" "$root" "$deb13"
 	fi
 	pkg_overlay_down "$root"
