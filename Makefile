@@ -26,4 +26,7 @@ deb:
 	rm -rf $(DEB_OUT)/src
 	@ls $(DEB_OUT)/*.deb
 
-.PHONY: all clean check demo deb
+lint:
+	selftests/lint.sh
+
+.PHONY: all clean check demo deb lint

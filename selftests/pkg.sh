@@ -45,17 +45,17 @@ pkg_check() {
 	return 1
 }
 
-# Debian 13 and its backports, Debian 12 and its backports: the headers
-# each chroot gets, by the kernel names of lib.sh.
+# What the package stage needs on the host (Debian 12): Debian's packaging
+# tools, lintian, debootstrap for the chroots, openssl for DKMS's key.
 pkg_host_tools() {
 	st_apt_install build-essential debhelper dh-dkms lintian debootstrap dpkg-dev openssl
 }
 
 # --- overlays on the cached chroots ----------------------------------------------
 
-# pkg_overlay SUITE NAME: mounts a throwaway overlay of SUITE's chroot,
-# with /proc, at PKG_ROOT.  What is written there lands in
-# $ST_BUILD/pkg/NAME, and goes with it.
+# pkg_overlay SUITE NAME: mounts a throwaway overlay of SUITE's chroot at
+# PKG_ROOT.  What is written there lands in $ST_BUILD/pkg/NAME, and goes
+# with it.
 pkg_overlay() {
 	local suite=$1 ov=$ST_BUILD/pkg/$2
 	PKG_ROOT=$ov/root
@@ -63,15 +63,11 @@ pkg_overlay() {
 	rm -rf "$ov"
 	mkdir -p "$ov/upper" "$ov/work" "$PKG_ROOT"
 	mount -t overlay st-pkg \
-		-o "lowerdir=$(st_chroot_dir "$suite"),upperdir=$ov/upper,workdir=$ov/work" "$PKG_ROOT" ||
-		return 1
-	mount -t proc proc "$PKG_ROOT/proc" || { pkg_overlay_down "$PKG_ROOT"; return 1; }
+		-o "lowerdir=$(st_chroot_dir "$suite"),upperdir=$ov/upper,workdir=$ov/work" "$PKG_ROOT"
 }
 
 pkg_overlay_down() {
-	local root=$1
-	if mountpoint -q "$root/proc" 2>/dev/null; then umount -l "$root/proc"; fi
-	if mountpoint -q "$root" 2>/dev/null; then umount -l "$root"; fi
+	if mountpoint -q "$1" 2>/dev/null; then umount -l "$1"; fi
 	return 0
 }
 
@@ -84,11 +80,13 @@ pkg_umount_all() {
 	return 0
 }
 
-# pkg_in ROOT CMD...: CMD as root in the overlay, with a clean environment.
+# pkg_in ROOT CMD...: CMD as root in the overlay, with a clean environment
+# and a /proc of its own (as lib.sh's st_in_chroot).
 pkg_in() {
 	local root=$1
 	shift
-	chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
+	unshare --mount-proc="$root/proc" chroot "$root" /usr/bin/env -i \
+		PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
 		DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8 "$@"
 }
 
@@ -417,7 +415,7 @@ if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
 	ST_SRC=${ST_SRC:-$ST_ROOT}
 	st_ensure_host
 	mkdir -p "$ST_BUILD"
-	trap 'pkg_umount_all; st_chroot_umount_all' EXIT
+	trap pkg_umount_all EXIT
 	run_pkg
 	st_summary
 	((ST_FAIL == 0))

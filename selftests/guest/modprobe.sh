@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash # busybox ash: dash is the nearest shell shellcheck checks
 # Guest test of loading by name, as on a server: settings in
 # /etc/modprobe.d reach the knobs at modprobe time (sourced by tests.sh,
 # test t_modprobe).  The initramfs holds the module where DKMS puts it,
