@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * NUMA scan threshold for disjoint VMAs (seed 003).
+ * NUMA scan threshold for disjoint VMAs, from "sched/numa: Fix disjoint
+ * set vma scan regression" (Raghavendra K T, 2023,
+ * https://lore.kernel.org/all/b0a8f3490b491d4fd003c3e0493e940afaea5f2c.1684228065.git.raghavendra.kt@amd.com/).
  *
  * vma_is_accessed() is inlined into task_numa_work(), so the whole of
  * task_numa_work() is replaced by st_task_numa_work(): the stock code of
@@ -107,7 +109,7 @@ static bool st_vma_is_accessed_stock(struct mm_struct *mm,
 }
 
 /*
- * The stock test, then the seed's (policy.c): a VMA not accessed by this
+ * The stock test, then the patch's (policy.c): a VMA not accessed by this
  * task is still scanned while its scan count is under the threshold.
  */
 static bool st_vma_is_accessed(struct mm_struct *mm,
