@@ -10,6 +10,7 @@
 # shellcheck source=selftests/guest/numa_scan.sh
 . /st/numa_scan.sh
 . /st/scx.sh
+. /st/modprobe.sh
 
 # --- load / unload -------------------------------------------------------
 t_load_unload() {
@@ -482,7 +483,7 @@ t_toggle_stress() {
 }
 
 # Every unit this boot runs, in order; st_only=a,b picks some.
-ALL_UNITS="load_unload hang_guard knobs stats_reset params enabled gate_refusal ratelimit_effect
+ALL_UNITS="load_unload hang_guard knobs stats_reset params modprobe enabled gate_refusal ratelimit_effect
 	load_unload_stress toggle_stress cache_topology cache_effect cache_bad_input
 	cache_stress cache_hotplug numa_scan scx"
 t_whole_run() {
