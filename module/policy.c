@@ -182,8 +182,23 @@ bool st_wake_wide(unsigned int waker_flips, unsigned int wakee_flips,
 }
 
 /*
+ * As cpus_share_cache(): a CPU shares its LLC with itself, and otherwise
+ * the scheduler's LLC domain ids decide.  The L2 and SMT masks are taken
+ * as the kernel keeps them (a CPU is in its own masks once online).
+ */
+void st_wake_pair_classify(struct st_wake_pair *w, int this_cpu, int cpu,
+			   int this_llc_id, int cpu_llc_id, bool in_l2_mask,
+			   bool in_smt_mask)
+{
+	w->same_cpu = this_cpu == cpu;
+	w->share_llc = w->same_cpu || this_llc_id == cpu_llc_id;
+	w->share_l2 = in_l2_mask;
+	w->share_smt = in_smt_mask;
+}
+
+/*
  * Whether the pair counts as sharing cache at @level, i.e. may skip the
- * queued wakeup.  A CPU shares with itself, as in the seed.  A level only
+ * queued wakeup.  A CPU shares with itself, as in the L2 patch.  A level only
  * narrows the kernel's LLC group, never widens it: CPUs in different
  * scheduler LLC domains (isolcpus, cpuset partitions) stay queued as in
  * stock, whatever the hardware masks say.

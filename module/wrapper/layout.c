@@ -61,6 +61,15 @@ int st_layout_enum(const char *name, s64 *val)
 	return st_btf_enum_value(&st_vmlinux_btf, name, val);
 }
 
+int st_layout_func_sig(const char *func, char *buf, size_t len)
+{
+	if (len)
+		buf[0] = '\0';
+	if (!st_btf_ok)
+		return -ENOENT;
+	return st_btf_func_sig(&st_vmlinux_btf, func, buf, len);
+}
+
 enum st_scx_mode st_layout_scx(void)
 {
 	if (!st_key_on(st_scx_enabled))

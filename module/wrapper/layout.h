@@ -15,6 +15,12 @@ void st_layout_exit(void);
 int st_layout_member(const char *type, const char *member, u32 *offset,
 		     u32 *size);
 int st_layout_enum(const char *name, s64 *val);
+/*
+ * The prototype of @func in the kernel's BTF, as C spells it without
+ * names ("bool (struct task_struct *, int, int)"): the number of
+ * parameters, or an error of st_btf_func_sig() (wrapper/btf.h).
+ */
+int st_layout_func_sig(const char *func, char *buf, size_t len);
 
 /* Whether a sched_ext scheduler is loaded, and whether it runs every task. */
 enum st_scx_mode {

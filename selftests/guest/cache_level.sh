@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# shellcheck shell=dash
+# shellcheck shell=dash # busybox ash: dash is the nearest shell shellcheck checks
 # Guest tests of the queued-wakeup cache level, sourced by tests.sh after
 # lib.sh.  The effect needs two CPUs in one LLC with different L2s, and a
 # same-L2 (SMT) pair to show what stays direct.  make check boots
@@ -184,6 +184,7 @@ t_cache_stress() {
 	touch /tmp/pp.stop
 	wait "$pp"
 	bg_stop
+	# shellcheck disable=SC2002 # cat makes a missing file 0 runs
 	pruns=$(cat /tmp/pp.runs 2>/dev/null | wc -l)
 	check "cache stress: hackbench completed every run ($(bg_runs) runs)" test ! -s /tmp/bg.fail
 	check "cache stress: ping-pong completed every run, no lost wakeup ($pruns runs)" test ! -s /tmp/pp.fail -a "$pruns" -gt 0

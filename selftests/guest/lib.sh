@@ -105,6 +105,7 @@ knob_choice() { knob "$1" | sed -n 's/.*\[\([^]]*\)\].*/\1/p'; }
 wr() { st_write -e "$ST/$1" "$2"; }
 stat_get() { cat "$ST/stats/$1" 2>/dev/null; }
 # every counter in stats/ (all but reset), as paths below $ST
+# shellcheck disable=SC2010 # sysfs file names are plain words
 stat_files() { ls "$ST/stats" | grep -vx reset | sed 's|^|stats/|'; }
 FEATURES="ratelimit cache_level numa_scan"
 feature_state() { cat "$ST/features/$1/state" 2>/dev/null; }
@@ -117,7 +118,7 @@ ST_FUNCS="select_task_rq_fair migrate_task_rq_fair ttwu_queue_wakelist task_numa
 # A function is hooked when ftrace lists it in enabled_functions.
 hooked() { grep -q "^$1 " "$TR/enabled_functions" 2>/dev/null; }
 ours_in_ftrace() {
-	grep -qE "^($(echo $ST_FUNCS | tr ' ' '|')) |\[sched_tune\]" \
+	grep -qE "^($(echo "$ST_FUNCS" | tr ' ' '|')) |\[sched_tune\]" \
 		"$TR/enabled_functions" 2>/dev/null
 }
 # The kernel functions features/<name>/functions names ("f:mech,f:mech").
@@ -142,7 +143,7 @@ hooks_match_features() {
 # defaults: F_ratelimit, F_cache_level, F_numa_scan = active|inactive|unsupported.
 feat_detect() {
 	local f
-	for f in $FEATURES; do eval "F_$f=$(feature_state $f)"; done
+	for f in $FEATURES; do eval "F_$f=$(feature_state "$f")"; done
 }
 supported() { eval "[ \"\$F_$1\" != unsupported ]"; }
 # Loads the module with its defaults once, before the units, to learn
@@ -152,6 +153,7 @@ feat_probe() {
 		feat_detect
 		st_unload
 	fi
+	# shellcheck disable=SC2154 # feat_detect sets F_* by eval
 	diag "features on this kernel: ratelimit $F_ratelimit, cache_level $F_cache_level, numa_scan $F_numa_scan"
 }
 # The counters sysfs-abi documents, one "What:" each.

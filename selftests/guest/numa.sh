@@ -2,7 +2,9 @@
 # shellcheck shell=dash
 # Guest runner of the NUMA boot (st_mode=numa): a guest with two NUMA
 # nodes, where NUMA balancing turns itself on, for the numa_scan tests.
+# shellcheck source=selftests/guest/lib.sh
 . /st/lib.sh
+# shellcheck source=selftests/guest/numa_scan.sh
 . /st/numa_scan.sh
 
 t_numa_nodes() {

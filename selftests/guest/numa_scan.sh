@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash # busybox ash: dash is the nearest shell shellcheck checks
 # Guest tests of the NUMA scan threshold (issue 4), sourced by tests.sh
 # after lib.sh.  The effect needs a guest with two NUMA nodes (qemu -numa)
 # and NUMA balancing on; the workload is st_numa_work, threads on every
@@ -11,6 +12,7 @@ NS_THREADS=$(st_arg ns_threads $(($(nproc) * 4)))
 NS_MB=$(st_arg ns_mb 16)
 NS_DBG=/sys/kernel/debug/sched/numa_balancing
 
+# shellcheck disable=SC2012 # sysfs node names are plain words
 ns_nodes() { ls -d /sys/devices/system/node/node[0-9]* 2>/dev/null | wc -l; }
 ns_vmstat() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
 # More threads than CPUs: stock 6.12 forces a scan of an unaccessed VMA
@@ -75,7 +77,7 @@ t_numa_effect() {
 	check "threshold 50: task_numa_work hooked" hooked task_numa_work
 	ns_fast_scan
 	ns_work 3	# warm-up: the scan delay of a new mm
-	alw0=0 alw50=0 chk50=0 rc=0 i=0
+	alw0=0 alw50=0 chk50=0 rc=0 i=0 pte0='' pte50='' hint0='' hint50=''
 	diag "figures under qemu TCG, not hardware; counts per run of ${NS_SECS}s, $NS_THREADS threads x ${NS_MB} MB in 2 VMAs each"
 	while [ "$i" -lt "$NS_REPS" ]; do
 		for thr in 0 50; do
@@ -177,13 +179,19 @@ t_numa_cpuset() {
 	st_load numa_scan_threshold=50 || { ktap_fail "insmod"; return; }
 	ns_fast_scan
 	ns_work 3
-	for where in free confined; do
+	# ns_cpuset_run WHERE: one run, free or confined; sets CS_RC, CS_CHK
+	ns_cpuset_run() {
 		wr stats/reset 1 >/dev/null
 		p0=$(ns_vmstat numa_pte_updates)
-		if [ $where = free ]; then ns_work; else ns_run_in_cgroup; fi
-		eval "rc_$where=$? pte_$where=$(($(ns_vmstat numa_pte_updates) - p0)) chk_$where=$(stat_get numa_vma_checked)"
-		diag "  $where: $(cat /tmp/ns.out); numa_pte_updates $(eval echo \$pte_$where), numa_vma_checked $(eval echo \$chk_$where) [qemu TCG]"
-	done
+		if [ "$1" = free ]; then ns_work; else ns_run_in_cgroup; fi
+		CS_RC=$?
+		CS_CHK=$(stat_get numa_vma_checked)
+		diag "  $1: $(cat /tmp/ns.out); numa_pte_updates $(($(ns_vmstat numa_pte_updates) - p0)), numa_vma_checked $CS_CHK [qemu TCG]"
+	}
+	ns_cpuset_run free
+	rc_free=$CS_RC chk_free=$CS_CHK
+	ns_cpuset_run confined
+	rc_confined=$CS_RC chk_confined=$CS_CHK
 	check_eq "cpuset: both workload runs completed" "$rc_free$rc_confined" 00
 	check "cpuset: the free run was scanned (numa_vma_checked $chk_free)" test "$chk_free" -gt 0
 	case $(uname -r) in
@@ -211,12 +219,14 @@ t_numa_renew() {
 	st_load numa_scan_threshold=50 numa_scan_renew=0 || { ktap_fail "insmod"; return; }
 	ns_fast_scan
 	ns_work 3
-	for r in 0 1; do
-		wr numa_scan_renew $r >/dev/null
-		ns_run 50
-		eval "alw_$r=$NS_ALW rc_$r=$NS_RC"
-		diag "  renew $r: allowed_by_threshold $NS_ALW of $NS_CHK checks [qemu TCG]"
-	done
+	wr numa_scan_renew 0 >/dev/null
+	ns_run 50
+	alw_0=$NS_ALW rc_0=$NS_RC
+	diag "  renew 0: allowed_by_threshold $NS_ALW of $NS_CHK checks [qemu TCG]"
+	wr numa_scan_renew 1 >/dev/null
+	ns_run 50
+	alw_1=$NS_ALW rc_1=$NS_RC
+	diag "  renew 1: allowed_by_threshold $NS_ALW of $NS_CHK checks [qemu TCG]"
 	check_eq "renew: both workload runs completed" "$rc_0$rc_1" 00
 	check "renew 1 allows more unaccessed scans than renew 0 ($alw_1 vs $alw_0)" \
 		test "$alw_1" -gt $((alw_0 * 2))

@@ -3,12 +3,16 @@
 # Guest test runner (busybox ash, run by /init as st_mode=tests).  KTAP on
 # stdout, one subtest per unit; a guest that dies or hangs leaves fewer
 # results than its plan, and its last "# RUNNING" line names where.
+# shellcheck source=selftests/guest/lib.sh
 . /st/lib.sh
+# shellcheck source=selftests/guest/cache_level.sh
 . /st/cache_level.sh
+# shellcheck source=selftests/guest/numa_scan.sh
 . /st/numa_scan.sh
 . /st/scx.sh
 # shellcheck source=selftests/guest/conflict.sh
 . /st/conflict.sh
+. /st/modprobe.sh
 
 # --- load / unload -------------------------------------------------------
 t_load_unload() {
@@ -22,7 +26,7 @@ t_load_unload() {
 	check "module listed in /proc/modules" is_loaded
 	for f in enabled ratelimit_window_ns ratelimit_burst cache_share_level \
 		cache_share_auto_llc_max numa_scan_threshold numa_scan_renew passthrough \
-		$(for f in $FEATURES; do printf 'features/%s/state features/%s/reason features/%s/functions ' "$f" "$f" "$f"; done) \
+		$(for g in $FEATURES; do printf 'features/%s/state features/%s/reason features/%s/functions ' "$g" "$g" "$g"; done) \
 		$(stat_names_abi | sed 's|^|stats/|') stats/reset; do
 		check "file $f exists" test -e "$ST/$f"
 	done
@@ -42,7 +46,7 @@ t_load_unload() {
 # features/<name>/: the grammar of sysfs-abi, file by file.
 t_features_format() {
 	for f in $FEATURES; do
-		s=$(feature_state $f) r=$(feature_reason $f) fn=$(cat "$ST/features/$f/functions" 2>/dev/null)
+		s=$(feature_state "$f") r=$(feature_reason "$f") fn=$(cat "$ST/features/$f/functions" 2>/dev/null)
 		diag "  features/$f: state '$s', functions '$fn', reason '$r'"
 		case $s in
 		active) ktap_ok "features/$f/state: '$s' is a state of sysfs-abi" ;;
@@ -202,7 +206,7 @@ t_knobs() {
 	knob_valid numa_scan_renew 16 16
 
 	# read-only files: root's write must still fail
-	for f in $(for f in $FEATURES; do printf 'features/%s/state features/%s/reason features/%s/functions ' "$f" "$f" "$f"; done) $(stat_files); do
+	for f in $(for g in $FEATURES; do printf 'features/%s/state features/%s/reason features/%s/functions ' "$g" "$g" "$g"; done) $(stat_files); do
 		r=$(wr "$f" 1)
 		if [ "$r" != OK ]; then ktap_ok "$f is read-only (write: $r)"
 		else ktap_fail "$f is read-only (write: $r)"; fi
@@ -303,7 +307,7 @@ t_enabled() {
 	check "enabled=0: nothing of ours in enabled_functions" not ours_in_ftrace
 	check_eq "enabled=0: features says ratelimit inactive" "$(feature_state ratelimit)" inactive
 	check "enabled=0: no feature active or idle" not grep -qE '^(active|idle)$' "$ST"/features/*/state
-	for f in $FEATURES; do diag "  enabled=0: $f $(feature_state $f): $(feature_reason $f)"; done
+	for f in $FEATURES; do diag "  enabled=0: $f $(feature_state "$f"): $(feature_reason "$f")"; done
 	check_eq "enabled=0: window kept" "$(knob ratelimit_window_ns)" 5000
 	check_eq "enabled=0: burst kept" "$(knob ratelimit_burst)" 2
 	check_eq "enabled=0: cache_share_level kept" "$(knob_choice cache_share_level)" "$lvl"
@@ -336,27 +340,34 @@ t_enabled() {
 
 # --- the support gate refusing a kernel it was not checked on ------------------
 # gate_simulate=<feature>=<series> makes the gate see an unchecked series
-# for one feature: that feature refuses with its reason, the others work.
+# for one feature, <feature>=shape a kernel function with another
+# prototype in BTF: that feature refuses with its reason, the others work.
 t_gate_refusal() {
 	group "support gate: refusal of an unchecked kernel"
 	dmesg_mark
 	gmark=$ST_DMARK
+	for sim in 6.13 shape; do
 	for gf in $FEATURES; do
 		supported "$gf" || continue
 		dmesg_mark
-		if ! check "gate: insmod gate_simulate=$gf=6.13" st_load "gate_simulate=$gf=6.13"; then
+		if ! check "gate: insmod gate_simulate=$gf=$sim" st_load "gate_simulate=$gf=$sim"; then
 			continue
 		fi
-		check_eq "gate: $gf unsupported on a simulated 6.13" "$(feature_state $gf)" unsupported
-		diag "  $gf: $(feature_reason $gf)"
-		check "gate: $gf's reason names the kernel and the series checked" \
-			sh -c "grep -q '6.13.*$(uname -r).*checked against' $ST/features/$gf/reason"
+		check_eq "gate: $gf unsupported on a simulated $sim" "$(feature_state "$gf")" unsupported
+		diag "  $gf: $(feature_reason "$gf")"
+		if [ "$sim" = shape ]; then
+			check "gate: $gf's reason names the function and both prototypes" \
+				grep -q '^[a-z_]* is ".*(simulated by gate_simulate)" here, the copy expects ".*"$' "$ST/features/$gf/reason"
+		else
+			check "gate: $gf's reason names the kernel and the series checked" \
+				sh -c "grep -q '6.13.*$(uname -r).*checked against' $ST/features/$gf/reason"
+		fi
 		check_eq "gate: one dmesg line says $gf is unsupported" \
 			"$(dmesg_new | grep -c "feature $gf unsupported on this kernel")" 1
 		for o in $FEATURES; do
 			[ "$o" = "$gf" ] && continue
 			eval "want=\$F_$o"
-			check_eq "gate: $o beside it as without simulation ($want)" "$(feature_state $o)" "$want"
+			check_eq "gate: $o beside it as without simulation ($want)" "$(feature_state "$o")" "$want"
 		done
 		check "gate: enabled_functions matches features" hooks_match_features
 		case $gf in
@@ -364,8 +375,9 @@ t_gate_refusal() {
 		cache_level) k=cache_share_level v=smt ;;
 		numa_scan) k=numa_scan_threshold v=20 ;;
 		esac
-		check_eq "gate: $k=$v on refused $gf fails with EOPNOTSUPP" "$(wr $k $v)" EOPNOTSUPP
+		check_eq "gate: $k=$v on refused $gf fails with EOPNOTSUPP" "$(wr "$k" "$v")" EOPNOTSUPP
 		st_unload
+	done
 	done
 	ST_DMARK=$gmark
 	check_no_splat "gate: no splat"
@@ -473,7 +485,7 @@ t_toggle_stress() {
 }
 
 # Every unit this boot runs, in order; st_only=a,b picks some.
-ALL_UNITS="load_unload hang_guard knobs stats_reset params enabled gate_refusal ratelimit_effect
+ALL_UNITS="load_unload hang_guard knobs stats_reset params modprobe enabled gate_refusal ratelimit_effect
 	load_unload_stress toggle_stress cache_topology cache_effect cache_bad_input
 	cache_stress cache_hotplug numa_scan scx ipmodify_conflict"
 t_whole_run() {
