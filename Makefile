@@ -14,4 +14,14 @@ check:
 demo:
 	selftests/demo.sh
 
-.PHONY: all clean check demo
+# sched-tune-bench in Debian's 6.12 and newest kernel under qemu (bench/README.md)
+bench-vm:
+	bench/vm.sh full
+
+bench-smoke:
+	bench/vm.sh smoke
+
+bench-test:
+	python3 bench/tests/run.py
+
+.PHONY: all clean check demo bench-vm bench-smoke bench-test

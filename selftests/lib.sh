@@ -508,6 +508,11 @@ st_build_initramfs() {
 	chmod 755 "$root/init"
 	[[ -n $ko ]] && cp "$ko" "$root/st/sched_tune.ko"
 	echo "$kver" >"$root/st/kver"
+	# a caller's additions (bench/vm.sh: python3, gnuplot, perf, tbench)
+	if [[ -n ${ST_INITRAMFS_HOOK:-} ]] && ! "$ST_INITRAMFS_HOOK" "$root"; then
+		rm -rf "$root"
+		return 1
+	fi
 	(cd "$root" && find . -print0 | cpio --null -o -H newc --quiet) >"$out"
 	rm -rf "$root"
 }
