@@ -14,6 +14,9 @@ check:
 demo:
 	selftests/demo.sh
 
+lint:
+	selftests/lint.sh
+
 # sched-tune-bench in Debian's 6.12 and newest kernel under qemu (bench/README.md)
 bench-vm:
 	bench/vm.sh full
@@ -24,4 +27,4 @@ bench-smoke:
 bench-test:
 	python3 bench/tests/run.py
 
-.PHONY: all clean check demo bench-vm bench-smoke bench-test
+.PHONY: all clean check demo lint bench-vm bench-smoke bench-test
