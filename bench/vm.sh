@@ -37,13 +37,13 @@ BENCH_NUMA="-object memory-backend-ram,id=m0,size=1536M -object memory-backend-r
 
 # The full run: every configuration and workload, 3 repetitions, runs of
 # about 3 s of guest time, the rate-limit window swept on hackbench.
-BENCH_ARGS=${BENCH_ARGS:---reps 3 --run-seconds 3 --numa-fast-scan --hackbench-groups 1,2
+BENCH_ARGS=${BENCH_ARGS:---reps 3 --run-seconds 3 --numa-fast-scan --numa-mb 16 --hackbench-groups 1,2
 	--sweep ratelimit_window_ns=0,500000,2000000,20000000,100000000 --sweep-workloads hackbench
 	--title bench-vm}
 # The smoke run: all configurations, every workload once per configuration
 # and repetition, 2 repetitions (Welch needs 2), 1 s runs.
 BENCH_SMOKE_ARGS=${BENCH_SMOKE_ARGS:---reps 2 --run-seconds 1 --numa-fast-scan --hackbench-groups 1
-	--hackbench-loops 20 --messaging-loops 5 --sweep cache_share_level=llc,l2,smt --sweep-workloads pipe
+	--hackbench-loops 20 --messaging-loops 5 --numa-threads 8 --numa-mb 8 --sweep cache_share_level=llc,l2,smt --sweep-workloads pipe
 	--title smoke}
 
 bench_host_deps() {

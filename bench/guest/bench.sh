@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# shellcheck shell=sh
+# shellcheck shell=dash
 # Guest side of make bench-vm (st_mode=bench, busybox ash): the whole bench
 # with the options of /st/bench.args, then its result directory, tar.gz and
 # base64, between two marker lines on this script's stdout (the TAP serial

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# shellcheck shell=sh
+# shellcheck shell=dash
 # Shared by the bench's guest scripts (busybox ash, after /st/lib.sh).
 # shellcheck disable=SC2034 # used by the scripts that source this
 BENCH=/usr/share/sched-tune/bench/sched-tune-bench
