@@ -24,7 +24,6 @@
 #include <linux/futex.h>
 #include <pthread.h>
 #include <stdatomic.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,8 +31,12 @@
 #include <time.h>
 #include <unistd.h>
 
+/* the kernel's spellings, which userspace headers lack */
+typedef unsigned long long u64;
+#define __aligned(x)	__attribute__((aligned(x)))	/* checkpatch: the definition */
+
 #define SUB_BITS	6
-#define SUB		(1 << SUB_BITS)
+#define SUB		(1 << SUB_BITS)	/* a count, not a bit mask */
 #define LINEAR		(2 * SUB)
 #define NBUCKETS	(LINEAR + 58 * SUB)
 
@@ -42,42 +45,42 @@ struct msg;
 struct worker {
 	pthread_t tid;
 	struct msg *msg;
-	_Atomic uint32_t go;		/* 0 sleep, 1 request, 2 exit */
-	_Atomic uint64_t stamp_ns;
-	uint64_t hist[NBUCKETS];
-	uint64_t requests;
-} __attribute__((aligned(64)));
+	atomic_uint go;		/* 0 sleep, 1 request, 2 exit */
+	atomic_ullong stamp_ns;
+	u64 hist[NBUCKETS];
+	u64 requests;
+} __aligned(64);
 
 struct msg {
 	pthread_t tid;
 	struct worker *workers;
 	int nworkers;
-	_Atomic uint32_t pending;
-	_Atomic uint32_t done;
-} __attribute__((aligned(64)));
+	atomic_uint pending;
+	atomic_uint done;
+} __aligned(64);
 
-static _Atomic int stop;
+static atomic_int stop;
 static long work_us, sleep_us;
 
-static uint64_t now_ns(void)
+static u64 now_ns(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+	return (u64)ts.tv_sec * 1000000000ull + ts.tv_nsec;
 }
 
-static void futex_wait(_Atomic uint32_t *addr, uint32_t val)
+static void futex_wait(atomic_uint *addr, unsigned int val)
 {
 	syscall(SYS_futex, addr, FUTEX_WAIT_PRIVATE, val, NULL, NULL, 0);
 }
 
-static void futex_wake(_Atomic uint32_t *addr)
+static void futex_wake(atomic_uint *addr)
 {
 	syscall(SYS_futex, addr, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
 }
 
-static int bucket(uint64_t v)
+static int bucket(u64 v)
 {
 	int msb;
 
@@ -92,20 +95,20 @@ static int bucket(uint64_t v)
 static double bucket_mid(int b)
 {
 	int k, msb;
-	uint64_t low, width;
+	u64 low, width;
 
 	if (b < LINEAR)
 		return b;
 	k = (b - LINEAR) / SUB;
 	msb = k + SUB_BITS + 1;
 	width = 1ull << (msb - SUB_BITS);
-	low = (uint64_t)((b - LINEAR) % SUB + SUB) << (msb - SUB_BITS);
+	low = (u64)((b - LINEAR) % SUB + SUB) << (msb - SUB_BITS);
 	return low + (width - 1) / 2.0;
 }
 
 static void spin_us(long us)
 {
-	uint64_t end = now_ns() + (uint64_t)us * 1000;
+	u64 end = now_ns() + (u64)us * 1000;
 
 	while (now_ns() < end)
 		;
@@ -115,8 +118,8 @@ static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
 	struct msg *m = w->msg;
-	uint32_t go;
-	uint64_t lat, t;
+	unsigned int go;
+	u64 lat, t;
 	int b;
 
 	for (;;) {
@@ -172,9 +175,9 @@ static void *msg_main(void *arg)
 	return NULL;
 }
 
-static double percentile(const uint64_t *hist, uint64_t total, double p)
+static double percentile(const u64 *hist, u64 total, double p)
 {
-	uint64_t want = (uint64_t)(p / 100.0 * total + 0.5), seen = 0;
+	u64 want = (u64)(p / 100.0 * total + 0.5), seen = 0;
 	int b;
 
 	if (want < 1)
@@ -212,7 +215,7 @@ static int pingpong(long loops)
 	int a[2], b[2];
 	struct pp p;
 	pthread_t t;
-	uint64_t t0, t1;
+	u64 t0, t1;
 	char c = 0;
 	long i;
 
@@ -256,8 +259,8 @@ static long arg_long(const char *s, long min, const char *what)
 int main(int argc, char **argv)
 {
 	long nmsg = 2, nworkers = 4, seconds = 5, loops = 0;
-	static uint64_t hist[NBUCKETS];
-	uint64_t total = 0, requests = 0, t0, t1;
+	static u64 hist[NBUCKETS];
+	u64 total = 0, requests = 0, t0, t1;
 	struct msg *msgs;
 	int opt, i, j, b;
 	double secs;

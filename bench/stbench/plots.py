@@ -92,11 +92,15 @@ def draw(out, data):
     for sw in data.get("sweeps", []):
         for w in sweep_workloads(data, sw):
             m = w["metrics"][0]
+            # fixed work (timed): migrations per run; timed runs: per second
+            mig_key, mig_label = (("migrations_per_run", "task migrations per run (median)")
+                                  if m["unit"] == "s" else
+                                  ("migrations_per_s", "task migrations/s (median)"))
             rows = []
             for i, pt in enumerate(sw["points"]):
                 cell = cells.get(w["name"], {}).get(pt["config"], {})
                 ms = cell.get("metrics", {}).get(m["name"])
-                mig = cell.get("rates", {}).get("migrations_per_s", {}).get("median")
+                mig = cell.get("rates", {}).get(mig_key, {}).get("median")
                 if ms and ms.get("n"):
                     rows.append("%d %.10g %.10g %.10g %s" % (i, ms["median"], ms["min"], ms["max"],
                                                              "%.10g" % mig if mig is not None else "NaN"))
@@ -114,10 +118,10 @@ def draw(out, data):
                 "set ylabel %s" % _q(_ylabel(m)), "set xlabel %s" % _q(sw["knob"]),
                 "set xtics (%s)" % xt, "set xrange [-0.5:%g]" % (len(sw["points"]) - 0.5),
                 "set key top left", "set grid ytics", "set autoscale y",
-                "set y2label 'task migrations/s (median)'", "set y2tics", "set autoscale y2",
+                "set y2label %s" % _q(mig_label), "set y2tics", "set autoscale y2",
                 "plot %s using 1:2:3:4 with yerrorlines pt 7 lw 2 lc rgb '#3060a0' title %s, "
-                "'' using 1:5 axes x1y2 with linespoints pt 5 dt 2 lc rgb '#c03020' title 'migrations/s'"
-                % (_q(dat), _q(m["name"])),
+                "'' using 1:5 axes x1y2 with linespoints pt 5 dt 2 lc rgb '#c03020' title %s"
+                % (_q(dat), _q(m["name"]), _q(mig_key.replace("_per_", "/"))),
                 "unset output", "unset xlabel", "unset xtics", "set xtics auto",
                 "unset y2label", "unset y2tics",
             ]

@@ -15,6 +15,7 @@ from .util import fmt_num
 
 RATES = [
     ("migrations_per_s", "migrations/s", "task migrations per second"),
+    ("migrations_per_run", "migrations/run", "task migrations per run (fixed-work workloads: per unit of work)"),
     ("ipi_per_s", "IPIs/s", "function-call IPIs (CAL) per second"),
     ("ctxt_per_s", "ctxt/s", "context switches per second"),
     ("wakeups_per_s", "wakeups/s", "wakeups (schedstat ttwu_count) per second"),
@@ -33,6 +34,9 @@ def run_rates(run):
                 r[name] = c[key] / el
         for k, v in (c.get("module") or {}).items():
             r["module." + k + "_per_s"] = v / el
+    if c.get("migrations") is not None:
+        # with a fixed amount of work, immune to how fast time runs
+        r["migrations_per_run"] = float(c["migrations"])
     if c.get("ipi_cal") is not None and c.get("wakeups"):
         r["ipi_per_wakeup"] = c["ipi_cal"] / c["wakeups"]
     return r
@@ -131,6 +135,7 @@ def headline(data, cells):
     for w in hb:
         for cfg in ("seed", "ratelimit"):
             items.append(_compare(cells, w, cfg, "stock", "rates.migrations_per_s", alpha))
+            items.append(_compare(cells, w, cfg, "stock", "rates.migrations_per_run", alpha))
             items.append(_compare(cells, w, cfg, "stock", "time_s", alpha))
     add("ratelimit", "Rate limit: migrations/s and hackbench time, seed (and ratelimit alone) vs stock", items,
         "needs hackbench and the seed/ratelimit and stock configurations")
