@@ -121,12 +121,29 @@ def headline(data, cells):
     alpha = data.get("alpha", 0.05)
     wnames = [w["name"] for w in data["workloads"]]
     hb = [w for w in wnames if w.startswith("hackbench")]
+    support = data["stamp"].get("module_support") or {}
     out = []
 
-    def add(key, title, items, why=None):
+    def unsupported(feature):
+        s = support.get(feature) or {}
+        if s.get("state") == "unsupported":
+            return "%s is unsupported on this kernel (%s)" % (feature, s.get("reason") or "no reason given")
+        return None
+
+    def add(key, title, items, why=None, feature=None):
         items = [i for i in items if i]
+        note = unsupported(feature) if feature else None
+        if note:
+            # seed vs stock would compare the other features: say so instead
+            items = []
+            why = note
         out.append({"key": key, "title": title, "items": items,
                     "missing": None if items else (why or "not measured")})
+        # a seed that lacks some feature on this kernel: say which
+        if key == "losses" and items:
+            gone = [f for f in ("ratelimit", "cache_level", "numa_scan") if unsupported(f)]
+            if gone:
+                out[-1]["note"] = "seed here lacks %s (unsupported on this kernel)" % ", ".join(gone)
 
     add("hook_cost", "Hook cost: passthrough vs unloaded, pipe ping-pong (usecs/op)",
         [_compare(cells, "pipe", "passthrough", "unloaded", "usecs_per_op", alpha)],
@@ -138,18 +155,19 @@ def headline(data, cells):
             items.append(_compare(cells, w, cfg, "stock", "rates.migrations_per_run", alpha))
             items.append(_compare(cells, w, cfg, "stock", "time_s", alpha))
     add("ratelimit", "Rate limit: migrations/s and hackbench time, seed (and ratelimit alone) vs stock", items,
-        "needs hackbench and the seed/ratelimit and stock configurations")
+        "needs hackbench and the seed/ratelimit and stock configurations", "ratelimit")
     items = []
     for w in hb:
         items.append(_compare(cells, w, "cache_level", "stock", "rates.ipi_per_wakeup", alpha))
         items.append(_compare(cells, w, "cache_level", "stock", "time_s", alpha))
     add("cache_level", "Cache level: IPIs per wakeup and hackbench time, l2 (cache_level) vs llc (stock)", items,
-        "needs hackbench, the cache_level and stock configurations (and schedstats for wakeups)")
+        "needs hackbench, the cache_level and stock configurations (and schedstats for wakeups)", "cache_level")
     add("numa", "NUMA: numa_pte_updates and numa_hint_faults per run, threshold 50 (numa_scan) vs 0 (stock)",
         [_compare(cells, "numa", "numa_scan", "stock", "numa_pte_updates", alpha),
          _compare(cells, "numa", "numa_scan", "stock", "numa_hint_faults", alpha),
          _compare(cells, "numa", "seed", "stock", "numa_pte_updates", alpha)],
-        "needs the numa workload (2+ NUMA nodes, NUMA balancing on) and the numa_scan and stock configurations")
+        "needs the numa workload (2+ NUMA nodes, NUMA balancing on) and the numa_scan and stock configurations",
+        "numa_scan")
     add("losses", "Where upstream lost: tbench throughput and wakeup-latency p99, seed vs stock",
         [_compare(cells, "tbench", "seed", "stock", "mb_per_s", alpha),
          _compare(cells, "wakelat", "seed", "stock", "p99_us", alpha),
@@ -184,6 +202,8 @@ def md_headline(h, alpha):
     lines = ["### " + h["title"], ""]
     if h["missing"]:
         return lines + ["Not measured: %s." % h["missing"], ""]
+    if h.get("note"):
+        lines += ["Note: %s." % h["note"], ""]
     lines += ["| workload | figure | %s | %s | change | Welch p | ratio [%d%% interval] |" % (
         "A", "B", int(round(100 * (1 - alpha)))), "|---|---|---|---|---|---|---|"]
     for it in h["items"]:

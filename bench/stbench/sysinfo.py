@@ -111,6 +111,9 @@ def hypervisor():
 def sched_cache_state():
     """7.x cache-aware scheduling (SCHED_CACHE): debugfs sched/llc_balancing/."""
     d = DEBUGFS + "/sched/llc_balancing"
+    if not os.path.isdir(DEBUGFS + "/sched"):
+        # cannot tell: the scheduler's debugfs is not there to look at
+        return {"unknown": "debugfs not mounted at %s" % DEBUGFS}
     if not os.path.isdir(d):
         return None
     out = {}
