@@ -1,10 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Queued-wakeup cache level (seeds 002 and 004).
+ * Queued-wakeup cache level, from "sched: ttwu_queue_cond: perform queued
+ * wakeups across different L2 caches" (Mathieu Desnoyers, 2023,
+ * https://lore.kernel.org/lkml/20230817153515.143932-1-mathieu.desnoyers@efficios.com/).
  *
  * ttwu_queue_cond() sends a wakeup through the target CPU's wakelist (an
- * IPI) unless waker and target share the LLC; seed 002 narrows that
- * group to CPUs sharing an L2.  On Debian's kernels ttwu_queue_cond() and
+ * IPI) unless waker and target share the LLC; the patch narrows that
+ * group to CPUs sharing an L2.  The wakelist for an idle target stays as
+ * in stock, from "sched: Offload wakee task activation if it the wakee is
+ * descheduling" (Mel Gorman, 2020,
+ * https://lore.kernel.org/lkml/20200524202956.27665-3-mgorman@techsingularity.net/).
+ *
+ * On Debian's kernels ttwu_queue_cond() and
  * cpus_share_cache() are inlined into ttwu_queue_wakelist(), so that is
  * the function we take over (ftrace redirect).  The replacement works out
  * what stock would decide and what the level decides; when they agree
@@ -197,9 +204,15 @@ static const char *st_cl_resolve(void)
 	return NULL;
 }
 
+static const struct st_func_shape st_cl_shapes[] = {
+	{ "ttwu_queue_wakelist", "bool (struct task_struct *, int, int)" },
+	{ "__smp_call_single_queue", "void (int, struct llist_node *)" },
+};
+
 static int st_cl_probe(struct st_feature *f)
 {
-	f->reason = st_cl_resolve();
+	f->reason = st_gate_shapes(f->name, st_cl_shapes,
+				   ARRAY_SIZE(st_cl_shapes)) ?: st_cl_resolve();
 	return f->reason ? -EOPNOTSUPP : 0;
 }
 

@@ -113,4 +113,4 @@ module_exit(sched_tune_exit);
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("Scheduler patch ideas, tunable live through sysfs");
-MODULE_VERSION("0.1.0");
+MODULE_VERSION(ST_VERSION);

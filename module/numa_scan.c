@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * NUMA scan threshold for disjoint VMAs (seed 003).
+ * NUMA scan threshold for disjoint VMAs, from "sched/numa: Fix disjoint
+ * set vma scan regression" (Raghavendra K T, 2023,
+ * https://lore.kernel.org/all/b0a8f3490b491d4fd003c3e0493e940afaea5f2c.1684228065.git.raghavendra.kt@amd.com/).
  *
  * vma_is_accessed() is inlined into task_numa_work(), so the whole of
  * task_numa_work() is replaced by st_task_numa_work(): the stock code of
@@ -107,7 +109,7 @@ static bool st_vma_is_accessed_stock(struct mm_struct *mm,
 }
 
 /*
- * The stock test, then the seed's (policy.c): a VMA not accessed by this
+ * The stock test, then the patch's (policy.c): a VMA not accessed by this
  * task is still scanned while its scan count is under the threshold.
  */
 static bool st_vma_is_accessed(struct mm_struct *mm,
@@ -348,8 +350,22 @@ static void st_ns_release(void)
 	st_ns_table = NULL;
 }
 
+static const struct st_func_shape st_ns_shapes[] = {
+	{ "task_numa_work", "void (struct callback_head *)" },
+	{ "task_scan_max", "unsigned int (struct task_struct *)" },
+	{ "task_scan_start", "unsigned int (struct task_struct *)" },
+	{ "vma_migratable", "bool (struct vm_area_struct *)" },
+	{ "vma_policy_mof", "bool (struct vm_area_struct *)" },
+	{ "change_prot_numa",
+	  "long unsigned int (struct vm_area_struct *, long unsigned int, long unsigned int)" },
+};
+
 static int st_ns_probe(struct st_feature *f)
 {
+	f->reason = st_gate_shapes(f->name, st_ns_shapes,
+				   ARRAY_SIZE(st_ns_shapes));
+	if (f->reason)
+		return -EOPNOTSUPP;
 	st_ns_cpuset_rule = f->series == ST_SERIES_7_3;
 	if (f->series != ST_SERIES_6_12 && !st_ns_cpuset_rule) {
 		f->reason = "no copy of task_numa_work for this series";

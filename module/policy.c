@@ -198,7 +198,7 @@ void st_wake_pair_classify(struct st_wake_pair *w, int this_cpu, int cpu,
 
 /*
  * Whether the pair counts as sharing cache at @level, i.e. may skip the
- * queued wakeup.  A CPU shares with itself, as in the seed.  A level only
+ * queued wakeup.  A CPU shares with itself, as in the L2 patch.  A level only
  * narrows the kernel's LLC group, never widens it: CPUs in different
  * scheduler LLC domains (isolcpus, cpuset partitions) stay queued as in
  * stock, whatever the hardware masks say.

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Migration rate limit (seed 000): a task that used up its migrations for
- * the window stays on its previous CPU when the wakeup would be affine.
+ * Migration rate limit, from "sched: Rate limit migrations to 1 per 2ms
+ * per task" (Mathieu Desnoyers, 2023,
+ * https://lore.kernel.org/lkml/20230905171105.1005672-2-mathieu.desnoyers@efficios.com/):
+ * a task that used up its migrations for the window stays on its previous
+ * CPU when the wakeup would be affine.
  *
  * select_task_rq_fair() is wrapped: when the task is limited and the
  * stock code would compute want_affine, we do its record_wakee() and
- * return prev_cpu, as the seed's early return does; in every other case
+ * return prev_cpu, as the patch's early return does; in every other case
  * the original runs untouched.  migrate_task_rq_fair() is wrapped to
  * stamp the task, then runs.
  *
@@ -120,7 +123,7 @@ static int st_select_task_rq_fair(struct task_struct *p, int prev_cpu,
 	unsigned long now;
 
 	/*
-	 * The seed decides after the WF_CURRENT_CPU and energy-aware
+	 * The patch decides after the WF_CURRENT_CPU and energy-aware
 	 * returns; with either in play the stock path decides alone.
 	 */
 	if (!(wake_flags & st_wf_ttwu) || (wake_flags & ST_WF_CURRENT_CPU) ||
@@ -162,11 +165,21 @@ static void st_rl_release(void)
 	st_rl_table = NULL;
 }
 
+static const struct st_func_shape st_rl_shapes[] = {
+	{ "select_task_rq_fair", "int (struct task_struct *, int, int)" },
+	{ "migrate_task_rq_fair", "void (struct task_struct *, int)" },
+};
+
 static int st_rl_probe(struct st_feature *f)
 {
 	unsigned long addr;
 	s64 ttwu;
 	int i;
+
+	f->reason = st_gate_shapes(f->name, st_rl_shapes,
+				   ARRAY_SIZE(st_rl_shapes));
+	if (f->reason)
+		return -EOPNOTSUPP;
 
 	for (i = 0; i < ARRAY_SIZE(st_rl_hooks); i++) {
 		int ret = st_fhook_resolve(&st_rl_hooks[i]);

@@ -24,7 +24,7 @@ ST_QEMU=${ST_QEMU:-qemu-system-x86_64}
 ST_GUEST_TIMEOUT=${ST_GUEST_TIMEOUT:-1200}
 
 ST_APT_PKGS=(busybox-static rt-tests dkms cpio zstd kmod gcc make libc6-dev
-	binutils ca-certificates debian-archive-keyring)
+	binutils ca-certificates debian-archive-keyring dpkg-dev openssl)
 
 export DEBIAN_FRONTEND=noninteractive
 
@@ -341,6 +341,28 @@ EOF
 	exec {lock}>&-
 }
 
+# st_chroot_install SUITE [-t RELEASE] PKG...: installs into the cached
+# chroot only what is missing, taking the chroot's lock (apt in a chroot
+# shared by two benches must take turns).
+st_chroot_install() {
+	local suite=$1 dir lock opts=() missing=() p rc=0
+	shift
+	if [[ $1 == -t ]]; then opts=(-t "$2"); shift 2; fi
+	dir=$(st_chroot_dir "$suite")
+	for p in "$@"; do
+		# shellcheck disable=SC2016 # a dpkg-query format
+		[[ $(chroot "$dir" dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null) == installed ]] ||
+			missing+=("$p")
+	done
+	((${#missing[@]})) || return 0
+	exec {lock}>"$ST_CACHE/chroot/$suite.lock"
+	flock "$lock"
+	st_log "installing ${missing[*]} in the $suite chroot"
+	st_chroot_apt "$suite" -o DPkg::Lock::Timeout=300 install "${opts[@]}" "${missing[@]}" || rc=1
+	exec {lock}>&-
+	return $rc
+}
+
 # --- kernels ---------------------------------------------------------------------
 # The kernels sched_tune supports, by the names ST_KERNELS takes, each
 # resolved at run time from a meta package of its suites:
@@ -563,7 +585,9 @@ st_copy_with_libs() {
 	done
 }
 
-# st_build_initramfs KVER KO OUT: busybox, hackbench, helpers, guest scripts.
+# st_build_initramfs KVER KO OUT: busybox, hackbench, helpers, guest scripts,
+# the module (also under /lib/modules/KVER/updates, with depmod's output),
+# /etc/modprobe.d/sched_tune.conf (the packaged example) and /st/version.
 st_build_initramfs() {
 	local kver=$1 ko=$2 out=$3 root
 	root=$(mktemp -d "$ST_BUILD/initramfs.XXXXXX")
@@ -573,18 +597,29 @@ st_build_initramfs() {
 	# kmod's insmod, not busybox's: busybox retries a failed finit_module
 	# with init_module, so a rejected load runs module init (and logs) twice.
 	st_copy_with_libs "$(readlink -f "$(command -v kmod)")" "$root"
-	local t
-	for t in insmod rmmod lsmod modinfo; do ln -s "$(readlink -f "$(command -v kmod)")" "$root/sbin/$t"; done
+	local t src=${ST_SRC:-$ST_ROOT}
+	for t in insmod rmmod lsmod modinfo modprobe depmod; do
+		ln -s "$(readlink -f "$(command -v kmod)")" "$root/sbin/$t"
+	done
 	cp "$ST_BUILD"/helpers/* "$root/st/bin/"
 	cp "$ST_TESTS"/guest/*.sh "$root/st/"
 	cp "$ST_ROOT/sysfs-abi" "$root/st/sysfs-abi"
 	cp "$ST_TESTS/guest/init" "$root/init"
 	chmod 755 "$root/init"
-	[[ -n $ko ]] && cp "$ko" "$root/st/sched_tune.ko"
+	if [[ -n $ko ]]; then
+		cp "$ko" "$root/st/sched_tune.ko"
+		# also where DKMS installs it, indexed by depmod, and the
+		# package's example options file: modprobe as on a server
+		mkdir -p "$root/lib/modules/$kver/updates" "$root/etc/modprobe.d"
+		cp "$ko" "$root/lib/modules/$kver/updates/sched_tune.ko"
+		depmod -b "$root" "$kver" 2>/dev/null || st_log "depmod -b for $kver failed: loading by name will fail in the guest"
+		cp "$src/examples/sched_tune.conf" "$root/etc/modprobe.d/sched_tune.conf"
+	fi
 	if st_kernel_has_scx "$kver" && [[ -f $ST_BUILD/scx/st_scx_load ]]; then
 		cp -r "$ST_BUILD/scx" "$root/st/scx"
 	fi
 	echo "$kver" >"$root/st/kver"
+	sed -n '1s/^[^ ]* (\([^)]*\)).*/\1/p' "$src/debian/changelog" >"$root/st/version"
 	# a caller's additions (bench/vm.sh: python3, gnuplot, perf, tbench)
 	if [[ -n ${ST_INITRAMFS_HOOK:-} ]] && ! "$ST_INITRAMFS_HOOK" "$root"; then
 		rm -rf "$root"
@@ -815,4 +850,24 @@ st_lint() {
 			st_lint_show "$out"
 		fi
 	done < <(st_lint_c_files)
+}
+
+# What a user may have of sched_tune on this machine: DKMS's registration,
+# source trees, installed modules, DKMS's signing key, the package and
+# configuration files, with checksums.  make check must leave all of it
+# as it found it.
+st_host_state() {
+	{
+		dpkg-query -W -f='${Package} ${Version} ${db:Status-Abbrev}\n' sched-tune-dkms 2>/dev/null
+		if command -v dkms >/dev/null; then dkms status 2>/dev/null | grep -i sched; fi
+		find /var/lib/dkms/sched-tune /usr/src/sched-tune-* /var/lib/dkms/mok.key /var/lib/dkms/mok.pub \
+			/etc/modprobe.d /etc/modules-load.d /etc/modules -xdev \
+			-printf '%p %y %l %s %T@\n' 2>/dev/null | grep -E 'sched|mok\.' | sort
+		find /lib/modules/ -xdev -name 'sched_tune.ko*' -printf '%p %y %s %T@\n' 2>/dev/null | sort
+		grep -l sched_tune /lib/modules/*/modules.dep 2>/dev/null
+		grep -H sched_tune /etc/modules 2>/dev/null
+		find /var/lib/dkms/sched-tune /usr/src/sched-tune-* /var/lib/dkms/mok.key /var/lib/dkms/mok.pub \
+			/etc/modprobe.d /etc/modules-load.d /lib/modules -xdev -type f \
+			\( -path '*sched*' -o -name 'mok.*' \) -print0 2>/dev/null | sort -z | xargs -0r sha256sum
+	} 2>/dev/null
 }

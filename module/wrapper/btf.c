@@ -38,10 +38,30 @@ static bool st_btf_zeros(const u8 *p, size_t n)
 	return true;
 }
 
+/*
+ * The header's first 24 bytes, as every kernel writes them.  7.x's uapi
+ * struct btf_header adds layout_off and layout_len (a section this reader
+ * does not use), so its sizeof depends on the headers we build against:
+ * on 7.3 it is 32 while the kernel's own BTF has a 24-byte header.
+ */
+struct st_btf_header {
+	u16 magic;
+	u8 version;
+	u8 flags;
+	u32 hdr_len;
+	u32 type_off;
+	u32 type_len;
+	u32 str_off;
+	u32 str_len;
+};
+
+/* Header bytes some kernel gives a meaning: up to 7.x's layout_len. */
+#define ST_BTF_HDR_KNOWN	32
+
 /* The checks of the kernel's btf_parse_hdr() and btf_parse_str_sec(). */
 int st_btf_init(struct st_btf *btf, const void *data, size_t size)
 {
-	const struct btf_header *hdr = data;
+	const struct st_btf_header *hdr = data;
 	u64 types, strs;
 
 	memset(btf, 0, sizeof(*btf));
@@ -49,9 +69,12 @@ int st_btf_init(struct st_btf *btf, const void *data, size_t size)
 	    size > ST_BTF_U32_MAX)
 		return -EINVAL;
 	if (hdr->magic != BTF_MAGIC || hdr->version != BTF_VERSION ||
-	    hdr->flags || hdr->hdr_len < sizeof(*hdr) || hdr->hdr_len > size ||
-	    !st_btf_zeros((const u8 *)data + sizeof(*hdr),
-			  hdr->hdr_len - sizeof(*hdr)))
+	    hdr->flags || hdr->hdr_len < sizeof(*hdr) || hdr->hdr_len > size)
+		return -EINVAL;
+	/* past what any kernel defines, the header must be zero */
+	if (hdr->hdr_len > ST_BTF_HDR_KNOWN &&
+	    !st_btf_zeros((const u8 *)data + ST_BTF_HDR_KNOWN,
+			  hdr->hdr_len - ST_BTF_HDR_KNOWN))
 		return -EINVAL;
 	/* offsets count from the end of the header */
 	types = (u64)hdr->hdr_len + hdr->type_off;

@@ -23,6 +23,7 @@
 #include <linux/utsname.h>
 
 #include "gate.h"
+#include "layout.h"
 
 struct st_gate_series_name {
 	enum st_series series;
@@ -53,14 +54,15 @@ static struct st_gate_feature st_gate_features[] = {
 
 /*
  * For the selftests: "feature=major.minor[,...]" makes the gate see that
- * series for that feature, to show how the module refuses a kernel it
- * was not checked on.  It can only make a feature refuse, never pick
+ * series for that feature, and "feature=shape" a kernel whose first
+ * function has another prototype, to show how the module refuses a kernel
+ * it was not checked on.  It can only make a feature refuse, never pick
  * another copy than the running kernel's.
  */
 static char st_gate_simulate[128];
 module_param_string(gate_simulate, st_gate_simulate, sizeof(st_gate_simulate), 0);
 MODULE_PARM_DESC(gate_simulate,
-		 "testing only: feature=series[,...] refuses the feature as if the kernel were that series");
+		 "testing only: feature=series|shape[,...] refuses the feature as if the kernel were that series, or had another prototype");
 
 static char st_release_series[16];
 
@@ -129,7 +131,7 @@ enum st_series st_gate_check(const char *feature, const char **reason)
 		return ST_SERIES_UNCHECKED;
 	}
 
-	if (st_gate_simulated(feature, sim, sizeof(sim))) {
+	if (st_gate_simulated(feature, sim, sizeof(sim)) && strcmp(sim, "shape")) {
 		snprintf(g->reason, sizeof(g->reason),
 			 "kernel %s (simulated by gate_simulate; running %s) is not a series this feature was checked against (%s)",
 			 sim, init_utsname()->release, g->checked);
@@ -147,4 +149,39 @@ enum st_series st_gate_check(const char *feature, const char **reason)
 		 init_utsname()->release, st_release_series, g->checked);
 	*reason = g->reason;
 	return ST_SERIES_UNCHECKED;
+}
+
+const char *st_gate_shapes(const char *feature,
+			   const struct st_func_shape *shapes, int nr)
+{
+	struct st_gate_feature *g = NULL;
+	char sig[128], sim[16];
+	int i, ret;
+
+	for (i = 0; i < ARRAY_SIZE(st_gate_features); i++)
+		if (!strcmp(st_gate_features[i].feature, feature))
+			g = &st_gate_features[i];
+	if (!g)
+		return "no kernel series checked for this feature";
+
+	for (i = 0; i < nr; i++) {
+		ret = st_layout_func_sig(shapes[i].func, sig, sizeof(sig));
+		if (ret < 0) {
+			snprintf(g->reason, sizeof(g->reason),
+				 "no prototype of %s in the kernel's BTF (error %d)",
+				 shapes[i].func, ret);
+			return g->reason;
+		}
+		if (!i && st_gate_simulated(feature, sim, sizeof(sim)) &&
+		    !strcmp(sim, "shape"))
+			snprintf(sig + strlen(sig), sizeof(sig) - strlen(sig),
+				 " (simulated by gate_simulate)");
+		if (strcmp(sig, shapes[i].sig)) {
+			snprintf(g->reason, sizeof(g->reason),
+				 "%s is \"%s\" here, the copy expects \"%s\"",
+				 shapes[i].func, sig, shapes[i].sig);
+			return g->reason;
+		}
+	}
+	return NULL;
 }

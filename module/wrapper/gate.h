@@ -23,4 +23,18 @@ void st_gate_init(void);
  */
 enum st_series st_gate_check(const char *feature, const char **reason);
 
+/* A kernel function a feature hooks or calls, and its prototype. */
+struct st_func_shape {
+	const char *func;
+	/* as st_btf_func_sig() spells it, e.g. "int (struct task_struct *, int)" */
+	const char *sig;
+};
+
+/*
+ * Checks each function's prototype in the running kernel's BTF: NULL when
+ * all match, else why not (a string that lives as long as the module).
+ */
+const char *st_gate_shapes(const char *feature,
+			   const struct st_func_shape *shapes, int nr);
+
 #endif /* SCHED_TUNE_WRAPPER_GATE_H */

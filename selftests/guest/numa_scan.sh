@@ -179,13 +179,19 @@ t_numa_cpuset() {
 	st_load numa_scan_threshold=50 || { ktap_fail "insmod"; return; }
 	ns_fast_scan
 	ns_work 3
-	for where in free confined; do
+	# ns_cpuset_run WHERE: one run, free or confined; sets CS_RC, CS_CHK
+	ns_cpuset_run() {
 		wr stats/reset 1 >/dev/null
 		p0=$(ns_vmstat numa_pte_updates)
-		if [ $where = free ]; then ns_work; else ns_run_in_cgroup; fi
-		eval "rc_$where=$? pte_$where=$(($(ns_vmstat numa_pte_updates) - p0)) chk_$where=$(stat_get numa_vma_checked)"
-		diag "  $where: $(cat /tmp/ns.out); numa_pte_updates $(eval echo \$pte_$where), numa_vma_checked $(eval echo \$chk_$where) [qemu TCG]"
-	done
+		if [ "$1" = free ]; then ns_work; else ns_run_in_cgroup; fi
+		CS_RC=$?
+		CS_CHK=$(stat_get numa_vma_checked)
+		diag "  $1: $(cat /tmp/ns.out); numa_pte_updates $(($(ns_vmstat numa_pte_updates) - p0)), numa_vma_checked $CS_CHK [qemu TCG]"
+	}
+	ns_cpuset_run free
+	rc_free=$CS_RC chk_free=$CS_CHK
+	ns_cpuset_run confined
+	rc_confined=$CS_RC chk_confined=$CS_CHK
 	check_eq "cpuset: both workload runs completed" "$rc_free$rc_confined" 00
 	check "cpuset: the free run was scanned (numa_vma_checked $chk_free)" test "$chk_free" -gt 0
 	case $(uname -r) in
@@ -213,12 +219,14 @@ t_numa_renew() {
 	st_load numa_scan_threshold=50 numa_scan_renew=0 || { ktap_fail "insmod"; return; }
 	ns_fast_scan
 	ns_work 3
-	for r in 0 1; do
-		wr numa_scan_renew $r >/dev/null
-		ns_run 50
-		eval "alw_$r=$NS_ALW rc_$r=$NS_RC"
-		diag "  renew $r: allowed_by_threshold $NS_ALW of $NS_CHK checks [qemu TCG]"
-	done
+	wr numa_scan_renew 0 >/dev/null
+	ns_run 50
+	alw_0=$NS_ALW rc_0=$NS_RC
+	diag "  renew 0: allowed_by_threshold $NS_ALW of $NS_CHK checks [qemu TCG]"
+	wr numa_scan_renew 1 >/dev/null
+	ns_run 50
+	alw_1=$NS_ALW rc_1=$NS_RC
+	diag "  renew 1: allowed_by_threshold $NS_ALW of $NS_CHK checks [qemu TCG]"
 	check_eq "renew: both workload runs completed" "$rc_0$rc_1" 00
 	check "renew 1 allows more unaccessed scans than renew 0 ($alw_1 vs $alw_0)" \
 		test "$alw_1" -gt $((alw_0 * 2))

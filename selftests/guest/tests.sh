@@ -10,6 +10,7 @@
 # shellcheck source=selftests/guest/numa_scan.sh
 . /st/numa_scan.sh
 . /st/scx.sh
+. /st/modprobe.sh
 
 # --- load / unload -------------------------------------------------------
 t_load_unload() {
@@ -337,27 +338,34 @@ t_enabled() {
 
 # --- the support gate refusing a kernel it was not checked on ------------------
 # gate_simulate=<feature>=<series> makes the gate see an unchecked series
-# for one feature: that feature refuses with its reason, the others work.
+# for one feature, <feature>=shape a kernel function with another
+# prototype in BTF: that feature refuses with its reason, the others work.
 t_gate_refusal() {
 	group "support gate: refusal of an unchecked kernel"
 	dmesg_mark
 	gmark=$ST_DMARK
+	for sim in 6.13 shape; do
 	for gf in $FEATURES; do
 		supported "$gf" || continue
 		dmesg_mark
-		if ! check "gate: insmod gate_simulate=$gf=6.13" st_load "gate_simulate=$gf=6.13"; then
+		if ! check "gate: insmod gate_simulate=$gf=$sim" st_load "gate_simulate=$gf=$sim"; then
 			continue
 		fi
-		check_eq "gate: $gf unsupported on a simulated 6.13" "$(feature_state $gf)" unsupported
-		diag "  $gf: $(feature_reason $gf)"
-		check "gate: $gf's reason names the kernel and the series checked" \
-			sh -c "grep -q '6.13.*$(uname -r).*checked against' $ST/features/$gf/reason"
+		check_eq "gate: $gf unsupported on a simulated $sim" "$(feature_state "$gf")" unsupported
+		diag "  $gf: $(feature_reason "$gf")"
+		if [ "$sim" = shape ]; then
+			check "gate: $gf's reason names the function and both prototypes" \
+				grep -q '^[a-z_]* is ".*(simulated by gate_simulate)" here, the copy expects ".*"$' "$ST/features/$gf/reason"
+		else
+			check "gate: $gf's reason names the kernel and the series checked" \
+				sh -c "grep -q '6.13.*$(uname -r).*checked against' $ST/features/$gf/reason"
+		fi
 		check_eq "gate: one dmesg line says $gf is unsupported" \
 			"$(dmesg_new | grep -c "feature $gf unsupported on this kernel")" 1
 		for o in $FEATURES; do
 			[ "$o" = "$gf" ] && continue
 			eval "want=\$F_$o"
-			check_eq "gate: $o beside it as without simulation ($want)" "$(feature_state $o)" "$want"
+			check_eq "gate: $o beside it as without simulation ($want)" "$(feature_state "$o")" "$want"
 		done
 		check "gate: enabled_functions matches features" hooks_match_features
 		case $gf in
@@ -365,8 +373,9 @@ t_gate_refusal() {
 		cache_level) k=cache_share_level v=smt ;;
 		numa_scan) k=numa_scan_threshold v=20 ;;
 		esac
-		check_eq "gate: $k=$v on refused $gf fails with EOPNOTSUPP" "$(wr $k $v)" EOPNOTSUPP
+		check_eq "gate: $k=$v on refused $gf fails with EOPNOTSUPP" "$(wr "$k" "$v")" EOPNOTSUPP
 		st_unload
+	done
 	done
 	ST_DMARK=$gmark
 	check_no_splat "gate: no splat"
@@ -474,7 +483,7 @@ t_toggle_stress() {
 }
 
 # Every unit this boot runs, in order; st_only=a,b picks some.
-ALL_UNITS="load_unload hang_guard knobs stats_reset params enabled gate_refusal ratelimit_effect
+ALL_UNITS="load_unload hang_guard knobs stats_reset params modprobe enabled gate_refusal ratelimit_effect
 	load_unload_stress toggle_stress cache_topology cache_effect cache_bad_input
 	cache_stress cache_hotplug numa_scan scx"
 t_whole_run() {

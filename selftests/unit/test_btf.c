@@ -337,18 +337,24 @@ static void test_header(void)
 	ktap_check(init_with(HDR(hdr_len), 0x7fffffff, 0) == -EINVAL &&
 		   init_with(-1, 0, 16) == -EINVAL,
 		   "header: hdr_len past the blob, blob shorter than a header");
-	/* a longer header is fine while its tail is zero (what the kernel does) */
+	/*
+	 * 7.x's 32-byte header: layout_off/layout_len (bytes 24-31) may be
+	 * set; a longer header is fine while the rest is zero (what the
+	 * kernel does).
+	 */
 	p = copy_blob(&n);
-	q = calloc(1, n + 4);
+	q = calloc(1, n + 12);
 	h = (void *)q;
-	memcpy(q, p, sizeof(*h));
-	memcpy(q + sizeof(*h) + 4, p + sizeof(*h), n - sizeof(*h));
-	h->hdr_len += 4;
-	ktap_check(!st_btf_init(&btf, q, n + 4) && !st_btf_check(&btf),
-		   "header: longer header with a zero tail parses");
-	q[sizeof(*h)] = 1;
-	ktap_check(st_btf_init(&btf, q, n + 4) == -EINVAL,
-		   "header: longer header with a nonzero tail refused");
+	memcpy(q, p, 24);
+	memcpy(q + 24 + 12, p + 24, n - 24);
+	h->hdr_len = 24 + 12;
+	q[24] = 0x10;
+	q[28] = 0x04;
+	ktap_check(!st_btf_init(&btf, q, n + 12) && !st_btf_check(&btf),
+		   "header: 7.x layout_off/layout_len set, a zero tail after them: parses");
+	q[32] = 1;
+	ktap_check(st_btf_init(&btf, q, n + 12) == -EINVAL,
+		   "header: a nonzero byte past 7.x's layout_len refused");
 	free(q);
 	ktap_check(init_with(HDR(type_off), 2, 0) == -EINVAL &&
 		   init_with(HDR(type_len), 6, 0) == -EINVAL,
