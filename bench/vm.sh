@@ -30,8 +30,8 @@ if ! declare -F st_result >/dev/null; then
 fi
 
 BENCH_PKGS=(python3 gnuplot-nox fonts-dejavu-core dbench linux-perf rt-tests)
-# Where the package installs the bench; the guest mirrors it.
-BENCH_GUEST_DIR=/usr/share/sched-tune/bench
+# Where the package installs the bench (debian/rules); the guest mirrors it.
+BENCH_GUEST_DIR=/usr/share/sched-tune-dkms/bench
 BENCH_SMP=8,sockets=2,cores=2,threads=2
 BENCH_CPU=max,vendor=GenuineIntel
 BENCH_MEM=3G
@@ -96,13 +96,16 @@ bench_initramfs_hook() {
 	# a TrueType font for gnuplot's png terminal (no fontconfig in the guest)
 	mkdir -p "$root/usr/share/fonts/truetype/dejavu"
 	cp /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf "$root/usr/share/fonts/truetype/dejavu/"
-	# the package's layout: the bench, its C source and the shared NUMA one
-	cp -r "$BENCH_DIR/sched-tune-bench" "$BENCH_DIR/stbench" "$BENCH_DIR/st_wakelat.c" "$dst/"
+	# the package's layout: the program in /usr/bin, its modules, its C
+	# source and the shared NUMA one in $BENCH_GUEST_DIR
+	cp "$BENCH_DIR/sched-tune-bench" "$root/usr/bin/"
+	cp -r "$BENCH_DIR/stbench" "$BENCH_DIR/st_wakelat.c" "$dst/"
 	cp "$BENCH_DIR/../selftests/helpers/st_numa_work.c" "$dst/"
 	rm -rf "$dst/stbench/__pycache__"
 	/usr/bin/python3 -m compileall -q "$dst/stbench" >/dev/null
 	# built on the host into the guest's cache, so the guest needs no gcc
-	"$dst/sched-tune-bench" build-helpers --cache-dir "$root/var/cache/sched-tune-bench" >/dev/null || return 1
+	/usr/bin/python3 "$BENCH_DIR/sched-tune-bench" build-helpers \
+		--cache-dir "$root/var/cache/sched-tune-bench" >/dev/null || return 1
 	cp "$BENCH_DIR"/guest/*.sh "$root/st/"
 	printf '%s\n' "$BENCH_GUEST_ARGS" >"$root/st/bench.args"
 }

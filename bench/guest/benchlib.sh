@@ -2,7 +2,7 @@
 # shellcheck shell=dash
 # Shared by the bench's guest scripts (busybox ash, after /st/lib.sh).
 # shellcheck disable=SC2034 # used by the scripts that source this
-BENCH=/usr/share/sched-tune/bench/sched-tune-bench
+BENCH=/usr/bin/sched-tune-bench
 export PYTHONDONTWRITEBYTECODE=1
 
 # tbench talks over loopback, which nobody brought up in the initramfs
