@@ -38,10 +38,10 @@ BENCH_MEM=3G
 BENCH_NUMA="-object memory-backend-ram,id=m0,size=1536M -object memory-backend-ram,id=m1,size=1536M
 	-numa node,nodeid=0,cpus=0-3,memdev=m0 -numa node,nodeid=1,cpus=4-7,memdev=m1"
 
-# The full run: every configuration and workload, 3 repetitions, runs of
+# The full run: every configuration and workload, 4 repetitions, runs of
 # about 3 s of guest time, the rate-limit window swept on hackbench up to
 # 1 s: an emulated CPU makes few wakeups in the seed's 2 ms.
-BENCH_ARGS=${BENCH_ARGS:---reps 3 --run-seconds 3 --numa-fast-scan --numa-mb 16 --hackbench-groups 1,2
+BENCH_ARGS=${BENCH_ARGS:---reps 4 --run-seconds 3 --numa-fast-scan --numa-mb 16 --hackbench-groups 1,2
 	--sweep ratelimit_window_ns=0,2000000,20000000,100000000,1000000000 --sweep-workloads hackbench
 	--title bench-vm}
 # The smoke run: all configurations, every workload once per configuration
