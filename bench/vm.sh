@@ -174,7 +174,7 @@ st_bench_unit() {
 }
 
 bench_full() {
-	local name kver out rc t0
+	local name kver out rc t0 load0
 	for name in ${BENCH_KERNELS:-backports trixie-backports}; do
 		if st_kernel_suite "$name" >/dev/null; then
 			kver=$(st_resolve_kver "$name") || return 1
@@ -185,6 +185,7 @@ bench_full() {
 		rm -rf "$out"
 		BENCH_GUEST_ARGS=$(tr -s ' \t\n' '   ' <<<"$BENCH_ARGS")
 		t0=$SECONDS
+		load0=$(cut -d' ' -f1-3 /proc/loadavg)
 		st_log "kernel '$name': $kver; bench options: $BENCH_GUEST_ARGS"
 		bench_guest "$kver" bench "$out"
 		rc=$?
@@ -198,6 +199,7 @@ bench_full() {
 		fi
 		printf '%s\n' "BENCH_KERNELS=$name bench/vm.sh full  # BENCH_ARGS: $BENCH_GUEST_ARGS" \
 			"guest: qemu $ST_QEMU_ACCEL, -cpu $BENCH_CPU -smp $BENCH_SMP, 2 NUMA nodes, $BENCH_MEM; host: $(nproc) CPUs, $((SECONDS - t0)) s" \
+			"host load average (1, 5, 15 min) at start: $load0, at end: $(cut -d' ' -f1-3 /proc/loadavg)" \
 			>"$out/made-by.txt"
 		st_log "$kver: report in $out/report.md"
 	done

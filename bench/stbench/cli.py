@@ -171,8 +171,8 @@ class Bench:
 
     def progress(self, done, total, what, est_left):
         el = time.monotonic() - self.t0
-        line = "[%d/%d] %s | elapsed %s | left ~%s" % (done + 1, total, what, fmt_duration(el),
-                                                       fmt_duration(est_left))
+        line = "[%d/%d] %s | %d runs left after this | elapsed %s | ETA ~%s" % (
+            done + 1, total, what, total - done - 1, fmt_duration(el), fmt_duration(est_left))
         self.log(line)
         tmp = os.path.join(self.out, "progress.json.tmp")
         with open(tmp, "w") as f:
@@ -333,7 +333,7 @@ class Bench:
             return
         tmp = os.path.join(self.out, "results.json.tmp")
         with open(tmp, "w") as f:
-            json.dump(report.finite(self.data), f, indent=1, allow_nan=False)
+            json.dump(report.finite(self.data), f, separators=(",", ":"), allow_nan=False)
         os.replace(tmp, os.path.join(self.out, "results.json"))
 
 

@@ -249,6 +249,14 @@ def markdown(data, plot_files):
     elif "virtual machine" in hv.get("verdict", ""):
         L += ["> Ran in a %s: a hypervisor's scheduling of vCPUs adds noise and hides "
               "the host's topology." % hv.get("verdict"), ""]
+    scx = sorted({(r.get("sched_ext") or {}).get("state") for r in data["runs"]} - {None, "disabled"})
+    if scx:
+        L += ["> A sched_ext scheduler was in state %s during some runs: the fair-class hooks "
+              "of sched_tune see none of the tasks it runs (per-run state in results.json)."
+              % ", ".join(scx), ""]
+    llc = sorted({json.dumps(r.get("sched_cache"), sort_keys=True) for r in data["runs"] if r.get("sched_cache")})
+    if len(llc) > 1:
+        L += ["> SCHED_CACHE (debugfs sched/llc_balancing) changed during the bench: %s." % "; ".join(llc), ""]
     L.append("- command: `%s`" % data.get("command"))
     L.append("- started %s, %s, state: **%s**" % (
         data.get("started"), "took %.0f s" % data["duration_s"] if data.get("duration_s") else "",
@@ -435,7 +443,7 @@ def write_all(out, data, draw_plots=True, log=print):
         f.write(markdown(data, pfiles))
     tmp = os.path.join(out, "results.json.tmp")
     with open(tmp, "w") as f:
-        json.dump(finite(data), f, indent=1, allow_nan=False)
+        json.dump(finite(data), f, separators=(",", ":"), allow_nan=False)
     os.replace(tmp, os.path.join(out, "results.json"))
 
 
