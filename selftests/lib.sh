@@ -21,6 +21,12 @@ ST_QEMU_ACCEL=${ST_QEMU_ACCEL:-tcg,thread=single}
 ST_QEMU_EXTRA=${ST_QEMU_EXTRA:-}
 ST_QEMU=${ST_QEMU:-qemu-system-x86_64}
 ST_GUEST_TIMEOUT=${ST_GUEST_TIMEOUT:-1200}
+# Memory debugging that Debian's kernels have (issue 9): SLUB consistency
+# checks, red zones, poisoning and owner tracking on every cache, and a
+# KFENCE sample every millisecond (6.12 and later; 6.1 has no KFENCE and
+# passes the word on to init).  A SLUB or KFENCE report fails the run
+# (guest/lib.sh SPLAT).  ST_MEMDEBUG= (empty) boots without them.
+ST_MEMDEBUG=${ST_MEMDEBUG-slub_debug=FZPU kfence.sample_interval=1}
 
 ST_APT_PKGS=(busybox-static rt-tests dkms cpio zstd kmod gcc make libc6-dev
 	binutils ca-certificates debian-archive-keyring)
@@ -448,6 +454,32 @@ st_build_module() {
 	return $rc
 }
 
+# The selftests' test livepatch (selftests/livepatch), built like the
+# module: on the host or in the kernel's chroot.  Output:
+# $ST_BUILD/<kver>/livepatch/st_livepatch.ko and build.log there, which
+# st_build_initramfs puts into the guest.  Returns make's status.
+st_build_livepatch() {
+	local kver=$1 dir=$ST_BUILD/$1/livepatch env cdir rc
+	env=$(st_kernel_env "$kver")
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	if [[ $env == host ]]; then
+		cp -a "$ST_TESTS/livepatch"/. "$dir"/
+		make -C "$dir" KDIR="$(st_headers_dir "$kver")" >"$dir/build.log" 2>&1
+		return
+	fi
+	cdir=$(st_chroot_dir "$env")/tmp/st-livepatch-$kver
+	rm -rf "$cdir"
+	mkdir -p "$cdir"
+	cp -a "$ST_TESTS/livepatch"/. "$cdir"/
+	st_in_chroot "$env" make -C "/tmp/st-livepatch-$kver" KDIR="/usr/src/linux-headers-$kver" \
+		>"$dir/build.log" 2>&1
+	rc=$?
+	cp -a "$cdir"/. "$dir"/
+	rm -rf "$cdir"
+	return $rc
+}
+
 # Pitfall 1: a wrapper ending in `return orig(...)` compiles to a jmp into the
 # static-call trampoline; ftrace then loops forever.  Any jmp/jcc whose
 # relocation names a __SCT__ symbol is a tail call into an original.
@@ -507,6 +539,10 @@ st_build_initramfs() {
 	cp "$ST_TESTS/guest/init" "$root/init"
 	chmod 755 "$root/init"
 	[[ -n $ko ]] && cp "$ko" "$root/st/sched_tune.ko"
+	# the test livepatch, when st_build_livepatch made one for this kernel
+	if [[ -n $ko && -f $(dirname "$ko")/livepatch/st_livepatch.ko ]]; then
+		cp "$(dirname "$ko")/livepatch/st_livepatch.ko" "$root/st/st_livepatch.ko"
+	fi
 	echo "$kver" >"$root/st/kver"
 	(cd "$root" && find . -print0 | cpio --null -o -H newc --quiet) >"$out"
 	rm -rf "$root"
@@ -534,7 +570,7 @@ st_boot() {
 		-nographic -no-reboot -nodefaults -monitor "pipe:$mon" \
 		-serial "file:$out/console.log" -serial "file:$out/tap.log" \
 		-kernel "$vmlinuz" -initrd "$initrd" \
-		-append "console=ttyS0 panic=-1 log_buf_len=8M unknown_nmi_panic panic_print=0x40 softlockup_all_cpu_backtrace=1 $*" \
+		-append "console=ttyS0 panic=-1 log_buf_len=8M unknown_nmi_panic panic_print=0x40 softlockup_all_cpu_backtrace=1 $ST_MEMDEBUG $*" \
 		</dev/null >"$out/qemu.log" 2>&1 &
 	pid=$!
 	# drain the monitor so qemu never blocks writing to it

@@ -107,6 +107,13 @@ run_kernel() {
 		st_result fail "$kver" "build log has no warnings ($warn found)"
 		grep -A3 'warning:' "$out/build.log" | head -n 40 | sed 's/^/#   /'
 	fi
+	# the guest's livepatch coexistence test needs it (guest/livepatch.sh)
+	if st_build_livepatch "$kver" && [[ -f $out/livepatch/st_livepatch.ko ]]; then
+		st_result pass "$kver" "build the test livepatch (selftests/livepatch)"
+	else
+		st_result fail "$kver" "build the test livepatch (selftests/livepatch)"
+		grep -E 'error|warning' "$out/livepatch/build.log" | head -n 30 | sed 's/^/#   /'
+	fi
 	if [[ ! -f $ST_KO ]]; then
 		st_result fail "$kver" "no tail call into a __SCT__ trampoline" 
 		st_result fail "$kver" "guest tests: not run, sched_tune.ko was not built"

@@ -5,6 +5,9 @@
 . /st/lib.sh
 . /st/cache_level.sh
 . /st/numa_scan.sh
+. /st/soak.sh
+. /st/fuzz.sh
+. /st/livepatch.sh
 
 # --- load / unload -------------------------------------------------------
 t_load_unload() {
@@ -433,7 +436,7 @@ ST_BOOTMARK=$ST_DMARK
 only=$(st_arg only "")
 for t in load_unload hang_guard knobs stats_reset params enabled ratelimit_effect \
 	load_unload_stress toggle_stress cache_topology cache_effect cache_bad_input \
-	cache_stress cache_hotplug numa_scan; do
+	cache_stress cache_hotplug numa_scan knob_fuzz hotplug_all livepatch soak; do
 	if [ -n "$only" ] && ! echo ",$only," | grep -q ",$t,"; then continue; fi
 	"t_$t"
 	st_cleanup

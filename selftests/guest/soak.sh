@@ -1,0 +1,375 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
+# Soak tests of issue 9 ("Soak, with nothing lost"), sourced by tests.sh
+# after lib.sh: load/unload cycles under load with slab accounting
+# (t_soak) and CPU hotplug with every feature hooked (t_hotplug_all).
+# Also the helpers that fuzz.sh and livepatch.sh use.
+
+SK_CYCLES=$(st_arg soak_cycles 100)
+SK_SETTLE=$(st_arg soak_settle 3)
+SK_CONTROL=$(st_arg soak_control 30)
+
+# --- features, in either layout ---------------------------------------------
+# sysfs-abi: features/<name>/state and .../reason; older builds have one
+# "name state funcs[ reason: text]" line per feature in features.
+sk_state() {
+	if [ -d "$ST/features" ]; then cat "$ST/features/$1/state" 2>/dev/null
+	else feature_state "$1"; fi
+}
+sk_reason() {
+	if [ -d "$ST/features" ]; then cat "$ST/features/$1/reason" 2>/dev/null
+	else sed -n "s/^$1 .* reason: //p" "$ST/features" 2>/dev/null; fi
+}
+# A feature has its hooks in: active, or idle (hooked, nothing to do here).
+sk_hooked_state() { case $(sk_state "$1") in active|idle) return 0 ;; esac; return 1; }
+sk_features() { for f in ratelimit cache_level numa_scan; do printf '%s %s; ' "$f" "$(sk_state $f)"; done; }
+# What this kernel supports, from one load with the defaults:
+# SK_F_<feature> = the state then.  Fails when the module does not load.
+sk_detect() {
+	st_load || return 1
+	for f in ratelimit cache_level numa_scan; do eval "SK_F_$f=\$(sk_state $f)"; done
+	st_unload
+}
+sk_supported() { eval "[ \"\$SK_F_$1\" != unsupported ]"; }
+# Only sched_tune's own ftrace users: a livepatch may hook the same functions.
+sk_ours_in_ftrace() { grep -q '\[sched_tune\]' "$TR/enabled_functions" 2>/dev/null; }
+
+# --- workloads ------------------------------------------------------------------
+# Light on purpose.  Under single-threaded TCG every vCPU kept busy makes
+# each insmod, rmmod and hook switch wait longer for the IPIs and RCU-tasks
+# grace periods of ftrace (measured on 6.12, host shared with other
+# guests: insmod 0.15 s idle, 1.1 s with 4 hackbench threads, 3.2 s with
+# 10 threads and 4 NUMA threads; rmmod 1.0, 1.9 and 4.5 s).  The soak needs
+# wakeups, migrations and NUMA scans on every CPU while the hooks come and
+# go, not throughput.
+# sk_wl_start NAME CMD...: CMD in a loop until sk_wl_stop NAME; each
+# failure is a line in /tmp/NAME.fail, each success one in /tmp/NAME.runs.
+sk_wl_start() {
+	n=$1
+	shift
+	rm -f "/tmp/$n.stop" "/tmp/$n.fail" "/tmp/$n.runs"
+	(while [ ! -f "/tmp/$n.stop" ]; do
+		if "$@" >"/tmp/$n.out" 2>&1; then echo . >>"/tmp/$n.runs"
+		else echo "rc $?: $(tail -n 2 "/tmp/$n.out")" >>"/tmp/$n.fail"; fi
+	done) &
+	eval "SK_PID_$n=\$!"
+}
+sk_wl_stop() { touch "/tmp/$1.stop"; eval "wait \$SK_PID_$1"; }
+sk_wl_runs() { [ -f "/tmp/$1.runs" ] && wc -l <"/tmp/$1.runs" || echo 0; }
+# hackbench: 4 threads over pipes; st_numa_work: 2 threads of 4 MB in 2
+# VMAs each, 1 s a run, then 0.5 s of rest.
+sk_load_start() {
+	sk_wl_start hb hackbench -g 1 -f 2 --threads --pipe -l 100 -s 100
+	sk_wl_start nw sh -c 'st_numa_work 1 2 4 2 && usleep 500000'
+}
+sk_load_stop() { sk_wl_stop hb; sk_wl_stop nw; }
+# sk_check_workloads PREFIX: both completed every run, and ran at all.
+sk_check_workloads() {
+	for w in hb:hackbench nw:st_numa_work; do
+		n=${w%%:*}
+		check "$1: ${w#*:} completed every run ($(sk_wl_runs "$n") runs)" \
+			sh -c "[ ! -s /tmp/$n.fail ] && [ $(sk_wl_runs "$n") -gt 0 ]"
+		[ -s "/tmp/$n.fail" ] && sed "s/^/#   ${w#*:}: /" "/tmp/$n.fail" | head -n 5
+	done
+	true
+}
+
+# NUMA balancing on, scanning as often as the kernel allows, so that
+# task_numa_work (numa_scan's hook) runs even in a one-node guest; the
+# old values go back with sk_numa_balancing_restore.
+SK_NB=/proc/sys/kernel/numa_balancing
+SK_NBD=/sys/kernel/debug/sched/numa_balancing
+sk_numa_balancing_on() {
+	SK_NB_OLD=$(cat $SK_NB 2>/dev/null)
+	SK_NBD_OLD=
+	echo 1 >$SK_NB 2>/dev/null
+	for f in scan_delay_ms:100 scan_period_min_ms:100 scan_period_max_ms:400; do
+		[ -w "$SK_NBD/${f%%:*}" ] || continue
+		SK_NBD_OLD="$SK_NBD_OLD ${f%%:*}:$(cat "$SK_NBD/${f%%:*}")"
+		echo "${f#*:}" >"$SK_NBD/${f%%:*}"
+	done
+}
+sk_numa_balancing_restore() {
+	[ -n "$SK_NB_OLD" ] && echo "$SK_NB_OLD" >$SK_NB 2>/dev/null
+	for f in $SK_NBD_OLD; do echo "${f#*:}" >"$SK_NBD/${f%%:*}"; done
+	true
+}
+
+# The hung-task detector at 60 s instead of Debian's 120, so that a task
+# stuck behind a load, unload or hook switch is reported within a run.
+sk_hung_on() {
+	SK_HUNG_OLD=$(cat /proc/sys/kernel/hung_task_timeout_secs 2>/dev/null)
+	[ -n "$SK_HUNG_OLD" ] && echo 60 >/proc/sys/kernel/hung_task_timeout_secs
+	true
+}
+sk_hung_restore() {
+	[ -n "$SK_HUNG_OLD" ] && echo "$SK_HUNG_OLD" >/proc/sys/kernel/hung_task_timeout_secs
+	true
+}
+
+# --- knob toggles -------------------------------------------------------------
+# sk_toggle KNOB OFF ON: writes OFF then ON; counts a non-OK write in SK_BAD.
+sk_toggle() {
+	[ -e "$ST/$1" ] || return 0
+	for v in "$2" "$3"; do
+		r=$(wr "$1" "$v")
+		if [ "$r" != OK ]; then
+			SK_BAD=$((SK_BAD + 1))
+			[ "$SK_BAD" -le 5 ] && diag "  write $1=$v: $r"
+		fi
+	done
+}
+# Feature number $1 (any integer, taken modulo the features) off and on
+# again: ratelimit, cache_level, numa_scan, the master switch, and
+# passthrough where the module has it; each a hook removal and
+# installation.  Unsupported features are skipped.
+sk_toggle_one() {
+	case $(($1 % 5)) in
+	0) sk_toggle ratelimit_window_ns 0 2000000 ;;
+	1) sk_supported cache_level && sk_toggle cache_share_level llc l2 ;;
+	2) sk_supported numa_scan && sk_toggle numa_scan_threshold 0 50 ;;
+	3) sk_toggle enabled 0 1 ;;
+	4) sk_toggle passthrough 1 0 ;;
+	esac
+	true
+}
+
+# --- memory accounting ----------------------------------------------------------
+# Freed slab objects of RCU callbacks and reclaimable caches go first, so
+# that what stays is what somebody still holds.
+sk_settle() {
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	sleep "$SK_SETTLE"
+	echo 3 >/proc/sys/vm/drop_caches
+	sleep 1
+}
+# /proc/meminfo figures in kB: Slab SUnreclaim Percpu VmallocUsed
+sk_mem() {
+	awk '$1 == "Slab:" { a = $2 } $1 == "SUnreclaim:" { b = $2 }
+		$1 == "Percpu:" { c = $2 } $1 == "VmallocUsed:" { d = $2 }
+		END { print a + 0, b + 0, c + 0, d + 0 }' /proc/meminfo
+}
+# Active objects and object size per cache, from /proc/slabinfo.
+sk_slabinfo() { awk 'NR > 2 { print $1, $2, $4 }' /proc/slabinfo >"$1"; }
+# sk_slab_growth BEFORE AFTER: "cache objects bytes" of every cache that
+# gained objects, most objects first.
+sk_slab_growth() {
+	awk 'NR == FNR { n[$1] = $2; next }
+		{ d = $2 - n[$1]; if (d > 0) print $1, d, d * $3 }' "$1" "$2" | sort -k2,2nr
+}
+
+# --- 1. load/unload cycles under load ---------------------------------------------
+# N cycles of insmod, every feature toggled, rmmod, while hackbench and
+# the NUMA workload run.  Slab usage after the last rmmod is compared with
+# a control phase: the same workloads for the same time, module never
+# loaded.  A leak of one object per cycle shows as SK_CYCLES objects in
+# one cache; the control phase tells how much the workloads alone move.
+sk_cycles() {
+	n=$1 i=0
+	SK_BAD=0 SK_FAILS=0 SK_T_LOAD=0 SK_T_KNOB=0 SK_T_UNLOAD=0
+	while [ "$i" -lt "$n" ]; do
+		i=$((i + 1))
+		# every 4th load starts with nothing hooked: the writes install
+		p=
+		[ $((i % 4)) = 0 ] && p="ratelimit_window_ns=0 cache_share_level=llc numa_scan_threshold=0"
+		a=$(now_cs)
+		# shellcheck disable=SC2086 # a list of parameters
+		if ! st_load $p; then
+			SK_FAILS=$((SK_FAILS + 1)); diag "  insmod $i ($p) failed"
+			continue
+		fi
+		b=$(now_cs)
+		sk_toggle_one "$i"
+		c=$(now_cs)
+		if ! st_unload; then SK_FAILS=$((SK_FAILS + 1)); diag "  rmmod $i failed"; fi
+		d=$(now_cs)
+		SK_T_LOAD=$((SK_T_LOAD + b - a)) SK_T_KNOB=$((SK_T_KNOB + c - b))
+		SK_T_UNLOAD=$((SK_T_UNLOAD + d - c))
+	done
+}
+
+# The boot options of lib.sh ST_MEMDEBUG took: SLUB debugging on the
+# kmalloc caches, KFENCE sampling where the kernel has it.
+sk_memdebug_check() {
+	if ! grep -q 'slub_debug=' /proc/cmdline; then
+		diag "memory debugging: booted without slub_debug (ST_MEMDEBUG empty)"
+		return 0
+	fi
+	c=/sys/kernel/slab/kmalloc-64
+	check_eq "memdebug: slub_debug on kmalloc-64 (sanity_checks red_zone poison store_user)" \
+		"$(cat $c/sanity_checks $c/red_zone $c/poison $c/store_user 2>/dev/null | tr '\n' ' ')" "1 1 1 1 "
+	if [ -d /sys/module/kfence ]; then
+		check_eq "memdebug: KFENCE samples every 1 ms" \
+			"$(cat /sys/module/kfence/parameters/sample_interval 2>/dev/null)" 1
+	else
+		diag "memdebug: this kernel has no KFENCE ($(uname -r))"
+	fi
+}
+
+t_soak() {
+	group "soak: $SK_CYCLES load/unload cycles under hackbench and the NUMA workload"
+	sk_memdebug_check
+	sk_detect || { ktap_fail "soak: insmod"; return 1; }
+	dmesg_mark
+	sk_hung_on
+	sk_numa_balancing_on
+	diag "numa_balancing=$(cat $SK_NB 2>/dev/null), $(nproc) vCPUs; figures under qemu TCG, not hardware"
+
+	# the soak: from before its first load to after its last unload
+	sk_settle
+	m0=$(sk_mem); sk_slabinfo /tmp/sk.s0
+	t0=$(now_cs)
+	sk_load_start
+	sk_cycles "$SK_CYCLES"
+	sk_load_stop
+	t1=$(now_cs)
+	sk_check_workloads "soak"
+	sk_settle
+	m1=$(sk_mem); sk_slabinfo /tmp/sk.s1
+	diag "soak: $SK_CYCLES cycles in $(secs "$t0" "$t1") s: insmod $(secs 0 $SK_T_LOAD) s, knob writes $(secs 0 $SK_T_KNOB) s, rmmod $(secs 0 $SK_T_UNLOAD) s (qemu TCG)"
+	check_eq "soak: $SK_CYCLES insmod/rmmod cycles succeed" "$SK_FAILS" 0
+	check_eq "soak: every knob write of the cycles succeeds (each feature off and on in turn)" "$SK_BAD" 0
+	check "soak: nothing of ours in enabled_functions" not sk_ours_in_ftrace
+	check "soak: module gone" not is_loaded
+
+	# the control: the same workloads, module never loaded
+	sk_load_start
+	sleep "$SK_CONTROL"
+	sk_load_stop
+	sk_settle
+	m2=$(sk_mem); sk_slabinfo /tmp/sk.s2
+	sk_slab_report "$m0" "$m1" "$m2"
+	sk_slab_check
+
+	# SLUB's own consistency check of every cache (objects, red zones,
+	# poison, free lists); a report lands in dmesg
+	t2=$(now_cs)
+	for v in /sys/kernel/slab/*/validate; do echo 1 >"$v" 2>/dev/null; done
+	diag "soak: SLUB validate of every cache took $(secs "$t2" "$(now_cs)") s"
+	sk_kfence_check "soak"
+	sk_numa_balancing_restore
+	sk_hung_restore
+	check_no_splat "soak: no oops, WARNING, SLUB or KFENCE report, hung task"
+}
+
+# sk_slab_report MEM-BEFORE MEM-AFTER-SOAK MEM-AFTER-CONTROL: the figures.
+sk_slab_report() {
+	# shellcheck disable=SC2086 # four numbers each
+	set -- $1 $2 $3
+	diag "meminfo kB         before soak   after soak   after control   (soak delta, control delta)"
+	diag "$(printf '  Slab          %12s %12s %15s   (%+d, %+d)' "$1" "$5" "$9" $(($5 - $1)) $(($9 - $5)))"
+	diag "$(printf '  SUnreclaim    %12s %12s %15s   (%+d, %+d)' "$2" "$6" "${10}" $(($6 - $2)) $((${10} - $6)))"
+	diag "$(printf '  Percpu        %12s %12s %15s   (%+d, %+d)' "$3" "$7" "${11}" $(($7 - $3)) $((${11} - $7)))"
+	diag "$(printf '  VmallocUsed   %12s %12s %15s   (%+d, %+d)' "$4" "$8" "${12}" $(($8 - $4)) $((${12} - $8)))"
+	SK_PCPU_SOAK=$(($7 - $3)) SK_VM_SOAK=$(($8 - $4))
+	sk_slab_growth /tmp/sk.s0 /tmp/sk.s1 >/tmp/sk.g1
+	sk_slab_growth /tmp/sk.s1 /tmp/sk.s2 >/tmp/sk.g2
+	diag "caches that grew during the soak (cache, objects, bytes):"
+	head -n 8 /tmp/sk.g1 | sed 's/^/#     /'
+	diag "caches that grew during the ${SK_CONTROL} s control (cache, objects, bytes):"
+	head -n 8 /tmp/sk.g2 | sed 's/^/#     /'
+}
+
+# Slab kB (active objects x object size) of every cache but vmap_area.
+# vmap_area objects describe lazily freed vmalloc ranges (the workloads'
+# thread stacks) until a purge, and loading a module purges them (its
+# set_memory_* calls flush the lazy list): they grow by thousands in a
+# phase without loads and not in the soak, the opposite of a leak.  A
+# vmalloc leak shows in VmallocUsed instead.
+sk_slab_kb() { awk '$1 != "vmap_area" { s += $2 * $3 } END { printf "%d", s / 1024 }' "$1"; }
+
+# Within noise:
+#  - no cache (vmap_area aside) holds SK_CYCLES more objects after the
+#    soak than before it, beyond what the control phase added to it: a
+#    leak of one object per cycle, of any size, shows there;
+#  - slab kB (vmap_area aside) grew by no more than the control phase
+#    moved them plus 1 kB per cycle;
+#  - Percpu unchanged (the module's per-CPU counters go with it), and
+#    VmallocUsed grew by less than a page per cycle.
+sk_slab_check() {
+	b0=$(sk_slab_kb /tmp/sk.s0) b1=$(sk_slab_kb /tmp/sk.s1) b2=$(sk_slab_kb /tmp/sk.s2)
+	ds=$((b1 - b0)) dc=$((b2 - b1))
+	diag "slab kB without vmap_area: before $b0, after soak $b1 ($ds), after control $b2 ($dc)"
+	bad=$(awk -v n="$SK_CYCLES" 'NR == FNR { c[$1] = $2; next }
+		$1 != "vmap_area" && $2 - (c[$1] > 0 ? c[$1] : 0) >= n { printf "%s(+%d) ", $1, $2 }' \
+		/tmp/sk.g2 /tmp/sk.g1)
+	check_eq "soak: no cache gained $SK_CYCLES objects (one per cycle) beyond the control's growth" "$bad" ""
+	lim=$((${dc#-} + SK_CYCLES))
+	check "soak: slab grew by at most the control's change + 1 kB per cycle (${ds} kB <= $lim kB)" \
+		test "$ds" -le "$lim"
+	check_eq "soak: Percpu unchanged after the last unload (kB)" "$SK_PCPU_SOAK" 0
+	check "soak: VmallocUsed grew by less than a page per cycle (${SK_VM_SOAK} kB)" \
+		test "$SK_VM_SOAK" -lt $((SK_CYCLES * 4))
+}
+
+# KFENCE's own count of the bugs it saw, where the kernel has KFENCE.
+sk_kfence_check() {
+	k=/sys/kernel/debug/kfence/stats
+	if [ ! -r "$k" ]; then
+		diag "$1: no KFENCE in this kernel ($(uname -r))"
+		return 0
+	fi
+	grep -E 'enabled|total allocations|total bugs' "$k" | sed "s/^/#   kfence: /"
+	check_eq "$1: KFENCE total bugs 0" "$(awk -F: '/total bugs/ { gsub(/ /, "", $2); print $2 }' "$k")" 0
+}
+
+# --- 3. CPU hotplug with every feature hooked -----------------------------------------
+CPUS_DIR=/sys/devices/system/cpu
+t_hotplug_all() {
+	group "CPU hotplug: every CPU but 0 off and on, 3 rounds, all features hooked, under load"
+	cpus=
+	for d in "$CPUS_DIR"/cpu[1-9]*; do
+		[ -w "$d/online" ] && cpus="$cpus ${d##*cpu}"
+	done
+	if [ -z "$cpus" ]; then
+		ktap_skip "hotplug: offline/online under load" "no hot-pluggable CPU besides 0"
+		return 0
+	fi
+	online0=$(cat "$CPUS_DIR/online")
+	dmesg_mark
+	sk_hung_on
+	sk_numa_balancing_on
+	st_load || { ktap_fail "hotplug: insmod"; sk_numa_balancing_restore; sk_hung_restore; return 1; }
+	states0=$(sk_features)
+	diag "hotplug: CPUs$cpus; features: $states0"
+	for f in ratelimit cache_level numa_scan; do
+		if [ "$(sk_state $f)" = unsupported ]; then
+			diag "hotplug: $f unsupported on this kernel: $(sk_reason $f)"
+		else
+			check "hotplug: $f has its hooks in before the hotplug ($(sk_state $f))" sk_hooked_state $f
+		fi
+	done
+	c0=$(stat_get ratelimit_checked) q0=$(stat_get ttwu_checked)
+	sk_load_start
+	ok=1 n=0 t0=$(now_cs)
+	for r in 1 2 3; do
+		for c in $cpus; do
+			echo 0 >"$CPUS_DIR/cpu$c/online" || { ok=0; diag "  round $r: cpu$c offline failed"; }
+			usleep 100000
+			echo 1 >"$CPUS_DIR/cpu$c/online" || { ok=0; diag "  round $r: cpu$c online failed"; }
+			n=$((n + 1))
+		done
+		# hooks out and in again with the CPUs back
+		[ "$(wr enabled 0)" = OK ] || ok=0
+		[ "$(wr enabled 1)" = OK ] || ok=0
+	done
+	sk_load_stop
+	t1=$(now_cs)
+	diag "hotplug: $n offline/online pairs in $(secs "$t0" "$t1") s (qemu TCG)"
+	check_eq "hotplug: every offline/online and enabled 0/1 write succeeded" "$ok" 1
+	check_eq "hotplug: every CPU online again" "$(cat "$CPUS_DIR/online")" "$online0"
+	check_eq "hotplug: features as before" "$(sk_features)" "$states0"
+	check "hotplug: ratelimit hook ran during the hotplug ($c0 -> $(stat_get ratelimit_checked))" \
+		test "$(stat_get ratelimit_checked)" -gt "${c0:-0}"
+	if sk_hooked_state cache_level; then
+		check "hotplug: cache_level hook ran during the hotplug ($q0 -> $(stat_get ttwu_checked))" \
+			test "$(stat_get ttwu_checked)" -gt "${q0:-0}"
+	fi
+	sk_check_workloads "hotplug"
+	check "hotplug: rmmod after the hotplug" st_unload
+	check "hotplug: nothing of ours in enabled_functions" not sk_ours_in_ftrace
+	sk_numa_balancing_restore
+	sk_hung_restore
+	check_no_splat "hotplug: no oops, WARNING, SLUB or KFENCE report, hung task"
+}
