@@ -243,9 +243,15 @@ t_soak() {
 	sk_slab_check
 
 	# SLUB's own consistency check of every cache (objects, red zones,
-	# poison, free lists); a report lands in dmesg
+	# poison, free lists); a report lands in dmesg.  Not kmem_cache_node
+	# and kmem_cache, the bootstrap caches: on 7.3.4 the boot-time first
+	# object of kmem_cache_node fails with "Freepointer corrupt" with the
+	# module never loaded (checked), and sched_tune creates no cache.
 	t2=$(now_cs)
-	for v in /sys/kernel/slab/*/validate; do echo 1 >"$v" 2>/dev/null; done
+	for v in /sys/kernel/slab/*/validate; do
+		case $v in */kmem_cache_node/*|*/kmem_cache/*) continue ;; esac
+		echo 1 >"$v" 2>/dev/null
+	done
 	diag "soak: SLUB validate of every cache took $(secs "$t2" "$(now_cs)") s"
 	sk_kfence_check "soak"
 	sk_numa_balancing_restore
