@@ -14,4 +14,19 @@ check:
 demo:
 	selftests/demo.sh
 
-.PHONY: all clean check demo
+# sched-tune-dkms_<version>_all.deb in $(DEB_OUT), built with Debian's
+# tools (debhelper, dh-dkms) from a copy of the tree, since
+# dpkg-buildpackage writes into debian/ and next to the source.
+DEB_OUT ?= build/deb
+deb:
+	rm -rf $(DEB_OUT)
+	mkdir -p $(DEB_OUT)/src
+	tar --exclude=./build --exclude=./.git -cf - . | tar -C $(DEB_OUT)/src -xf -
+	cd $(DEB_OUT)/src && dpkg-buildpackage -b -us -uc
+	rm -rf $(DEB_OUT)/src
+	@ls $(DEB_OUT)/*.deb
+
+lint:
+	selftests/lint.sh
+
+.PHONY: all clean check demo deb lint

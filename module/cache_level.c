@@ -1,10 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Queued-wakeup cache level (seeds 002 and 004).
+ * Queued-wakeup cache level, from "sched: ttwu_queue_cond: perform queued
+ * wakeups across different L2 caches" (Mathieu Desnoyers, 2023,
+ * https://lore.kernel.org/lkml/20230817153515.143932-1-mathieu.desnoyers@efficios.com/).
  *
  * ttwu_queue_cond() sends a wakeup through the target CPU's wakelist (an
- * IPI) unless waker and target share the LLC; seed 002 narrows that
- * group to CPUs sharing an L2.  On Debian's kernels ttwu_queue_cond() and
+ * IPI) unless waker and target share the LLC; the patch narrows that
+ * group to CPUs sharing an L2.  The wakelist for an idle target stays as
+ * in stock, from "sched: Offload wakee task activation if it the wakee is
+ * descheduling" (Mel Gorman, 2020,
+ * https://lore.kernel.org/lkml/20200524202956.27665-3-mgorman@techsingularity.net/).
+ *
+ * On Debian's kernels ttwu_queue_cond() and
  * cpus_share_cache() are inlined into ttwu_queue_wakelist(), so that is
  * the function we take over (ftrace redirect).  The replacement works out
  * what stock would decide and what the level decides; when they agree
@@ -66,9 +73,11 @@ static inline char *st_cl_rq(int cpu)
 /*
  * The tests of ttwu_queue_cond() before its cache test, and the
  * sched_feat(TTWU_QUEUE) of its caller: when one fails, neither stock nor
- * any level queues.  SCX (6.12) and the stop class are tested on both
- * kernels: 6.1 lacks the stop-class test, but we only ever use it to
- * keep a wakeup direct, which is always correct.
+ * any level queues.  A task of a sched_ext scheduler (7.x; Debian's 6.12
+ * has no sched_ext) always goes to the original, whose own test
+ * (scx_allow_ttwu_queue on 7.3) decides for it.  6.1 lacks the
+ * stop-class test, but we only ever use it to keep a wakeup with the
+ * original, which is always correct.
  */
 static bool st_cl_may_queue(struct task_struct *p, int cpu)
 {
@@ -89,12 +98,11 @@ static bool st_cl_mask_has(cpumask_var_t mask, int cpu)
 
 static void st_cl_pair(struct st_wake_pair *w, int this_cpu, int cpu)
 {
-	w->same_cpu = this_cpu == cpu;
-	w->share_llc = w->same_cpu ||
-		       *per_cpu_ptr(st_cl_llc_id, this_cpu) ==
-		       *per_cpu_ptr(st_cl_llc_id, cpu);
-	w->share_l2 = st_cl_mask_has(*per_cpu_ptr(st_cl_l2c_map, this_cpu), cpu);
-	w->share_smt = st_cl_mask_has(per_cpu(cpu_sibling_map, this_cpu), cpu);
+	st_wake_pair_classify(w, this_cpu, cpu,
+			      *per_cpu_ptr(st_cl_llc_id, this_cpu),
+			      *per_cpu_ptr(st_cl_llc_id, cpu),
+			      st_cl_mask_has(*per_cpu_ptr(st_cl_l2c_map, this_cpu), cpu),
+			      st_cl_mask_has(per_cpu(cpu_sibling_map, this_cpu), cpu));
 	w->llc_size = *per_cpu_ptr(st_cl_llc_size, this_cpu);
 	w->target_idle = !READ_ONCE(*(unsigned int *)(st_cl_rq(cpu) +
 						      st_cl_nr_running_off));
@@ -132,7 +140,7 @@ static bool st_ttwu_queue_wakelist(struct task_struct *p, int cpu,
 	level = st_wake_queue(st_level_shares(lvl, &w,
 					      cfg->knob[ST_KNOB_AUTO_LLC_MAX]),
 			      &w);
-	if (stock == level)
+	if (stock == level || st_passthrough(cfg))
 		goto orig;
 	if (level) {
 		st_cl_queue(p, cpu, wake_flags);
@@ -172,10 +180,10 @@ static const char *st_cl_resolve(void)
 		return "per-CPU cpu_l2c_shared_map (L2 groups) is missing";
 	if (st_cl_percpu("runqueues", (void __percpu **)&st_cl_runqueues))
 		return "per-CPU runqueues is missing";
-	/* without CONFIG_SCHED_DEBUG, sched_feat() is a constant */
+	/* 6.x without CONFIG_SCHED_DEBUG makes sched_feat() a constant */
 	st_cl_sched_features = (unsigned int *)st_ksym("sysctl_sched_features");
 	if (!st_cl_sched_features)
-		return "sysctl_sched_features is missing (no CONFIG_SCHED_DEBUG)";
+		return "sysctl_sched_features is missing (sched features are constants here)";
 	if (st_layout_enum("__SCHED_FEAT_TTWU_QUEUE", &bit) || bit < 0 || bit >= 32)
 		return "no __SCHED_FEAT_TTWU_QUEUE in kernel BTF";
 	st_cl_ttwu_queue_bit = bit;
@@ -196,10 +204,29 @@ static const char *st_cl_resolve(void)
 	return NULL;
 }
 
+static const struct st_func_shape st_cl_shapes[] = {
+	{ "ttwu_queue_wakelist", "bool (struct task_struct *, int, int)" },
+	{ "__smp_call_single_queue", "void (int, struct llist_node *)" },
+};
+
 static int st_cl_probe(struct st_feature *f)
 {
-	f->reason = st_cl_resolve();
+	f->reason = st_gate_shapes(f->name, st_cl_shapes,
+				   ARRAY_SIZE(st_cl_shapes)) ?: st_cl_resolve();
 	return f->reason ? -EOPNOTSUPP : 0;
+}
+
+/* Real-time and deadline wakeups still take the level under sched_ext. */
+static const char *st_cl_status(bool *idle)
+{
+	switch (st_layout_scx()) {
+	case ST_SCX_ALL:
+		return "a sched_ext scheduler runs every fair task: their wakeups keep the stock decision";
+	case ST_SCX_SOME:
+		return "a sched_ext scheduler is loaded: its tasks' wakeups keep the stock decision";
+	default:
+		return NULL;
+	}
 }
 
 static bool st_cl_wanted(const struct st_config *cfg)
@@ -213,5 +240,6 @@ struct st_feature st_cache_level_feature = {
 	ST_FEATURE_HOOKS(st_cl_hooks),
 	.probe = st_cl_probe,
 	.wanted = st_cl_wanted,
+	.status = st_cl_status,
 	.stock_reason = "cache_share_level=llc",
 };

@@ -69,18 +69,12 @@ static void st_config_derive(struct st_config *cfg)
 			  cfg->knob[ST_KNOB_RL_BURST]);
 }
 
+/* passthrough installs every supported feature, whatever its knobs */
 static bool st_feature_wanted(const struct st_feature *f,
 			      const struct st_config *cfg)
 {
 	return cfg->knob[ST_KNOB_ENABLED] && f->supported && f->wanted &&
-	       f->wanted(cfg);
-}
-
-static enum st_feature_state st_feature_state(const struct st_feature *f)
-{
-	if (!f->supported)
-		return ST_STATE_UNSUPPORTED;
-	return f->installed ? ST_STATE_ACTIVE : ST_STATE_INACTIVE;
+	       (st_passthrough(cfg) || f->wanted(cfg));
 }
 
 static int st_feature_install(struct st_feature *f)
@@ -90,9 +84,14 @@ static int st_feature_install(struct st_feature *f)
 	if (f->prepare)
 		f->prepare();
 	ret = st_fhook_install(f->hooks, f->nr_hooks);
-	if (!ret)
-		f->installed = true;
-	return ret;
+	if (ret) {
+		/* hooks that went in before the failure had callers too */
+		if (f->quiesce)
+			f->quiesce();
+		return ret;
+	}
+	f->installed = true;
+	return 0;
 }
 
 static void st_feature_remove(struct st_feature *f)
@@ -206,12 +205,67 @@ u64 st_knob_value(enum st_knob_id id)
 	return val;
 }
 
-static const char *const st_state_names[] = {
+const char *const st_state_names[ST_NR_STATES] = {
 	[ST_STATE_ACTIVE] = "active",
+	[ST_STATE_IDLE] = "idle",
 	[ST_STATE_INACTIVE] = "inactive",
 	[ST_STATE_UNSUPPORTED] = "unsupported",
 };
 
+/* Under st_lock. */
+static enum st_feature_state st_feature_status(const struct st_feature *f,
+					       const struct st_config *cfg,
+					       const char **reason)
+{
+	bool idle = false;
+
+	*reason = NULL;
+	if (!f->supported) {
+		*reason = f->reason;
+		return ST_STATE_UNSUPPORTED;
+	}
+	if (f->installed) {
+		if (f->status)
+			*reason = f->status(&idle);
+		return idle ? ST_STATE_IDLE : ST_STATE_ACTIVE;
+	}
+	if (!f->wanted)
+		*reason = "not implemented yet";
+	else if (!cfg->knob[ST_KNOB_ENABLED])
+		*reason = "enabled=0";
+	else
+		*reason = f->stock_reason;
+	return ST_STATE_INACTIVE;
+}
+
+const char *st_feature_name(int i)
+{
+	return i < ST_NR_FEATURES ? st_features[i]->name : NULL;
+}
+
+/* One value of features/<name>/: "state", "reason" or "functions". */
+int st_feature_show(int i, const char *what, char *buf, size_t size)
+{
+	const struct st_feature *f = st_features[i];
+	const struct st_config *cfg;
+	enum st_feature_state state;
+	const char *reason;
+	int n;
+
+	mutex_lock(&st_lock);
+	cfg = rcu_dereference_protected(st_config, lockdep_is_held(&st_lock));
+	state = st_feature_status(f, cfg, &reason);
+	if (!strcmp(what, "state"))
+		n = scnprintf(buf, size, "%s\n", st_state_names[state]);
+	else if (!strcmp(what, "reason"))
+		n = scnprintf(buf, size, "%s\n", reason ? reason : "");
+	else
+		n = scnprintf(buf, size, "%s\n", f->takes_over);
+	mutex_unlock(&st_lock);
+	return n;
+}
+
+/* The summary in debugfs: one line per feature. */
 int st_features_show(char *buf, size_t size)
 {
 	const struct st_config *cfg;
@@ -222,17 +276,8 @@ int st_features_show(char *buf, size_t size)
 	cfg = rcu_dereference_protected(st_config, lockdep_is_held(&st_lock));
 	for (i = 0; i < ST_NR_FEATURES; i++) {
 		const struct st_feature *f = st_features[i];
-		enum st_feature_state state = st_feature_state(f);
-		const char *reason = NULL;
-
-		if (state == ST_STATE_UNSUPPORTED)
-			reason = f->reason;
-		else if (state == ST_STATE_INACTIVE && !f->wanted)
-			reason = "not implemented yet";
-		else if (state == ST_STATE_INACTIVE && !cfg->knob[ST_KNOB_ENABLED])
-			reason = "enabled=0";
-		else if (state == ST_STATE_INACTIVE)
-			reason = f->stock_reason;
+		const char *reason;
+		enum st_feature_state state = st_feature_status(f, cfg, &reason);
 
 		n += scnprintf(buf + n, size - n, "%s %s %s", f->name,
 			       st_state_names[state], f->takes_over);
@@ -257,7 +302,8 @@ int st_core_init(const u64 *initial, const unsigned long *given)
 	for (i = 0; i < ST_NR_FEATURES; i++) {
 		struct st_feature *f = st_features[i];
 
-		f->supported = !f->probe(f);
+		f->series = st_gate_check(f->name, &f->reason);
+		f->supported = f->series != ST_SERIES_UNCHECKED && !f->probe(f);
 		if (!f->supported) {
 			st_feature_release(f);
 			pr_info("feature %s unsupported on this kernel: %s\n",

@@ -10,6 +10,7 @@
 #include <linux/string.h>
 
 #include "sched_tune.h"
+#include "wrapper/gate.h"
 #include "wrapper/ksym.h"
 #include "wrapper/layout.h"
 
@@ -49,6 +50,7 @@ ST_PARAM(cache_share_level, "llc|l2|smt|auto (default l2)");
 ST_PARAM(cache_share_auto_llc_max, "1..4096 CPUs (default 8)");
 ST_PARAM(numa_scan_threshold, "0..100 percent, 0 = stock (default 50)");
 ST_PARAM(numa_scan_renew, "0..1024 scan sequences, 0 = never (default 16)");
+ST_PARAM(passthrough, "0|1: hooks in, decisions computed, none applied (default 0)");
 
 static int st_params_parse(u64 *val)
 {
@@ -82,6 +84,7 @@ static int __init sched_tune_init(void)
 	ret = st_ksym_init();
 	if (ret)
 		return ret;
+	st_gate_init();
 	/* without BTF every feature refuses, each saying why */
 	st_layout_init();
 	ret = st_core_init(val, st_param_given);
@@ -110,4 +113,4 @@ module_exit(sched_tune_exit);
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("Scheduler patch ideas, tunable live through sysfs");
-MODULE_VERSION("0.1.0");
+MODULE_VERSION(ST_VERSION);

@@ -1,14 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * NUMA scan threshold for disjoint VMAs (seed 003).
+ * NUMA scan threshold for disjoint VMAs, from "sched/numa: Fix disjoint
+ * set vma scan regression" (Raghavendra K T, 2023,
+ * https://lore.kernel.org/all/b0a8f3490b491d4fd003c3e0493e940afaea5f2c.1684228065.git.raghavendra.kt@amd.com/).
  *
  * vma_is_accessed() is inlined into task_numa_work(), so the whole of
- * task_numa_work() is replaced by st_task_numa_work(): Debian 6.12.95's
- * code rule for rule, except that a VMA the task never faulted in may
- * still be scanned while its scan count stays under the threshold.  The
- * kernel's own helpers are called through static calls (several have no
- * ENDBR).  Not reproduced: the sched_skip_vma_numa tracepoint, which is
- * not exported to modules.
+ * task_numa_work() is replaced by st_task_numa_work(): the stock code of
+ * the series the support gate matched, rule for rule (6.12: as in
+ * 6.12.95 to 6.12.118; 7.3: the same plus its early return for tasks
+ * whose cpuset allows one node), except that a VMA the task never
+ * faulted in may still be scanned while its scan count stays under the
+ * threshold.  The kernel's own helpers are called through static calls
+ * (several have no ENDBR).  Not reproduced: the sched_skip_vma_numa and
+ * (7.3) sched_skip_cpuset_numa tracepoints, which are not exported to
+ * modules: they do not fire while the feature is active.
  *
  * The per-VMA scan count lives in a fixed, lossy table indexed by VMA: no
  * allocation or lock per VMA, nothing to free when a VMA or a process
@@ -43,20 +48,17 @@
 #include "wrapper/ksym.h"
 #include "wrapper/layout.h"
 
-#ifdef ST_HAVE_TASK_NUMA_WORK_612
+#ifdef ST_HAVE_VMA_NUMAB_STATE
 
 #define ST_NS_TABLE_BITS 14
 
-struct st_ns_slot {
-	unsigned long owner;
-	unsigned int epoch;
-	unsigned int scans;
-};
-
-static struct st_ns_slot *st_ns_table;
+static struct st_numa_count *st_ns_table;
 static atomic_t st_ns_inflight = ATOMIC_INIT(0);
 static unsigned int *st_scan_delay;	/* sysctl_numa_balancing_scan_delay */
 static unsigned int *st_scan_size;	/* sysctl_numa_balancing_scan_size */
+static const struct static_key *st_numa_balancing;	/* sched_numa_balancing */
+static const struct static_key *st_cpusets_enabled;	/* cpusets_enabled_key */
+static bool st_ns_cpuset_rule;	/* 7.3: skip tasks confined to one node */
 
 static void st_task_numa_work(struct callback_head *work);
 typedef unsigned int st_task_scan_fn(struct task_struct *p);
@@ -73,15 +75,15 @@ static struct st_fhook st_ns_hooks[] = {
 
 #define VMA_PID_RESET_PERIOD (4 * READ_ONCE(*st_scan_delay))
 
-static struct st_ns_slot *st_ns_slot(struct vm_area_struct *vma,
-				     unsigned long *owner)
+static struct st_numa_count *st_ns_slot(struct vm_area_struct *vma,
+					u64 *owner)
 {
 	*owner = (unsigned long)vma ^ vma->vm_start ^
 		 (unsigned long)vma->vm_mm;
 	return &st_ns_table[hash_ptr(vma, ST_NS_TABLE_BITS)];
 }
 
-/* vma_is_accessed() of 6.12.95, unchanged. */
+/* vma_is_accessed() of 6.12.95 to 7.3.4, unchanged. */
 static bool st_vma_is_accessed_stock(struct mm_struct *mm,
 				     struct vm_area_struct *vma)
 {
@@ -107,19 +109,18 @@ static bool st_vma_is_accessed_stock(struct mm_struct *mm,
 }
 
 /*
- * The stock test, then the seed's: a VMA not accessed by this task is
- * still scanned while its scan count is under the threshold.  Every
- * scan allowed, by either rule, counts, as in the seed.
+ * The stock test, then the patch's (policy.c): a VMA not accessed by this
+ * task is still scanned while its scan count is under the threshold.
  */
 static bool st_vma_is_accessed(struct mm_struct *mm,
 			       struct vm_area_struct *vma)
 {
 	const struct st_config *cfg;
 	unsigned int percent, epoch;
-	bool accessed = st_vma_is_accessed_stock(mm, vma);
-	struct st_ns_slot *slot;
-	unsigned long owner;
-	u64 threshold;
+	bool stock = st_vma_is_accessed_stock(mm, vma);
+	bool allow, by_threshold, passthrough;
+	struct st_numa_count *slot, c;
+	u64 owner, threshold;
 
 	st_stat_inc(ST_STAT_NUMA_VMA_CHECKED);
 	rcu_read_lock();
@@ -127,30 +128,41 @@ static bool st_vma_is_accessed(struct mm_struct *mm,
 	percent = cfg ? cfg->knob[ST_KNOB_NUMA_THRESHOLD] : 0;
 	epoch = cfg ? st_numa_epoch(READ_ONCE(mm->numa_scan_seq),
 				    cfg->knob[ST_KNOB_NUMA_RENEW]) : 0;
+	passthrough = cfg && st_passthrough(cfg);
 	rcu_read_unlock();
 	if (!percent)
-		return accessed;
+		return stock;
 
+	/* a lossy, racy table: a torn slot only restarts one count */
 	slot = st_ns_slot(vma, &owner);
-	if (READ_ONCE(slot->owner) != owner ||
-	    READ_ONCE(slot->epoch) != epoch) {
-		WRITE_ONCE(slot->owner, owner);
-		WRITE_ONCE(slot->epoch, epoch);
-		WRITE_ONCE(slot->scans, 0);
-	}
-	if (!accessed) {
-		threshold = st_numa_threshold(vma->vm_end - vma->vm_start,
-					      READ_ONCE(*st_scan_size),
-					      percent);
-		accessed = READ_ONCE(slot->scans) <= threshold;
-		if (accessed)
-			st_stat_inc(ST_STAT_NUMA_VMA_ALLOWED_BY_THRESHOLD);
-	}
-	if (accessed)
-		WRITE_ONCE(slot->scans, READ_ONCE(slot->scans) + 1);
-	else
+	c.owner = READ_ONCE(slot->owner);
+	c.epoch = READ_ONCE(slot->epoch);
+	c.scans = READ_ONCE(slot->scans);
+	threshold = st_numa_threshold(vma->vm_end - vma->vm_start,
+				      READ_ONCE(*st_scan_size), percent);
+	allow = st_numa_allow(&c, owner, epoch, stock, threshold,
+			      &by_threshold);
+	WRITE_ONCE(slot->owner, c.owner);
+	WRITE_ONCE(slot->epoch, c.epoch);
+	WRITE_ONCE(slot->scans, c.scans);
+	if (passthrough)
+		return stock;
+	if (by_threshold)
+		st_stat_inc(ST_STAT_NUMA_VMA_ALLOWED_BY_THRESHOLD);
+	else if (!allow)
 		st_stat_inc(ST_STAT_NUMA_VMA_SKIPPED);
-	return accessed;
+	return allow;
+}
+
+/* 7.3: memory pinned to one node by cpuset.mems cannot migrate. */
+static bool st_task_confined_to_one_node(struct task_struct *p)
+{
+#ifdef CONFIG_CPUSETS
+	return st_key_on(st_cpusets_enabled) &&
+	       nodes_weight(p->mems_allowed) == 1;
+#else
+	return false;
+#endif
 }
 
 static void st_reset_ptenuma_scan(struct task_struct *p)
@@ -159,8 +171,8 @@ static void st_reset_ptenuma_scan(struct task_struct *p)
 	p->mm->numa_scan_offset = 0;
 }
 
-/* task_numa_work() of Debian 6.12.95, but for the access test. */
-static void st_task_numa_work_612(struct callback_head *work)
+/* task_numa_work() of the gate's series, but for the access test. */
+static void st_task_numa_work_copy(struct callback_head *work)
 {
 	unsigned long migrate, next_scan, now = jiffies;
 	struct task_struct *p = current;
@@ -176,6 +188,9 @@ static void st_task_numa_work_612(struct callback_head *work)
 
 	work->next = work;
 	if (p->flags & PF_EXITING)
+		return;
+
+	if (st_ns_cpuset_rule && st_task_confined_to_one_node(p))
 		return;
 
 	if (!mm->numa_next_scan) {
@@ -325,7 +340,7 @@ out:
 static void st_task_numa_work(struct callback_head *work)
 {
 	atomic_inc(&st_ns_inflight);
-	st_task_numa_work_612(work);
+	st_task_numa_work_copy(work);
 	atomic_dec(&st_ns_inflight);
 }
 
@@ -335,8 +350,39 @@ static void st_ns_release(void)
 	st_ns_table = NULL;
 }
 
+static const struct st_func_shape st_ns_shapes[] = {
+	{ "task_numa_work", "void (struct callback_head *)" },
+	{ "task_scan_max", "unsigned int (struct task_struct *)" },
+	{ "task_scan_start", "unsigned int (struct task_struct *)" },
+	{ "vma_migratable", "bool (struct vm_area_struct *)" },
+	{ "vma_policy_mof", "bool (struct vm_area_struct *)" },
+	{ "change_prot_numa",
+	  "long unsigned int (struct vm_area_struct *, long unsigned int, long unsigned int)" },
+};
+
 static int st_ns_probe(struct st_feature *f)
 {
+	f->reason = st_gate_shapes(f->name, st_ns_shapes,
+				   ARRAY_SIZE(st_ns_shapes));
+	if (f->reason)
+		return -EOPNOTSUPP;
+	st_ns_cpuset_rule = f->series == ST_SERIES_7_3;
+	if (f->series != ST_SERIES_6_12 && !st_ns_cpuset_rule) {
+		f->reason = "no copy of task_numa_work for this series";
+		return -EOPNOTSUPP;
+	}
+	if (st_ns_cpuset_rule && IS_ENABLED(CONFIG_CPUSETS)) {
+		st_cpusets_enabled = st_ksym_key("cpusets_enabled_key");
+		if (!st_cpusets_enabled) {
+			f->reason = "cpusets_enabled_key is missing";
+			return -EOPNOTSUPP;
+		}
+	}
+	st_numa_balancing = st_ksym_key("sched_numa_balancing");
+	if (!st_numa_balancing) {
+		f->reason = "sched_numa_balancing is missing";
+		return -EOPNOTSUPP;
+	}
 	if (st_fhook_resolve(&st_ns_hooks[0])) {
 		f->reason = "task_numa_work is missing or not traceable";
 		return -EOPNOTSUPP;
@@ -368,6 +414,20 @@ static bool st_ns_wanted(const struct st_config *cfg)
 	return cfg->knob[ST_KNOB_NUMA_THRESHOLD];
 }
 
+/* What keeps the kernel from ever queueing task_numa_work. */
+static const char *st_ns_status(bool *idle)
+{
+	*idle = true;
+	if (num_online_nodes() < 2)
+		return "one NUMA node online: the kernel never runs task_numa_work";
+	if (!st_key_on(st_numa_balancing))
+		return "NUMA balancing is off (kernel.numa_balancing): the kernel never runs task_numa_work";
+	if (st_layout_scx() == ST_SCX_ALL)
+		return "a sched_ext scheduler runs every task: the fair-class tick that queues task_numa_work never runs";
+	*idle = false;
+	return NULL;
+}
+
 static void st_ns_forget(void)
 {
 	memset(st_ns_table, 0, sizeof(*st_ns_table) << ST_NS_TABLE_BITS);
@@ -391,15 +451,16 @@ struct st_feature st_numa_scan_feature = {
 	.wanted = st_ns_wanted,
 	.prepare = st_ns_forget,
 	.quiesce = st_ns_quiesce,
+	.status = st_ns_status,
 	.stock_reason = "numa_scan_threshold=0",
 };
 
-#else /* !ST_HAVE_TASK_NUMA_WORK_612 */
+#else /* !ST_HAVE_VMA_NUMAB_STATE */
 
 static int st_ns_probe(struct st_feature *f)
 {
 	f->reason = IS_ENABLED(CONFIG_NUMA_BALANCING) ?
-		"needs the per-VMA scan state of 6.12 (our task_numa_work copy is 6.12's)" :
+		"needs the per-VMA NUMA scan state of 6.7+" :
 		"kernel built without CONFIG_NUMA_BALANCING";
 	return -EOPNOTSUPP;
 }

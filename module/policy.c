@@ -53,6 +53,10 @@ const struct st_knob_desc st_knobs[ST_NR_KNOBS] = {
 		.name = "numa_scan_renew", .min = 0, .max = 1024, .def = 16,
 		.feature = ST_FEAT_NUMA_SCAN,
 	},
+	[ST_KNOB_PASSTHROUGH] = {
+		.name = "passthrough", .min = 0, .max = 1, .def = 0,
+		.feature = ST_FEAT_NONE,
+	},
 };
 
 int st_knob_lookup(const char *name)
@@ -178,8 +182,23 @@ bool st_wake_wide(unsigned int waker_flips, unsigned int wakee_flips,
 }
 
 /*
+ * As cpus_share_cache(): a CPU shares its LLC with itself, and otherwise
+ * the scheduler's LLC domain ids decide.  The L2 and SMT masks are taken
+ * as the kernel keeps them (a CPU is in its own masks once online).
+ */
+void st_wake_pair_classify(struct st_wake_pair *w, int this_cpu, int cpu,
+			   int this_llc_id, int cpu_llc_id, bool in_l2_mask,
+			   bool in_smt_mask)
+{
+	w->same_cpu = this_cpu == cpu;
+	w->share_llc = w->same_cpu || this_llc_id == cpu_llc_id;
+	w->share_l2 = in_l2_mask;
+	w->share_smt = in_smt_mask;
+}
+
+/*
  * Whether the pair counts as sharing cache at @level, i.e. may skip the
- * queued wakeup.  A CPU shares with itself, as in the seed.  A level only
+ * queued wakeup.  A CPU shares with itself, as in the L2 patch.  A level only
  * narrows the kernel's LLC group, never widens it: CPUs in different
  * scheduler LLC domains (isolcpus, cpuset partitions) stay queued as in
  * stock, whatever the hardware masks say.
@@ -225,4 +244,22 @@ u64 st_numa_threshold(u64 vma_bytes, unsigned int scan_size_mb,
 unsigned int st_numa_epoch(int scan_seq, unsigned int renew)
 {
 	return renew ? (unsigned int)scan_seq / renew : 0;
+}
+
+bool st_numa_allow(struct st_numa_count *c, u64 owner, unsigned int epoch,
+		   bool stock, u64 threshold, bool *by_threshold)
+{
+	bool allow = stock;
+
+	if (c->owner != owner || c->epoch != epoch) {
+		c->owner = owner;
+		c->epoch = epoch;
+		c->scans = 0;
+	}
+	*by_threshold = !stock && c->scans <= threshold;
+	if (*by_threshold)
+		allow = true;
+	if (allow)
+		c->scans++;
+	return allow;
 }

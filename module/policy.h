@@ -28,6 +28,7 @@ enum st_knob_id {
 	ST_KNOB_AUTO_LLC_MAX,
 	ST_KNOB_NUMA_THRESHOLD,
 	ST_KNOB_NUMA_RENEW,
+	ST_KNOB_PASSTHROUGH,
 	ST_NR_KNOBS
 };
 
@@ -72,8 +73,8 @@ int st_knob_format(const struct st_knob_desc *d, u64 val, char *buf,
 /*
  * Migration rate limit as a generic cell rate algorithm: a task may make
  * @burst migrations per @window; its state is one "theoretical arrival
- * time" (tat).  With burst 1 this is exactly the seed: a task is held on
- * its previous CPU until @window after its last migration.
+ * time" (tat).  With burst 1 this is exactly the rate-limit patch: a task
+ * is held on its previous CPU until @window after its last migration.
  */
 struct st_rl_params {
 	u64 interval;	/* window / burst */
@@ -100,9 +101,9 @@ bool st_wake_wide(unsigned int waker_flips, unsigned int wakee_flips,
 		  int llc_size);
 
 /*
- * Queued-wakeup cache level (seed 002): the part of ttwu_queue_cond()
- * that follows its other tests (TTWU_QUEUE, CPU active, affinity, class),
- * for a wakeup from the waker's CPU to the target CPU.
+ * Queued-wakeup cache level (the L2 patch, cache_level.c): the part of
+ * ttwu_queue_cond() that follows its other tests (TTWU_QUEUE, CPU active,
+ * affinity, class), for a wakeup from the waker's CPU to the target CPU.
  */
 struct st_wake_pair {
 	bool same_cpu;
@@ -113,19 +114,47 @@ struct st_wake_pair {
 	unsigned int llc_size;	/* sd_llc_size of the waker's CPU */
 };
 
+/*
+ * Fills the topology part of @w for a wakeup from @this_cpu to @cpu: the
+ * sd_llc_id of both CPUs and whether @cpu is in @this_cpu's L2 (cluster)
+ * and SMT sibling masks (false for a mask not allocated).
+ */
+void st_wake_pair_classify(struct st_wake_pair *w, int this_cpu, int cpu,
+			   int this_llc_id, int cpu_llc_id, bool in_l2_mask,
+			   bool in_smt_mask);
 bool st_level_shares(unsigned int level, const struct st_wake_pair *w,
 		     u64 auto_llc_max);
 bool st_wake_queue(bool shares, const struct st_wake_pair *w);
 
 /*
- * NUMA scan threshold (seed 003): a task may scan a VMA it never faulted
- * in while the VMA's scan count stays at or under this many scans: 1 +
- * @percent of the scans needed to cover the VMA once (50 is the seed's
- * 1 + (vma_MB / scan_size_MB) / 2).
+ * NUMA scan threshold (the disjoint-VMA patch, numa_scan.c): a task may
+ * scan a VMA it never faulted in while the VMA's scan count stays at or
+ * under this many scans: 1 + @percent of the scans needed to cover the
+ * VMA once (50 is the patch's 1 + (vma_MB / scan_size_MB) / 2).
  */
 u64 st_numa_threshold(u64 vma_bytes, unsigned int scan_size_mb,
 		      unsigned int percent);
 /* Scan sequences are grouped in epochs of @renew; 0 never renews. */
 unsigned int st_numa_epoch(int scan_seq, unsigned int renew);
+
+/*
+ * A VMA's scan count, kept per (VMA, epoch): @owner names the VMA, a new
+ * owner or epoch starts the count again.
+ */
+struct st_numa_count {
+	u64 owner;
+	unsigned int epoch;
+	unsigned int scans;
+};
+
+/*
+ * The access test of one VMA in task_numa_work: @stock is the kernel's
+ * verdict, @threshold the count up to which an unaccessed VMA is still
+ * scanned.  Every scan allowed, by either rule, counts, as in the patch.
+ * Returns whether to scan; *by_threshold tells if only the threshold
+ * allowed it.
+ */
+bool st_numa_allow(struct st_numa_count *c, u64 owner, unsigned int epoch,
+		   bool stock, u64 threshold, bool *by_threshold);
 
 #endif /* SCHED_TUNE_POLICY_H */

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Migration rate limit (seed 000): a task that used up its migrations for
- * the window stays on its previous CPU when the wakeup would be affine.
+ * Migration rate limit, from "sched: Rate limit migrations to 1 per 2ms
+ * per task" (Mathieu Desnoyers, 2023,
+ * https://lore.kernel.org/lkml/20230905171105.1005672-2-mathieu.desnoyers@efficios.com/):
+ * a task that used up its migrations for the window stays on its previous
+ * CPU when the wakeup would be affine.
  *
  * select_task_rq_fair() is wrapped: when the task is limited and the
  * stock code would compute want_affine, we do its record_wakee() and
- * return prev_cpu, as the seed's early return does; in every other case
+ * return prev_cpu, as the patch's early return does; in every other case
  * the original runs untouched.  migrate_task_rq_fair() is wrapped to
  * stamp the task, then runs.
  *
@@ -38,7 +41,7 @@ struct st_rl_slot {
 
 static struct st_rl_slot *st_rl_table;
 static int __percpu *st_sd_llc_size;
-static struct static_key *st_sched_energy_present;
+static const struct static_key *st_sched_energy_present;
 static unsigned int st_wf_ttwu;
 
 static int st_select_task_rq_fair(struct task_struct *p, int prev_cpu,
@@ -77,13 +80,14 @@ static u64 st_rl_tat(struct task_struct *p)
 
 /*
  * want_affine as select_task_rq_fair() computes it, on the wakee flips
- * that its record_wakee() is about to leave.
+ * that its record_wakee() is about to leave; @now is the jiffies value
+ * the whole decision uses.
  */
-static bool st_want_affine(struct task_struct *p, int cpu)
+static bool st_want_affine(struct task_struct *p, int cpu, unsigned long now)
 {
 	struct st_wakee_flips w = {
 		.flips = current->wakee_flips,
-		.decay = time_after(jiffies, current->wakee_flip_decay_ts + HZ),
+		.decay = time_after(now, current->wakee_flip_decay_ts + HZ),
 		.new_wakee = current->last_wakee != p,
 	};
 	unsigned int waker = st_flips_after_record(&w);
@@ -94,11 +98,11 @@ static bool st_want_affine(struct task_struct *p, int cpu)
 }
 
 /* record_wakee() of kernel/sched/fair.c, which the early return skips. */
-static void st_record_wakee(struct task_struct *p)
+static void st_record_wakee(struct task_struct *p, unsigned long now)
 {
-	if (time_after(jiffies, current->wakee_flip_decay_ts + HZ)) {
+	if (time_after(now, current->wakee_flip_decay_ts + HZ)) {
 		current->wakee_flips >>= 1;
-		current->wakee_flip_decay_ts = jiffies;
+		current->wakee_flip_decay_ts = now;
 	}
 	if (current->last_wakee != p) {
 		current->last_wakee = p;
@@ -108,8 +112,7 @@ static void st_record_wakee(struct task_struct *p)
 
 static bool st_rl_eas_enabled(void)
 {
-	return st_sched_energy_present &&
-	       static_key_count(st_sched_energy_present) > 0;
+	return st_key_on(st_sched_energy_present);
 }
 
 static int st_select_task_rq_fair(struct task_struct *p, int prev_cpu,
@@ -117,9 +120,10 @@ static int st_select_task_rq_fair(struct task_struct *p, int prev_cpu,
 {
 	const struct st_config *cfg = st_config_get();
 	int cpu = smp_processor_id();
+	unsigned long now;
 
 	/*
-	 * The seed decides after the WF_CURRENT_CPU and energy-aware
+	 * The patch decides after the WF_CURRENT_CPU and energy-aware
 	 * returns; with either in play the stock path decides alone.
 	 */
 	if (!(wake_flags & st_wf_ttwu) || (wake_flags & ST_WF_CURRENT_CPU) ||
@@ -127,9 +131,11 @@ static int st_select_task_rq_fair(struct task_struct *p, int prev_cpu,
 		goto stock;
 
 	st_stat_inc(ST_STAT_RL_CHECKED);
-	if (st_rl_limited(&cfg->rl, st_rl_tat(p), sched_clock_cpu(prev_cpu)) &&
-	    st_want_affine(p, cpu)) {
-		st_record_wakee(p);
+	if (!st_rl_limited(&cfg->rl, st_rl_tat(p), sched_clock_cpu(prev_cpu)))
+		goto stock;
+	now = jiffies;
+	if (st_want_affine(p, cpu, now) && !st_passthrough(cfg)) {
+		st_record_wakee(p, now);
 		st_stat_inc(ST_STAT_RL_KEPT_PREV_CPU);
 		return prev_cpu;
 	}
@@ -159,11 +165,21 @@ static void st_rl_release(void)
 	st_rl_table = NULL;
 }
 
+static const struct st_func_shape st_rl_shapes[] = {
+	{ "select_task_rq_fair", "int (struct task_struct *, int, int)" },
+	{ "migrate_task_rq_fair", "void (struct task_struct *, int)" },
+};
+
 static int st_rl_probe(struct st_feature *f)
 {
 	unsigned long addr;
 	s64 ttwu;
 	int i;
+
+	f->reason = st_gate_shapes(f->name, st_rl_shapes,
+				   ARRAY_SIZE(st_rl_shapes));
+	if (f->reason)
+		return -EOPNOTSUPP;
 
 	for (i = 0; i < ARRAY_SIZE(st_rl_hooks); i++) {
 		int ret = st_fhook_resolve(&st_rl_hooks[i]);
@@ -187,8 +203,7 @@ static int st_rl_probe(struct st_feature *f)
 	}
 	st_wf_ttwu = ttwu;
 	/* absent without CONFIG_ENERGY_MODEL: EAS then never runs */
-	st_sched_energy_present =
-		(struct static_key *)st_ksym("sched_energy_present");
+	st_sched_energy_present = st_ksym_key("sched_energy_present");
 
 	st_rl_table = vzalloc(sizeof(*st_rl_table) << ST_RL_TABLE_BITS);
 	if (!st_rl_table) {
@@ -200,6 +215,24 @@ static int st_rl_probe(struct st_feature *f)
 	st_kcall_bind(st_orig_migrate_task_rq_fair,
 		      st_rl_hooks[ST_RL_HOOK_MIGRATE].addr, "migrate_task_rq_fair");
 	return 0;
+}
+
+/* The stock code places every wakeup these modes see. */
+static const char *st_rl_status(bool *idle)
+{
+	*idle = true;
+	if (st_rl_eas_enabled())
+		return "energy-aware scheduling is on: the stock code places wakeups by energy and the rate limit stands aside";
+	switch (st_layout_scx()) {
+	case ST_SCX_ALL:
+		return "a sched_ext scheduler runs every task: no wakeup reaches select_task_rq_fair";
+	case ST_SCX_SOME:
+		*idle = false;
+		return "a sched_ext scheduler is loaded: its tasks bypass select_task_rq_fair and the rate limit";
+	default:
+		*idle = false;
+		return NULL;
+	}
 }
 
 static bool st_rl_wanted(const struct st_config *cfg)
@@ -230,5 +263,6 @@ struct st_feature st_ratelimit_feature = {
 	.wanted = st_rl_wanted,
 	.prepare = st_rl_forget,
 	.reconfigure = st_rl_reconfigure,
+	.status = st_rl_status,
 	.stock_reason = "ratelimit_window_ns=0",
 };

@@ -6,6 +6,7 @@
 #include <linux/rcupdate.h>
 
 #include "policy.h"
+#include "wrapper/gate.h"
 
 /*
  * The whole configuration, replaced as one RCU-published copy so that a
@@ -27,8 +28,11 @@ static inline const struct st_config *st_config_get(void)
 
 enum st_feature_state {
 	ST_STATE_ACTIVE,
+	/* hooks installed, but the kernel's state leaves them nothing to do */
+	ST_STATE_IDLE,
 	ST_STATE_INACTIVE,
 	ST_STATE_UNSUPPORTED,
+	ST_NR_STATES
 };
 
 struct st_fhook;
@@ -52,9 +56,16 @@ struct st_feature {
 	/* optional: knob values changed while installed */
 	void (*reconfigure)(const struct st_config *old,
 			    const struct st_config *cfg);
+	/*
+	 * optional, while installed: why the hooks have nothing to do
+	 * (returns non-NULL and sets *idle) or a note on what they skip
+	 */
+	const char *(*status)(bool *idle);
 	/* why the feature is inactive while supported and enabled */
 	const char *stock_reason;
 	const char *reason;
+	/* the kernel series the support gate matched */
+	enum st_series series;
 	bool supported;
 	bool installed;
 };
@@ -71,6 +82,14 @@ void st_core_exit(void);
 int st_knob_store(enum st_knob_id id, u64 val);
 u64 st_knob_value(enum st_knob_id id);
 int st_features_show(char *buf, size_t size);
+const char *st_feature_name(int i);
+int st_feature_show(int i, const char *what, char *buf, size_t size);
+extern const char *const st_state_names[ST_NR_STATES];
+
+static inline bool st_passthrough(const struct st_config *cfg)
+{
+	return cfg->knob[ST_KNOB_PASSTHROUGH];
+}
 
 enum st_stat_id {
 	ST_STAT_RL_CHECKED,

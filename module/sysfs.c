@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * /sys/kernel/sched_tune: the knobs, features and stats/ (see sysfs-abi).
+ * /sys/kernel/sched_tune: the knobs, features/<name>/ and stats/ (see
+ * sysfs-abi); a one-line-per-feature summary in debugfs.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/debugfs.h>
 #include <linux/kobject.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
 
@@ -49,14 +52,7 @@ ST_KNOB_ATTR(cache_share_level);
 ST_KNOB_ATTR(cache_share_auto_llc_max);
 ST_KNOB_ATTR(numa_scan_threshold);
 ST_KNOB_ATTR(numa_scan_renew);
-
-static ssize_t features_show(struct kobject *kobj, struct kobj_attribute *attr,
-			     char *buf)
-{
-	return st_features_show(buf, PAGE_SIZE);
-}
-
-static struct kobj_attribute st_attr_features = __ATTR_RO(features);
+ST_KNOB_ATTR(passthrough);
 
 static struct attribute *st_attrs[] = {
 	&st_attr_enabled.attr,
@@ -66,7 +62,7 @@ static struct attribute *st_attrs[] = {
 	&st_attr_cache_share_auto_llc_max.attr,
 	&st_attr_numa_scan_threshold.attr,
 	&st_attr_numa_scan_renew.attr,
-	&st_attr_features.attr,
+	&st_attr_passthrough.attr,
 	NULL
 };
 
@@ -107,6 +103,87 @@ static const struct attribute_group st_stats_group = {
 	.attrs = st_stats_attrs,
 };
 
+/* features/<name>/{state,reason,functions}: one value per file */
+static struct kobject *st_features_kobj;
+static struct kobject *st_feature_kobjs[ST_NR_FEATURES];
+
+static ssize_t st_feature_attr_show(struct kobject *kobj,
+				    struct kobj_attribute *attr, char *buf)
+{
+	int i;
+
+	for (i = 0; i < ST_NR_FEATURES; i++)
+		if (st_feature_kobjs[i] == kobj)
+			return st_feature_show(i, attr->attr.name, buf,
+					       PAGE_SIZE);
+	return -ENOENT;
+}
+
+static struct kobj_attribute st_feature_state_attr =
+	__ATTR(state, 0444, st_feature_attr_show, NULL);
+static struct kobj_attribute st_feature_reason_attr =
+	__ATTR(reason, 0444, st_feature_attr_show, NULL);
+static struct kobj_attribute st_feature_functions_attr =
+	__ATTR(functions, 0444, st_feature_attr_show, NULL);
+
+static struct attribute *st_feature_attrs[] = {
+	&st_feature_state_attr.attr,
+	&st_feature_reason_attr.attr,
+	&st_feature_functions_attr.attr,
+	NULL
+};
+
+static const struct attribute_group st_feature_group = {
+	.attrs = st_feature_attrs,
+};
+
+static void st_features_exit(void)
+{
+	int i;
+
+	for (i = 0; i < ST_NR_FEATURES; i++) {
+		kobject_put(st_feature_kobjs[i]);
+		st_feature_kobjs[i] = NULL;
+	}
+	kobject_put(st_features_kobj);
+	st_features_kobj = NULL;
+}
+
+static int st_features_init(void)
+{
+	int i, ret;
+
+	st_features_kobj = kobject_create_and_add("features", st_kobj);
+	if (!st_features_kobj)
+		return -ENOMEM;
+	for (i = 0; i < ST_NR_FEATURES; i++) {
+		st_feature_kobjs[i] = kobject_create_and_add(st_feature_name(i),
+							     st_features_kobj);
+		if (!st_feature_kobjs[i])
+			return -ENOMEM;
+		ret = sysfs_create_group(st_feature_kobjs[i], &st_feature_group);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* Debugfs: the summary people used to read from one file. */
+static struct dentry *st_debugfs_dir;
+
+static int st_features_summary_show(struct seq_file *m, void *v)
+{
+	char *buf = kmalloc(PAGE_SIZE, GFP_KERNEL);
+
+	if (!buf)
+		return -ENOMEM;
+	st_features_show(buf, PAGE_SIZE);
+	seq_puts(m, buf);
+	kfree(buf);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(st_features_summary);
+
 int st_sysfs_init(void)
 {
 	int i, ret;
@@ -126,15 +203,26 @@ int st_sysfs_init(void)
 	ret = sysfs_create_group(st_kobj, &st_group);
 	if (!ret)
 		ret = sysfs_create_group(st_kobj, &st_stats_group);
+	if (!ret)
+		ret = st_features_init();
 	if (ret) {
+		st_features_exit();
 		kobject_put(st_kobj);
 		st_kobj = NULL;
+		return ret;
 	}
-	return ret;
+	/* debugfs is optional: no error when it is absent */
+	st_debugfs_dir = debugfs_create_dir("sched_tune", NULL);
+	debugfs_create_file("features", 0444, st_debugfs_dir, NULL,
+			    &st_features_summary_fops);
+	return 0;
 }
 
 void st_sysfs_exit(void)
 {
+	debugfs_remove_recursive(st_debugfs_dir);
+	st_debugfs_dir = NULL;
+	st_features_exit();
 	kobject_put(st_kobj);
 	st_kobj = NULL;
 }

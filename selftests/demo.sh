@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# make demo: boot the 6.12 (bookworm-backports) guest with sched_tune, run a
-# short workload with the rate limit off and on, print what it changed.
-# ST_GUEST_ARGS="st_hb_loops=2000" etc. as for run.sh.
+# make demo: boot a Debian kernel with sched_tune (ST_DEMO_KERNEL, a name
+# of lib.sh: backports by default, trixie-backports for 7.x and its
+# cache-aware load balancing), run a short workload with the rate limit
+# off and on, print what it changed.  ST_GUEST_ARGS="st_hb_loops=2000"
+# etc. as for run.sh.
 set -uo pipefail
 # shellcheck source=selftests/lib.sh source-path=SCRIPTDIR/..
 . "$(dirname "$0")/lib.sh"
 
 [[ $EUID == 0 ]] || st_die "run as root"
 st_ensure_host
-kver=$(st_resolve_kver backports) || exit 1
-st_log "kernel $kver (bookworm-backports)"
+name=${ST_DEMO_KERNEL:-backports}
+kver=$(st_resolve_kver "$name") || exit 1
+st_log "kernel $kver ($name)"
 st_prepare_kernel "$kver"
 st_build_module "$kver" || { tail -n 30 "$ST_BUILD/$kver/build.log"; st_die "module build failed"; }
 st_build_helpers || st_die "helpers build failed"

@@ -8,11 +8,12 @@ ST_ROOT=${ST_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 ST_TESTS=$ST_ROOT/selftests
 ST_BUILD=${ST_BUILD:-$ST_ROOT/build}
 ST_CACHE=${ST_CACHE:-/var/cache/sched_tune}
-# Guest shape.  4 vCPUs keeps TCG on 2 host cores fast enough; tests that
-# need the L2 < LLC topology pass ST_QEMU_CPU/ST_QEMU_SMP of their own.
+# Guest shape.  4 vCPUs keeps TCG on 2 host cores fast enough.  An Intel
+# flavour of -cpu max, since qemu's default AMD one gives every SMT thread
+# its own L2 (run.sh boots SMT cores for the cache-level pairs).
 ST_SMP=${ST_SMP:-4}
 ST_QEMU_SMP=${ST_QEMU_SMP:-$ST_SMP}
-ST_QEMU_CPU=${ST_QEMU_CPU:-max}
+ST_QEMU_CPU=${ST_QEMU_CPU:-max,vendor=GenuineIntel}
 ST_MEM=${ST_MEM:-2G}
 # Single-threaded TCG: multi-threaded TCG showed int3 oopses and hangs
 # inside text_poke_bp while ftrace patched a call site (selftests/README.md).
@@ -29,7 +30,7 @@ ST_GUEST_TIMEOUT=${ST_GUEST_TIMEOUT:-1200}
 ST_MEMDEBUG=${ST_MEMDEBUG-slub_debug=FZPU kfence.sample_interval=1}
 
 ST_APT_PKGS=(busybox-static rt-tests dkms cpio zstd kmod gcc make libc6-dev
-	binutils ca-certificates debian-archive-keyring)
+	binutils ca-certificates debian-archive-keyring dpkg-dev openssl)
 
 export DEBIAN_FRONTEND=noninteractive
 
@@ -64,27 +65,61 @@ st_result() {
 	esac
 }
 
-# Feed a KTAP/TAP stream (file $2) into st_result under group $1.  Only
-# top-level result lines count (nested subtests are indented); comments are
-# echoed so the log shows the guest's diagnostics in place.  Sets
-# ST_TAP_PLAN to the plan count (empty if the stream had none, e.g. a hang).
+# st_tap_line GROUP LINE: one result line (indentation removed) to st_result.
+st_tap_line() {
+	local desc
+	desc=$(sed -E 's/^(not )?ok [0-9]* *-? *//' <<<"$2")
+	if [[ $2 == 'not ok '* ]]; then
+		st_result fail "$1" "$desc"
+	elif [[ $desc =~ \#\ *(SKIP|skip)\ *(.*)$ ]]; then
+		desc=${desc%%#*}
+		st_result skip "$1" "${desc%"${desc##*[! ]}"}" "${BASH_REMATCH[2]}"
+	else
+		st_result pass "$1" "$desc"
+	fi
+}
+
+# Feed a KTAP stream (file $2) into st_result under group $1.  Every leaf
+# result counts: a subtest's results, or a top-level result that closes
+# no subtest.  A top-level "not ok" of a subtest whose results all passed
+# (it stopped short) counts as one failure.  Comments are echoed so the
+# log shows the guest's diagnostics in place.  Sets ST_TAP_PLAN (empty
+# when the stream had none, e.g. a hang) and ST_TAP_COUNT to the
+# top-level plan and results; a subtest whose plan and results disagree
+# is a failure.
 st_ingest_tap() {
-	local group=$1 file=$2 line desc n=0
+	local group=$1 file=$2 line inner n=0 sub_n=0 sub_plan='' sub_fail=0 title=''
 	ST_TAP_PLAN=
 	while IFS= read -r line || [[ -n $line ]]; do
 		line=${line%$'\r'}
+		inner=${line#"${line%%[! ]*}"}
+		if [[ $inner != "$line" ]]; then
+			# a subtest's line, whatever its indentation
+			case $inner in
+			'ok '*|'not ok '*)
+				sub_n=$((sub_n + 1))
+				[[ $inner == 'not ok '* ]] && sub_fail=$((sub_fail + 1))
+				st_tap_line "$group" "$inner" ;;
+			1..*) [[ -z $sub_plan ]] && sub_plan=${inner#1..} ;;
+			'# Subtest: '*) title=${inner#\# Subtest: }; echo "# [$group] == $title" ;;
+			'#'*) echo "# [$group] ${inner#\# }" ;;
+			esac
+			continue
+		fi
 		case $line in
 		'ok '*|'not ok '*)
 			n=$((n + 1))
-			desc=$(sed -E 's/^(not )?ok [0-9]* *-? *//' <<<"$line")
-			if [[ $line == 'not ok '* ]]; then
-				st_result fail "$group" "$desc"
-			elif [[ $desc =~ \#\ *(SKIP|skip)\ *(.*)$ ]]; then
-				desc=${desc%%#*}
-				st_result skip "$group" "${desc%"${desc##*[! ]}"}" "${BASH_REMATCH[2]}"
+			if ((sub_n == 0)) && [[ -z $sub_plan ]]; then
+				st_tap_line "$group" "$line"
 			else
-				st_result pass "$group" "$desc"
-			fi ;;
+				if [[ $line == 'not ok '* ]] && ((sub_fail == 0)); then
+					st_tap_line "$group" "$line"
+				fi
+				if [[ -n $sub_plan ]] && ((sub_plan != sub_n)); then
+					st_result fail "$group" "subtest '${title:-$line}': plan 1..$sub_plan but $sub_n results"
+				fi
+			fi
+			sub_n=0 sub_plan='' sub_fail=0 title='' ;;
 		1..*) ST_TAP_PLAN=${line#1..} ;;
 		'#'*) echo "# [$group] ${line#\# }" ;;
 		esac
@@ -170,6 +205,13 @@ EOF
 	return 0
 }
 
+# st_apt_locked CMD...: apt on the host, one at a time (kernel jobs run in
+# parallel and apt refuses to wait for its own lock).
+st_apt_locked() {
+	mkdir -p "$ST_CACHE"
+	flock "$ST_CACHE/apt-host.lock" "$@"
+}
+
 st_pkg_installed() {
 	[[ $(dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null) == installed ]]
 }
@@ -178,7 +220,7 @@ ST_APT_UPDATED=
 st_apt_update() {
 	[[ -n $ST_APT_UPDATED ]] && return 0
 	st_log "apt-get update"
-	apt-get update -qq >/dev/null || st_die "apt-get update failed"
+	st_apt_locked apt-get update -qq >/dev/null || st_die "apt-get update failed"
 	ST_APT_UPDATED=1
 }
 
@@ -190,7 +232,7 @@ st_apt_install() {
 	((${#missing[@]})) || return 0
 	st_apt_update
 	st_log "installing ${missing[*]}"
-	apt-get install -y -qq --no-install-recommends "${opts[@]}" "${missing[@]}" \
+	st_apt_locked apt-get install -y -qq --no-install-recommends "${opts[@]}" "${missing[@]}" \
 		>"$ST_CACHE/apt-install.log" 2>&1 ||
 		{ tail -n 30 "$ST_CACHE/apt-install.log"; st_die "apt-get install ${missing[*]} failed"; }
 }
@@ -218,7 +260,7 @@ st_ensure_qemu() {
 	esac
 	st_apt_update
 	st_log "installing qemu-system-x86 from bookworm-backports"
-	apt-get install -y -qq --no-install-recommends -t bookworm-backports qemu-system-x86 \
+	st_apt_locked apt-get install -y -qq --no-install-recommends -t bookworm-backports qemu-system-x86 \
 		>"$ST_CACHE/apt-qemu.log" 2>&1 ||
 		{ tail -n 30 "$ST_CACHE/apt-qemu.log"; st_die "installing qemu from bookworm-backports failed"; }
 }
@@ -232,32 +274,31 @@ ST_CHROOT_PKGS=(gcc make binutils libc6-dev kmod zstd ca-certificates)
 
 st_chroot_dir() { echo "$ST_CACHE/chroot/$1"; }
 
-# st_in_chroot SUITE CMD...: CMD as root in the chroot, with /proc mounted
-# (7.x objtool reads the stack limit from /proc).
+# st_in_chroot SUITE CMD...: CMD as root in the chroot, with a /proc of
+# its own (7.x objtool reads the stack limit from /proc) in a private
+# mount namespace, so nothing stays mounted and runs never race.
 st_in_chroot() {
 	local dir
 	dir=$(st_chroot_dir "$1")
 	shift
-	mountpoint -q "$dir/proc" || mount -t proc proc "$dir/proc" || return 1
-	chroot "$dir" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
+	unshare --mount-proc="$dir/proc" chroot "$dir" /usr/bin/env -i \
+		PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
 		DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8 "$@"
 }
 
-# Unmounts the chroots' /proc (run.sh calls it on exit).
-st_chroot_umount_all() {
-	local m
-	for m in "$ST_CACHE"/chroot/*/proc; do
-		if mountpoint -q "$m" 2>/dev/null; then umount -l "$m"; fi
-	done
-	return 0
-}
-
-# st_chroot_apt SUITE ARGS...: apt-get in the chroot; its log on failure.
+# st_chroot_apt SUITE ARGS...: apt-get in the chroot, one at a time; its
+# log on failure.
 st_chroot_apt() {
-	local suite=$1 log=$ST_CACHE/chroot-$1-apt.log
+	local suite=$1 log=$ST_CACHE/chroot-$1-apt.log lock rc
 	shift
-	st_in_chroot "$suite" apt-get -y -qq --no-install-recommends "$@" >"$log" 2>&1 ||
-		{ tail -n 30 "$log"; return 1; }
+	mkdir -p "$ST_CACHE/chroot"
+	exec {lock}>"$ST_CACHE/chroot/$suite.apt.lock"
+	flock "$lock"
+	st_in_chroot "$suite" apt-get -y -qq --no-install-recommends "$@" >"$log" 2>&1
+	rc=$?
+	exec {lock}>&-
+	((rc == 0)) || tail -n 30 "$log"
+	return $rc
 }
 
 # st_chroot_ensure SUITE: makes the chroot once, refreshes its package
@@ -272,8 +313,7 @@ st_chroot_ensure() {
 		st_mirrors
 		command -v debootstrap >/dev/null || st_apt_install debootstrap
 		st_log "debootstrap $suite into $dir (from $ST_MIRROR)"
-		if mountpoint -q "$dir/proc" 2>/dev/null; then umount -l "$dir/proc"; fi
-		rm -rf "$dir"
+		rm -rf --one-file-system "$dir"
 		debootstrap --variant=minbase "$suite" "$dir" "$ST_MIRROR" \
 			>"$ST_CACHE/chroot-$suite-debootstrap.log" 2>&1 ||
 			{ tail -n 30 "$ST_CACHE/chroot-$suite-debootstrap.log"; st_die "debootstrap $suite failed"; }
@@ -305,6 +345,28 @@ EOF
 			st_die "apt-get update in the $suite chroot failed"
 	fi
 	exec {lock}>&-
+}
+
+# st_chroot_install SUITE [-t RELEASE] PKG...: installs into the cached
+# chroot only what is missing, taking the chroot's lock (apt in a chroot
+# shared by two benches must take turns).
+st_chroot_install() {
+	local suite=$1 dir lock opts=() missing=() p rc=0
+	shift
+	if [[ $1 == -t ]]; then opts=(-t "$2"); shift 2; fi
+	dir=$(st_chroot_dir "$suite")
+	for p in "$@"; do
+		# shellcheck disable=SC2016 # a dpkg-query format
+		[[ $(chroot "$dir" dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null) == installed ]] ||
+			missing+=("$p")
+	done
+	((${#missing[@]})) || return 0
+	exec {lock}>"$ST_CACHE/chroot/$suite.lock"
+	flock "$lock"
+	st_log "installing ${missing[*]} in the $suite chroot"
+	st_chroot_apt "$suite" -o DPkg::Lock::Timeout=300 install "${opts[@]}" "${missing[@]}" || rc=1
+	exec {lock}>&-
+	return $rc
 }
 
 # --- kernels ---------------------------------------------------------------------
@@ -464,14 +526,14 @@ st_build_livepatch() {
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	if [[ $env == host ]]; then
-		cp -a "$ST_TESTS/livepatch"/. "$dir"/
+		cp -a "${ST_SRC:-$ST_ROOT}/selftests/livepatch"/. "$dir"/
 		make -C "$dir" KDIR="$(st_headers_dir "$kver")" >"$dir/build.log" 2>&1
 		return
 	fi
 	cdir=$(st_chroot_dir "$env")/tmp/st-livepatch-$kver
 	rm -rf "$cdir"
 	mkdir -p "$cdir"
-	cp -a "$ST_TESTS/livepatch"/. "$cdir"/
+	cp -a "${ST_SRC:-$ST_ROOT}/selftests/livepatch"/. "$cdir"/
 	st_in_chroot "$env" make -C "/tmp/st-livepatch-$kver" KDIR="/usr/src/linux-headers-$kver" \
 		>"$dir/build.log" 2>&1
 	rc=$?
@@ -494,7 +556,12 @@ st_check_tailcalls() {
 			calls++
 			if (insn ~ /^j/) { bad++; printf "tail call in %s: %s ->%s\n", fn, insn, $NF }
 		}
-		END { printf "# %d static-call references checked\n", calls; exit bad > 0 }'
+		END {
+			printf "# %d static-call references checked\n", calls
+			# none at all means this check saw nothing: a failure too
+			if (!calls) print "no static-call reference found: objdump output not understood?"
+			exit bad > 0 || calls == 0
+		}'
 }
 
 # --- guest image ---------------------------------------------------------------
@@ -511,6 +578,34 @@ st_build_helpers() {
 	done
 }
 
+# The smallest sched_ext scheduler (scx/) and its loader, for kernels
+# with sched_ext; built in the Debian 13 chroot (clang, libbpf), the
+# loader run in the guest with the chroot's own libraries from /st/scx/lib.
+ST_SCX_CHROOT_PKGS=(clang libbpf-dev)
+st_build_scx() {
+	local out=$ST_BUILD/scx dir lib
+	[[ -f $out/st_scx_load && -f $out/st_scx_min.bpf.o ]] && return 0
+	st_chroot_ensure trixie
+	st_chroot_apt trixie install "${ST_SCX_CHROOT_PKGS[@]}" || return 1
+	dir=$(st_chroot_dir trixie)/tmp/st-scx
+	rm -rf "$dir" "$out"
+	mkdir -p "$dir" "$out/lib"
+	cp "$ST_TESTS"/scx/*.c "$dir/"
+	st_in_chroot trixie sh -c 'cd /tmp/st-scx &&
+		clang -target bpf -O2 -g -Wall -Werror -c st_scx_min.bpf.c -o st_scx_min.bpf.o &&
+		gcc -O2 -Wall -Wextra -Werror -o st_scx_load st_scx_load.c -lbpf' || return 1
+	cp "$dir/st_scx_load" "$dir/st_scx_min.bpf.o" "$out/"
+	for lib in $(st_in_chroot trixie ldd /tmp/st-scx/st_scx_load | grep -o '/[^ ]*'); do
+		cp -L "$(st_chroot_dir trixie)$lib" "$out/lib/"
+	done
+	rm -rf "$dir"
+}
+
+# Whether KVER was built with sched_ext.
+st_kernel_has_scx() {
+	grep -qx 'CONFIG_SCHED_CLASS_EXT=y' "$(st_headers_dir "$1")/.config" 2>/dev/null
+}
+
 # Copies a dynamically linked binary and the libraries ldd names.
 st_copy_with_libs() {
 	local bin=$1 root=$2 lib
@@ -522,7 +617,9 @@ st_copy_with_libs() {
 	done
 }
 
-# st_build_initramfs KVER KO OUT: busybox, hackbench, helpers, guest scripts.
+# st_build_initramfs KVER KO OUT: busybox, hackbench, helpers, guest scripts,
+# the module (also under /lib/modules/KVER/updates, with depmod's output),
+# /etc/modprobe.d/sched_tune.conf (the packaged example) and /st/version.
 st_build_initramfs() {
 	local kver=$1 ko=$2 out=$3 root
 	root=$(mktemp -d "$ST_BUILD/initramfs.XXXXXX")
@@ -532,18 +629,33 @@ st_build_initramfs() {
 	# kmod's insmod, not busybox's: busybox retries a failed finit_module
 	# with init_module, so a rejected load runs module init (and logs) twice.
 	st_copy_with_libs "$(readlink -f "$(command -v kmod)")" "$root"
-	local t
-	for t in insmod rmmod lsmod modinfo; do ln -s "$(readlink -f "$(command -v kmod)")" "$root/sbin/$t"; done
+	local t src=${ST_SRC:-$ST_ROOT}
+	for t in insmod rmmod lsmod modinfo modprobe depmod; do
+		ln -s "$(readlink -f "$(command -v kmod)")" "$root/sbin/$t"
+	done
 	cp "$ST_BUILD"/helpers/* "$root/st/bin/"
 	cp "$ST_TESTS"/guest/*.sh "$root/st/"
+	cp "$ST_ROOT/sysfs-abi" "$root/st/sysfs-abi"
 	cp "$ST_TESTS/guest/init" "$root/init"
 	chmod 755 "$root/init"
-	[[ -n $ko ]] && cp "$ko" "$root/st/sched_tune.ko"
+	if [[ -n $ko ]]; then
+		cp "$ko" "$root/st/sched_tune.ko"
+		# also where DKMS installs it, indexed by depmod, and the
+		# package's example options file: modprobe as on a server
+		mkdir -p "$root/lib/modules/$kver/updates" "$root/etc/modprobe.d"
+		cp "$ko" "$root/lib/modules/$kver/updates/sched_tune.ko"
+		depmod -b "$root" "$kver" 2>/dev/null || st_log "depmod -b for $kver failed: loading by name will fail in the guest"
+		cp "$src/examples/sched_tune.conf" "$root/etc/modprobe.d/sched_tune.conf"
+	fi
 	# the test livepatch, when st_build_livepatch made one for this kernel
 	if [[ -n $ko && -f $(dirname "$ko")/livepatch/st_livepatch.ko ]]; then
 		cp "$(dirname "$ko")/livepatch/st_livepatch.ko" "$root/st/st_livepatch.ko"
 	fi
+	if st_kernel_has_scx "$kver" && [[ -f $ST_BUILD/scx/st_scx_load ]]; then
+		cp -r "$ST_BUILD/scx" "$root/st/scx"
+	fi
 	echo "$kver" >"$root/st/kver"
+	sed -n '1s/^[^ ]* (\([^)]*\)).*/\1/p' "$src/debian/changelog" >"$root/st/version"
 	(cd "$root" && find . -print0 | cpio --null -o -H newc --quiet) >"$out"
 	rm -rf "$root"
 }
@@ -605,4 +717,188 @@ st_prepare_kernel() {
 # FEATURE ("features on this kernel: ratelimit active, ..."), or empty.
 st_guest_feature() {
 	tr -d '\r' <"$1" 2>/dev/null | sed -n "s/.*features on this kernel:.*\\b$2 \\([a-z]*\\).*/\\1/p" | head -n1
+}
+
+# --- lint (make lint; make check runs st_lint as a stage) ----------------------
+
+# checkpatch.pl, spelling.txt and const_structs.checkpatch from Debian's
+# linux-source-6.12, fetched once (apt-get download checks it against the
+# signed archive) and kept in $ST_CACHE/checkpatch-6.12: the first run
+# downloads ~150 MB and reads the tarball, later runs reuse the copy, so a
+# new Debian revision does not change lint results under our feet.
+ST_CHECKPATCH_DIR=$ST_CACHE/checkpatch-6.12
+ST_CHECKPATCH=$ST_CHECKPATCH_DIR/checkpatch.pl
+st_fetch_checkpatch() {
+	local dl deb rc=0 lock
+	[[ -s $ST_CHECKPATCH ]] && return 0
+	mkdir -p "$ST_CACHE"
+	exec {lock}>"$ST_CACHE/checkpatch.lock"
+	flock "$lock"
+	if [[ ! -s $ST_CHECKPATCH ]]; then
+		dl=$(mktemp -d "$ST_CACHE/checkpatch-dl.XXXXXX")
+		st_log "fetching checkpatch.pl from linux-source-6.12"
+		if ! (cd "$dl" && apt-get download -qq linux-source-6.12 >/dev/null 2>&1); then
+			st_apt_update
+			(cd "$dl" && apt-get download -qq linux-source-6.12 >/dev/null 2>&1) || rc=1
+		fi
+		deb=$(compgen -G "$dl/linux-source-6.12_*.deb" | head -n1)
+		if ((rc == 0)) && [[ -n $deb ]]; then
+			mkdir -p "$dl/x"
+			# --occurrence stops the last tar at the third file; the
+			# writers before it then die of SIGPIPE: judge by the files
+			dpkg-deb --fsys-tarfile "$deb" 2>/dev/null |
+				tar -xOf - ./usr/src/linux-source-6.12.tar.xz 2>/dev/null |
+				tar -xJf - -C "$dl/x" --occurrence=1 --strip-components=2 \
+					linux-source-6.12/scripts/checkpatch.pl \
+					linux-source-6.12/scripts/spelling.txt \
+					linux-source-6.12/scripts/const_structs.checkpatch
+			if [[ -s $dl/x/checkpatch.pl && -s $dl/x/spelling.txt &&
+				-s $dl/x/const_structs.checkpatch ]]; then
+				basename "$deb" >"$dl/x/FROM"
+				rm -rf "$ST_CHECKPATCH_DIR"
+				mv "$dl/x" "$ST_CHECKPATCH_DIR"
+			else
+				rc=1
+			fi
+		else
+			rc=1
+		fi
+		rm -rf "$dl"
+	fi
+	exec {lock}>&-
+	return $rc
+}
+
+# checkpatch --strict findings we keep, by file: checkpatch's type names,
+# each with its reason (README.md, "Style exceptions", says the same).
+declare -A ST_CHECKPATCH_IGNORE=(
+	# the userspace unit tests build these too: uint64_t & co. are the
+	# typedefs that give them the kernel's u64 & co.
+	[module/policy.h]=PREFER_KERNEL_TYPES
+	[module/wrapper/btf.h]=PREFER_KERNEL_TYPES
+	# ST_PARAM's and ST_FEATURE_HOOKS' arguments are identifiers (a
+	# parameter name, an array), so using them twice has no side effect
+	[module/main.c]=MACRO_ARG_REUSE
+	[module/sched_tune.h]=MACRO_ARG_REUSE
+	# st_kcall_bind's `name` is an identifier
+	[module/wrapper/ksym.h]=MACRO_ARG_REUSE
+	# an out-of-tree module must test LINUX_VERSION_CODE for the facts
+	# BTF does not carry (wake flags, the 6.12-only task_numa_work copy);
+	# KERNEL_VERSION() on the right reads as the constant on the left
+	[module/wrapper/layout.h]="LINUX_VERSION_CODE,CONSTANT_COMPARISON"
+)
+
+# checkpatch findings we keep wherever the line itself shows why: a type
+# and an ERE its source line matches.
+ST_CHECKPATCH_LINE_OK=(
+	# coding-style.rst: user-visible strings are never broken, so that
+	# grep finds them; a reason returned whole may pass 100 columns
+	'LONG_LINE ^[[:space:]]*return "[^"]*";[[:space:]]*$'
+	# "typeof(&X)" takes an address; checkpatch reads a binary '&'
+	'SPACING typeof\(&'
+)
+
+# st_checkpatch_filter FILE: checkpatch's --terse findings on stdin, less
+# those ST_CHECKPATCH_LINE_OK keeps; prints "# kept N" last.
+st_checkpatch_filter() {
+	local file=$1 line n type src rule kept=0 ok
+	while IFS= read -r line; do
+		ok=
+		if [[ $line =~ ^[^:]+:([0-9]+):\ [A-Z]+:([A-Z_]+): ]]; then
+			n=${BASH_REMATCH[1]} type=${BASH_REMATCH[2]}
+			src=$(sed -n "${n}p" "$ST_ROOT/$file")
+			for rule in "${ST_CHECKPATCH_LINE_OK[@]}"; do
+				if [[ ${rule%% *} == "$type" && $src =~ ${rule#* } ]]; then ok=1; fi
+			done
+		fi
+		if [[ -n $ok ]]; then kept=$((kept + 1)); else echo "$line"; fi
+	done
+	echo "# kept $kept"
+}
+
+# Every shell script of the tree: *.sh, and files whose first line is a
+# sh/bash shebang.  Paths relative to $ST_ROOT.
+st_lint_shell_files() {
+	local f
+	(cd "$ST_ROOT" && find . \( -path ./build -o -path ./.git \) -prune -o -type f -print) |
+		sed 's|^\./||' | sort | while IFS= read -r f; do
+		if [[ $f == *.sh ]] || head -n1 "$ST_ROOT/$f" 2>/dev/null | grep -qE '^#!.*\b(ba|da|a)?sh\b'; then
+			echo "$f"
+		fi
+	done
+}
+
+st_lint_c_files() {
+	(cd "$ST_ROOT" && find module -type f -name '*.[ch]' | sort)
+}
+
+st_lint_show() {
+	local l
+	while IFS= read -r l; do [[ -n $l ]] && echo "#   $l"; done <<<"$1"
+}
+
+# st_lint [GROUP]: shellcheck on every shell script and checkpatch
+# --strict on every module C/H file, one st_result per file (under GROUP,
+# default "lint"); a failing file's findings follow as comments.
+st_lint() {
+	local group=${1:-lint} f out ignore rc kept
+	if ! command -v shellcheck >/dev/null && ((EUID == 0)); then
+		st_apt_install shellcheck
+	fi
+	if ! command -v perl >/dev/null && ((EUID == 0)); then
+		st_apt_install perl
+	fi
+	while IFS= read -r f; do
+		if ! command -v shellcheck >/dev/null; then
+			st_result fail "$group" "shellcheck $f (shellcheck not installed)"
+		elif out=$(cd "$ST_ROOT" && shellcheck -x -f gcc "$f" 2>&1); then
+			st_result pass "$group" "shellcheck $f"
+		else
+			st_result fail "$group" "shellcheck $f"
+			st_lint_show "$out"
+		fi
+	done < <(st_lint_shell_files)
+	st_fetch_checkpatch || st_log "could not fetch checkpatch.pl (linux-source-6.12)"
+	while IFS= read -r f; do
+		ignore=${ST_CHECKPATCH_IGNORE[$f]:-}
+		if [[ ! -s $ST_CHECKPATCH ]]; then
+			st_result fail "$group" "checkpatch --strict $f (no checkpatch.pl)"
+			continue
+		fi
+		out=$(cd "$ST_ROOT" && perl "$ST_CHECKPATCH" --strict --no-tree -f \
+			--terse --show-types --no-summary ${ignore:+--ignore "$ignore"} "$f" 2>&1)
+		rc=$?
+		out=$(st_checkpatch_filter "$f" <<<"$out")
+		kept=${out##*# kept }
+		out=${out%"# kept $kept"}
+		# clean, or every finding is one that ST_CHECKPATCH_LINE_OK keeps
+		if [[ -z ${out//[[:space:]]/} ]] && ((rc == 0 || kept > 0)); then
+			ignore=${ignore:+$ignore everywhere}
+			((kept)) && ignore="${ignore:+$ignore, }$kept on lines that show why"
+			st_result pass "$group" "checkpatch --strict $f${ignore:+ (kept: $ignore)}"
+		else
+			st_result fail "$group" "checkpatch --strict $f"
+			st_lint_show "$out"
+		fi
+	done < <(st_lint_c_files)
+}
+
+# What a user may have of sched_tune on this machine: DKMS's registration,
+# source trees, installed modules, DKMS's signing key, the package and
+# configuration files, with checksums.  make check must leave all of it
+# as it found it.
+st_host_state() {
+	{
+		dpkg-query -W -f='${Package} ${Version} ${db:Status-Abbrev}\n' sched-tune-dkms 2>/dev/null
+		if command -v dkms >/dev/null; then dkms status 2>/dev/null | grep -i sched; fi
+		find /var/lib/dkms/sched-tune /usr/src/sched-tune-* /var/lib/dkms/mok.key /var/lib/dkms/mok.pub \
+			/etc/modprobe.d /etc/modules-load.d /etc/modules -xdev \
+			-printf '%p %y %l %s %T@\n' 2>/dev/null | grep -E 'sched|mok\.' | sort
+		find /lib/modules/ -xdev -name 'sched_tune.ko*' -printf '%p %y %s %T@\n' 2>/dev/null | sort
+		grep -l sched_tune /lib/modules/*/modules.dep 2>/dev/null
+		grep -H sched_tune /etc/modules 2>/dev/null
+		find /var/lib/dkms/sched-tune /usr/src/sched-tune-* /var/lib/dkms/mok.key /var/lib/dkms/mok.pub \
+			/etc/modprobe.d /etc/modules-load.d /lib/modules -xdev -type f \
+			\( -path '*sched*' -o -name 'mok.*' \) -print0 2>/dev/null | sort -z | xargs -0r sha256sum
+	} 2>/dev/null
 }

@@ -2,26 +2,39 @@
 # SPDX-License-Identifier: GPL-2.0
 # make check: the whole sched_tune test bench, as root on Debian 12.
 #
-#  host:   install what is missing, resolve the 6.12 (bookworm-backports) and
-#          6.1 (bookworm/-security) kernels, run selftests/unit
-#  kernel: build the module against its headers (no warnings), check the .ko
-#          for tail calls into static-call trampolines (pitfall 1), DKMS
-#          add/build/install/remove (6.12 only), boot it under qemu TCG
-#          with our initramfs and collect the guest's KTAP
+#  host:   install what is missing, resolve the kernels from their suites'
+#          meta packages (lib.sh), run selftests/unit and the lint
+#  pkg:    the Debian package (selftests/pkg.sh): make deb, lintian, apt
+#          install/purge in Debian 12 and 13 chroots
+#  kernel: (ST_JOBS at a time) build the module against its headers, on the
+#          host or in the Debian 13 chroot (no warnings), check the .ko for
+#          tail calls into static-call trampolines (pitfall 1), DKMS in
+#          private trees, boot it under qemu TCG with our initramfs and
+#          collect the guest's KTAP; a two-node boot where numa_scan is
+#          supported
+#  last:   what the user has of sched_tune on this machine (DKMS, /usr/src,
+#          modules, package) is exactly as before; the support matrix
+#          (kernel x feature) and the summary
 #
 # Knobs (environment): ST_KERNELS="stable backports trixie trixie-backports"
-# (names from lib.sh, or exact kvers),
+# (names from lib.sh, or exact kvers), ST_BUILD_ONLY="security612" (built,
+# not booted), ST_JOBS=nproc (kernels at once), ST_PKG=0 (skip the package
+# stage),
 # ST_SMP=4, ST_GUEST_TIMEOUT=1200 (s per boot), ST_GUEST_ARGS="st_only=knobs
 # st_hb_loops=400 st_mig_reps=2", ST_SRC=tree to test (default: this repo).
 # The last line is "N passed, N failed[, N skipped]"; exit 1 if any failed.
 set -uo pipefail
 # shellcheck source=selftests/lib.sh source-path=SCRIPTDIR/..
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=selftests/pkg.sh
+. "$(dirname "$0")/pkg.sh"
 
 [[ $EUID == 0 ]] || st_die "run as root (installs packages, loads nothing on the host)"
 ST_SRC=${ST_SRC:-$ST_ROOT}
 START=$SECONDS
 stamp() { st_log "[$((SECONDS - START)) s] $*"; }
+# before anything is installed: what the user has of sched_tune
+HOST_STATE_BEFORE=$(st_host_state)
 
 stamp "host setup"
 st_ensure_host
@@ -42,54 +55,77 @@ run_unit() {
 		tail -n 30 "$log" | sed 's/^/#   /'
 	elif ((ST_TAP_COUNT == 0)); then
 		st_result fail unit "make -C selftests/unit printed no test results"
+	elif [[ $ST_TAP_PLAN != "$ST_TAP_COUNT" ]]; then
+		st_result fail unit "make -C selftests/unit: plan 1..$ST_TAP_PLAN but $ST_TAP_COUNT results"
 	fi
 }
 
 # --- DKMS, for real, against one installed kernel's headers ---------------------
+# A private DKMS: its own trees (--dkmstree/--sourcetree/--installtree),
+# its own signing key, no depmod.  The machine's DKMS state (/var/lib/dkms,
+# /usr/src, /lib/modules, DKMS's key) is neither read nor written, so a
+# sched-tune the user installed stays as it is (st_host_state checks it).
 run_dkms() {
-	local kver=$1 conf=$ST_SRC/dkms.conf ver src ko log=$ST_BUILD/dkms.log
-	if [[ ! -f $conf ]]; then
+	local kver=$1 p=$ST_BUILD/dkms ver ko log=$ST_BUILD/dkms.log d cn serial
+	if [[ ! -f $ST_SRC/dkms.conf ]]; then
 		st_result skip "$kver" "dkms add/build/install/remove" "no dkms.conf yet"
 		return
 	fi
-	ver=$(sed -n 's/^PACKAGE_VERSION=["]*\([^"]*\)["]*/\1/p' "$conf")
-	src=/usr/src/sched-tune-$ver
-	# idempotent: drop whatever an earlier (maybe aborted) run left
-	dkms remove -m sched-tune -v "$ver" --all >/dev/null 2>&1
-	rm -rf "$src"
-	mkdir -p "$src"
-	tar -C "$ST_SRC" --exclude=./build --exclude=./.git -cf - . | tar -C "$src" -xf -
+	ver=$(dpkg-parsechangelog -l "$ST_SRC/debian/changelog" -S Version)
+	rm -rf "$p"
+	mkdir -p "$p/dkms" "$p/src" "$p/modules/$kver" "$p/tree"
+	tar -C "$ST_SRC" --exclude=./build --exclude=./.git -cf - . | tar -C "$p/tree" -xf -
+	d=(dkms --dkmstree "$p/dkms" --sourcetree "$p/src" --installtree "$p/modules" --no-depmod)
 	: >"$log"
 	dkms_step() {
 		local what=$1; shift
-		if "$@" >>"$log" 2>&1; then st_result pass "$kver" "dkms: $what"; return 0; fi
+		if mok_signing_key=$p/mok.key mok_certificate=$p/mok.pub "$@" >>"$log" 2>&1; then
+			st_result pass "$kver" "dkms: $what"; return 0
+		fi
 		st_result fail "$kver" "dkms: $what"
 		tail -n 30 "$log" | sed 's/^/#   /'
-		find /var/lib/dkms/sched-tune -name make.log -exec tail -n 20 {} \; 2>/dev/null | sed 's/^/#   make.log: /'
+		find "$p/dkms/sched-tune" -name make.log -exec tail -n 20 {} \; 2>/dev/null | sed 's/^/#   make.log: /'
 		return 1
 	}
-	if dkms_step "add sched-tune/$ver" dkms add -m sched-tune -v "$ver" &&
-		dkms_step "build -k $kver" dkms build -m sched-tune -v "$ver" -k "$kver" &&
-		dkms_step "install -k $kver" dkms install -m sched-tune -v "$ver" -k "$kver"; then
-		ko=$(find "/lib/modules/$kver/updates" -name 'sched_tune.ko*' 2>/dev/null | head -n1)
-		if [[ -n $ko ]] && modinfo "$ko" | grep -q "^vermagic: *$kver "; then
-			st_result pass "$kver" "dkms: modinfo $ko: vermagic $kver"
-			modinfo "$ko" | grep -E '^(version|vermagic|srcversion|parm):' | sed 's/^/#   /'
+	# "dkms add <tree>", as the README says: the version comes from
+	# debian/changelog through dkms.conf
+	if dkms_step "add <tree> (private trees): sched-tune/$ver" "${d[@]}" add "$p/tree" &&
+		dkms_step "build -k $kver" "${d[@]}" build -m sched-tune -v "$ver" -k "$kver" &&
+		dkms_step "install -k $kver" "${d[@]}" install -m sched-tune -v "$ver" -k "$kver"; then
+		ko=$(find "$p/modules/$kver/updates" -name 'sched_tune.ko*' 2>/dev/null | head -n1)
+		if [[ -n $ko ]] && [[ $(modinfo -F vermagic "$ko") == "$kver "* ]]; then
+			st_result pass "$kver" "dkms: installed module with vermagic $kver"
+			modinfo "$ko" | grep -E '^(version|vermagic|srcversion|signer|sig_key):' | sed 's/^/#   /'
 		else
-			st_result fail "$kver" "dkms: installed module under /lib/modules/$kver/updates with vermagic $kver"
+			st_result fail "$kver" "dkms: installed module with vermagic $kver"
 			[[ -n $ko ]] && modinfo "$ko" | sed 's/^/#   /'
 		fi
+		if [[ -n $ko && $(modinfo -F version "$ko") == "$ver" ]]; then
+			st_result pass "$kver" "dkms: modinfo -F version = $ver (debian/changelog)"
+		else
+			st_result fail "$kver" "dkms: modinfo -F version = $ver (debian/changelog)"
+		fi
+		cn=$(openssl x509 -inform DER -in "$p/mok.pub" -noout -subject -nameopt multiline 2>/dev/null |
+			sed -n 's/^ *commonName *= *//p')
+		serial=$(openssl x509 -inform DER -in "$p/mok.pub" -noout -serial 2>/dev/null | sed 's/^serial=//')
+		if [[ -n $ko && -n $cn && $(modinfo -F signer "$ko") == "$cn" &&
+			$(modinfo -F sig_key "$ko" | tr -d ':') == "$serial" ]]; then
+			st_result pass "$kver" "dkms: signed with DKMS's key ($cn, serial $serial)"
+		else
+			st_result fail "$kver" "dkms: signed with DKMS's key (modinfo signer/sig_key = the key's CN/serial)"
+		fi
 	fi
-	dkms_step "remove --all" dkms remove -m sched-tune -v "$ver" --all
-	rm -rf "$src"
-	if [[ -z $(find "/lib/modules/$kver" -name 'sched_tune.ko*' 2>/dev/null) ]]; then
-		st_result pass "$kver" "dkms: machine clean after remove"
+	dkms_step "remove --all" "${d[@]}" remove -m sched-tune -v "$ver" --all
+	if [[ -z $(find "$p/modules" -name 'sched_tune.ko*') && ! -e $p/dkms/sched-tune ]]; then
+		st_result pass "$kver" "dkms: nothing left after remove"
 	else
-		st_result fail "$kver" "dkms: machine clean after remove"
+		st_result fail "$kver" "dkms: nothing left after remove"
 	fi
+	rm -rf "$p"
 }
 
 # --- one kernel: build, static checks, boot --------------------------------------
+# run_kernel KVER [build-only]
 run_kernel() {
 	local kver=$1 out=$ST_BUILD/$1 warn last rc
 	stamp "kernel $kver: build"
@@ -127,25 +163,73 @@ run_kernel() {
 	sed 's/^#* */#   /' "$out/tailcalls.log"
 
 	if [[ $kver == "$K612" ]]; then
-		stamp "kernel $kver: dkms"
-		# DKMS state is machine-wide: two benches at once would remove each
-		# other's registration, so they take turns
-		exec {dkms_lock}>"$ST_CACHE/dkms.lock"
-		flock "$dkms_lock"
+		stamp "kernel $kver: dkms (private trees)"
 		run_dkms "$kver"
-		exec {dkms_lock}>&-
 	fi
 
+	if [[ ${2:-} == build-only ]]; then
+		echo "# matrix: $kver built-only built-only built-only"
+		return
+	fi
+	if st_kernel_has_scx "$kver"; then
+		if st_build_scx >"$out/scx-build.log" 2>&1; then
+			st_result pass "$kver" "sched_ext test scheduler and loader build (trixie chroot, clang, libbpf)"
+		else
+			st_result fail "$kver" "sched_ext test scheduler and loader build (trixie chroot, clang, libbpf)"
+			tail -n 20 "$out/scx-build.log" | sed 's/^/#   /'
+		fi
+	fi
 	st_build_initramfs "$kver" "$ST_KO" "$out/initramfs.cpio"
+	# SMT cores: one LLC, two L2s of two threads each, so the cache level
+	# has both kinds of pair (st_topology=smt makes their checks strict)
 	# shellcheck disable=SC2086 # ST_GUEST_ARGS is a list of words on purpose
-	guest_run "$kver" "$out/guest" tests ${ST_GUEST_ARGS:-}
+	ST_QEMU_SMP="$ST_SMP,sockets=1,cores=$((ST_SMP / 2)),threads=2" \
+		guest_run "$kver" "$out/guest" tests st_topology=smt ${ST_GUEST_ARGS:-}
 	# numa_scan needs two NUMA nodes, which would split the cache-level
 	# guest's LLC: a boot of its own, on kernels where the feature exists
+	local numa_log=$out/guest/tap.log
 	if [[ $(st_guest_feature "$out/guest/tap.log" numa_scan) != unsupported && ${ST_NUMA_BOOT:-1} == 1 ]]; then
 		# shellcheck disable=SC2086
 		ST_QEMU_SMP="$ST_SMP,sockets=2" ST_QEMU_EXTRA="$ST_NUMA_QEMU" \
 			guest_run "$kver numa" "$out/guest-numa" numa ${ST_GUEST_ARGS:-}
+		numa_log=$out/guest-numa/tap.log
 	fi
+	echo "# matrix: $kver $(st_guest_feature "$out/guest/tap.log" ratelimit) $(st_guest_feature "$out/guest/tap.log" cache_level) $(st_guest_feature "$numa_log" numa_scan)"
+}
+
+# Replays the results a kernel's job printed (its own numbering) into this
+# shell's counters, in kernel order, so the summary counts every result.
+replay() {
+	local line res group desc why
+	while IFS= read -r line; do
+		if [[ $line =~ ^(not\ ok|ok)\ [0-9]+\ -\ \[([^]]*)\]\ (.*)$ ]]; then
+			res=pass group=${BASH_REMATCH[2]} desc=${BASH_REMATCH[3]} why=
+			[[ ${BASH_REMATCH[1]} == 'not ok' ]] && res=fail
+			if [[ $res == pass && $desc =~ ^(.*)\ \#\ SKIP\ (.*)$ ]]; then
+				res=skip desc=${BASH_REMATCH[1]} why=${BASH_REMATCH[2]}
+			fi
+			st_result "$res" "$group" "$desc" "$why"
+		elif [[ $line == '# matrix: '* ]]; then
+			ST_MATRIX+=("${line#\# matrix: }")
+		else
+			printf '%s\n' "$line"
+		fi
+	done <"$1"
+}
+
+# The support matrix: each kernel booted, the state each feature reported
+# there at load with its defaults (numa_scan from the two-node boot where
+# there was one: on one node it is idle by design).
+print_matrix() {
+	local row k r c n
+	echo "#"
+	echo "# support matrix, $(date -u +%Y-%m-%d), from the guests of this run:"
+	echo "# | kernel | ratelimit | cache_level | numa_scan |"
+	echo "# |---|---|---|---|"
+	for row in "${ST_MATRIX[@]}"; do
+		read -r k r c n <<<"$row"
+		echo "# | $k | ${r:-not booted} | ${c:-not booted} | ${n:-not booted} |"
+	done
 }
 
 # Two nodes of half the guest's memory each, one socket each.
@@ -178,7 +262,7 @@ guest_run() {
 }
 
 mkdir -p "$ST_BUILD"
-trap st_chroot_umount_all EXIT
+trap pkg_umount_all EXIT
 # Names resolve through the suites' meta packages (lib.sh); an exact kver
 # is taken as it is.
 KERNELS=()
@@ -198,7 +282,47 @@ if st_build_helpers; then st_result pass host "static guest helpers build (gcc -
 else st_result fail host "static guest helpers build (gcc -static)"; fi
 stamp "unit tests"
 run_unit
-for k in "${KERNELS[@]}"; do run_kernel "$k"; done
+stamp "lint: shellcheck, checkpatch --strict"
+ST_ROOT=$ST_SRC st_lint lint
+# The package stage (chroots, apt, DKMS builds) runs beside the kernels.
+stamp "Debian package (selftests/pkg.sh), in the background"
+run_pkg >"$ST_BUILD/pkg.results" 2>&1 &
+PKG_PID=$!
+# Kernels run as jobs, ST_JOBS at a time (one single-threaded qemu per
+# host core); each job's output is replayed in kernel order.
+ST_JOBS=${ST_JOBS:-$(nproc)}
+ST_MATRIX=()
+# Kernels that are built and checked but not booted: the same series as a
+# booted one (bookworm-security's 6.12 is 6.12.y like the others).
+BUILD_ONLY=()
+for k in ${ST_BUILD_ONLY-security612}; do
+	kv=$(st_resolve_kver "$k") || exit 1
+	st_log "kernel '$k': $kv (build only)"
+	BUILD_ONLY+=("$kv")
+done
+# kernel_jobs: how many kernel jobs still run (the package job aside)
+kernel_jobs() { jobs -rp | grep -cvx "$PKG_PID"; }
+for k in "${KERNELS[@]}" "${BUILD_ONLY[@]}"; do
+	while (($(kernel_jobs) >= ST_JOBS)); do wait -n; done
+	mkdir -p "$ST_BUILD/$k"
+	if [[ " ${KERNELS[*]} " == *" $k "* ]]; then
+		run_kernel "$k" >"$ST_BUILD/$k.results" 2>&1 &
+	else
+		run_kernel "$k" build-only >"$ST_BUILD/$k.results" 2>&1 &
+	fi
+done
+wait
+replay "$ST_BUILD/pkg.results"
+for k in "${KERNELS[@]}" "${BUILD_ONLY[@]}"; do replay "$ST_BUILD/$k.results"; done
+# last: nothing the user had of sched_tune changed (DKMS registration and
+# trees, modules, key, package, configuration)
+if [[ $(st_host_state) == "$HOST_STATE_BEFORE" ]]; then
+	st_result pass host "the machine's own sched_tune state is unchanged ($(grep -c . <<<"$HOST_STATE_BEFORE") entries: DKMS, /usr/src, modules, key, package, config)"
+else
+	st_result fail host "the machine's own sched_tune state is unchanged"
+	diff <(echo "$HOST_STATE_BEFORE") <(st_host_state) | sed 's/^/#   /'
+fi
 stamp "done"
+print_matrix
 st_summary
 ((ST_FAIL == 0))

@@ -1,8 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A small reader of the kernel's raw BTF, for the layout of types that
- * live in kernel/sched/ and no header shows.  Pure: it reads a blob and
- * calls nothing, so the unit tests run it on /sys/kernel/btf/vmlinux.
+ * live in kernel/sched/ and no header shows, and for the prototypes of the
+ * functions the module takes over.  Pure: it reads a blob and calls
+ * nothing, so the unit tests run it on /sys/kernel/btf/vmlinux and on
+ * mutated blobs.
+ *
+ * Errors, the same for every call:
+ *   -EINVAL    malformed BTF (an offset, length, id or name out of range,
+ *              a size that does not fit in u32), or what the module cannot
+ *              use: a member that is a bit field or lies outside its type
+ *   -ENOENT    no such type, member, enumerator or function
+ *   -ELOOP     a chain of typedefs, qualifiers, pointers or arrays longer
+ *              than 32 hops, or anonymous members / function pointers
+ *              nested deeper than 8 (real kernels need a few)
+ *   -ENOTUNIQ  functions of that name with different prototypes
+ *   -ENOSPC    st_btf_func_sig(): @buf too small
  */
 #ifndef SCHED_TUNE_WRAPPER_BTF_H
 #define SCHED_TUNE_WRAPPER_BTF_H
@@ -15,6 +28,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 typedef uint8_t u8;
+typedef uint16_t u16;
 typedef uint32_t u32;
 typedef uint64_t u64;
 typedef int64_t s64;
@@ -27,10 +41,22 @@ struct st_btf {
 	u32 strs_len;
 };
 
+/* Checks the header and the string section; @data must be 4-aligned. */
 int st_btf_init(struct st_btf *btf, const void *data, size_t size);
+/* Walks the whole type section once: 0 if every type is well formed. */
+int st_btf_check(const struct st_btf *btf);
 int st_btf_member(const struct st_btf *btf, const char *type,
 		  const char *member, u32 *offset, u32 *size);
 int st_btf_enum_value(const struct st_btf *btf, const char *name, s64 *val);
 int st_btf_type_size(const struct st_btf *btf, const char *type, u32 *size);
+/*
+ * Writes the prototype of function @func as C spells it without names,
+ * e.g. "bool (struct task_struct *, int, int)": qualifiers dropped,
+ * typedef names kept, "(void)" for no parameters, "..." last for varargs.
+ * Returns the number of parameters ("..." not counted) or an error; @buf
+ * is always NUL-terminated when @len > 0.
+ */
+int st_btf_func_sig(const struct st_btf *btf, const char *func, char *buf,
+		    size_t len);
 
 #endif /* SCHED_TUNE_WRAPPER_BTF_H */

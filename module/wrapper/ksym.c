@@ -17,7 +17,7 @@ ST_KCALL_DEFINE(st_kallsyms_lookup_name, kallsyms_lookup_name);
 int st_ksym_init(void)
 {
 	struct kprobe kp = { .symbol_name = "kallsyms_lookup_name" };
-	unsigned long addr;
+	unsigned long addr, entry;
 	int ret;
 
 	ret = register_kprobe(&kp);
@@ -29,6 +29,16 @@ int st_ksym_init(void)
 	addr = (unsigned long)kp.addr;
 	unregister_kprobe(&kp);
 
+	/*
+	 * On IBT kernels a kprobe sits past the ENDBR, so kp.addr is entry
+	 * + 4: callable, but not the entry (whose ENDBR we audit and where
+	 * call-depth accounting starts).  Ask the function for its own entry.
+	 */
+	static_call_update(st_kallsyms_lookup_name,
+			   (typeof(&STATIC_CALL_TRAMP(st_kallsyms_lookup_name)))addr);
+	entry = st_ksym("kallsyms_lookup_name");
+	if (entry && entry <= addr && addr - entry <= 16)
+		addr = entry;
 	st_kcall_bind(st_kallsyms_lookup_name, addr, "kallsyms_lookup_name");
 	return 0;
 }

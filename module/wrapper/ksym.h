@@ -6,6 +6,7 @@
 #ifndef SCHED_TUNE_WRAPPER_KSYM_H
 #define SCHED_TUNE_WRAPPER_KSYM_H
 
+#include <linux/jump_label.h>
 #include <linux/static_call.h>
 
 int st_ksym_init(void);
@@ -41,5 +42,17 @@ unsigned long st_ksym(const char *name);
 	})
 
 void st_ksym_report_entry(const char *what, unsigned long addr);
+
+/*
+ * A static key the kernel does not export, read by its count: enough to
+ * report or follow a mode (EAS, NUMA balancing, sched_ext, cpusets), not
+ * to branch on it the way the kernel's own code does.
+ */
+static inline bool st_key_on(const struct static_key *key)
+{
+	return key && static_key_count((struct static_key *)key) > 0;
+}
+
+#define st_ksym_key(name)	((const struct static_key *)st_ksym(name))
 
 #endif /* SCHED_TUNE_WRAPPER_KSYM_H */

@@ -15,6 +15,21 @@ void st_layout_exit(void);
 int st_layout_member(const char *type, const char *member, u32 *offset,
 		     u32 *size);
 int st_layout_enum(const char *name, s64 *val);
+/*
+ * The prototype of @func in the kernel's BTF, as C spells it without
+ * names ("bool (struct task_struct *, int, int)"): the number of
+ * parameters, or an error of st_btf_func_sig() (wrapper/btf.h).
+ */
+int st_layout_func_sig(const char *func, char *buf, size_t len);
+
+/* Whether a sched_ext scheduler is loaded, and whether it runs every task. */
+enum st_scx_mode {
+	ST_SCX_OFF,
+	ST_SCX_SOME,
+	ST_SCX_ALL,
+};
+
+enum st_scx_mode st_layout_scx(void);
 
 /*
  * Wake flags are #defines in kernel/sched/sched.h, absent from BTF.
@@ -42,15 +57,13 @@ int st_layout_enum(const char *name, s64 *val);
 #endif
 
 /*
- * numa_scan.c carries a copy of task_numa_work() as of Debian's 6.12.95,
- * whose rules (per-VMA numab_state, pids_active, start/prev_scan_seq)
- * changed in 6.4, 6.7 and after 6.12: it is built for 6.12.y only and
- * the feature says "unsupported" elsewhere.
+ * numa_scan.c carries copies of task_numa_work() that need the per-VMA
+ * scan state of 6.7+ (numab_state with pids_active, start/prev_scan_seq)
+ * to build; which copy runs, if any, is the support gate's call (gate.c).
  */
 #if defined(CONFIG_NUMA_BALANCING) && \
-	LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0) && \
-	LINUX_VERSION_CODE < KERNEL_VERSION(6, 13, 0)
-#define ST_HAVE_TASK_NUMA_WORK_612 1
+	LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+#define ST_HAVE_VMA_NUMAB_STATE 1
 #endif
 
 #endif /* SCHED_TUNE_WRAPPER_LAYOUT_H */

@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash # busybox ash: dash is the nearest shell shellcheck checks
 # Guest side of `make demo` (st_mode=demo): load the module, run the same
 # workload with the rate limit off and on, and print knobs, features,
 # counters and task migrations side by side.
+# shellcheck source=selftests/guest/lib.sh
 . /st/lib.sh
 
 echo "sched_tune demo on $(uname -r), $(nproc) vCPUs (qemu TCG: timings are emulated, not hardware)"
@@ -14,7 +16,12 @@ for k in enabled ratelimit_window_ns ratelimit_burst cache_share_level \
 done
 echo
 echo "== features =="
-sed 's/^/  /' "$ST/features"
+for f in $FEATURES; do printf '  %-12s %-11s %s\n' "$f" "$(feature_state "$f")" "$(feature_reason "$f")"; done
+if [ -d /sys/kernel/debug/sched/llc_balancing ]; then
+	echo
+	echo "== cache-aware load balancing (SCHED_CACHE, debugfs sched/llc_balancing) =="
+	for f in /sys/kernel/debug/sched/llc_balancing/*; do printf '  %-26s %s\n' "${f##*/}" "$(head -n1 "$f" 2>/dev/null)"; done
+fi
 echo
 mig_setup
 run() {	# run LABEL WINDOW

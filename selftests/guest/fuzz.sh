@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# shellcheck shell=sh
+# shellcheck shell=dash
 # Knob fuzz of issue 9, sourced by tests.sh after lib.sh and soak.sh.
 # Every writable file under /sys/kernel/sched_tune (and writable module
 # parameters, if any) gets FZ_N seeded inputs from helpers/st_fuzz, then
@@ -28,7 +28,7 @@ fz_spec() {
 	*) return 1 ;;
 	esac
 	f=$(knob_feature "$1")
-	if [ "$f" != none ] && [ "$(sk_state "$f")" = unsupported ]; then s=$s:uns; fi
+	if [ "$f" != none ] && [ "$(feature_state "$f")" = unsupported ]; then s=$s:uns; fi
 	echo "$ST/$1=$s"
 }
 
@@ -48,23 +48,15 @@ fz_read_all() {
 		case $v in ''|*[!0-9]*) echo "# $f: '$v' is not a counter"; bad=1 ;; esac
 		[ ${#v} -le 20 ] || { echo "# $f: '$v' too long for a u64"; bad=1; }
 	done
-	if [ -d "$ST/features" ]; then
-		for d in "$ST"/features/*/; do
-			s=$(cat "$d/state") || { echo "# ${d}state: read failed"; bad=1; continue; }
-			case $s in active|idle|inactive|unsupported) ;;
-			*) echo "# ${d}state: '$s'"; bad=1 ;; esac
-			[ "$(wc -l <"$d/reason")" -le 1 ] || { echo "# ${d}reason: more than one line"; bad=1; }
+	for f in $FEATURES; do
+		d=$ST/features/$f
+		st=$(cat "$d/state") || { echo "# $d/state: read failed"; bad=1; continue; }
+		case $st in active|idle|inactive|unsupported) ;;
+		*) echo "# $d/state: '$st'"; bad=1 ;; esac
+		for x in reason functions; do
+			[ "$(wc -l <"$d/$x")" -le 1 ] || { echo "# $d/$x: more than one line"; bad=1; }
 		done
-	else
-		while read -r name state _; do
-			case $name:$state in
-			ratelimit:*|cache_level:*|numa_scan:*) ;;
-			*) echo "# features: bad line '$name $state'"; bad=1; continue ;;
-			esac
-			case $state in active|idle|inactive|unsupported) ;;
-			*) echo "# features: $name state '$state'"; bad=1 ;; esac
-		done <"$ST/features"
-	fi
+	done
 	return $bad
 }
 

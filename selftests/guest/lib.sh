@@ -1,10 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash
 # Guest-side helpers (busybox ash): KTAP output and module/tracing helpers.
 ST=/sys/kernel/sched_tune
 KO=/st/sched_tune.ko
 TR=/sys/kernel/tracing
 ST_N=0
 ST_FAILED=0
+ST_TOP=0
+ST_UNIT_TITLE=
+KTAP_BUF=/tmp/ktap.unit
 
 # Argument to st_arg: a kernel command line option st_NAME=VALUE.
 st_arg() {
@@ -12,12 +16,50 @@ st_arg() {
 	echo "${v:-$2}"
 }
 
+# KTAP as tools/testing/selftests writes it: version, plan first, one
+# subtest per unit (a t_* function run by a runner).  A unit's results are
+# held until it ends, so its plan can come first; diagnostics go out at
+# once, so the host sees how far a guest that hangs got.
 diag() { echo "# $*"; }
-ktap_ok() { ST_N=$((ST_N + 1)); echo "ok $ST_N - $*"; }
-ktap_fail() { ST_N=$((ST_N + 1)); ST_FAILED=$((ST_FAILED + 1)); echo "not ok $ST_N - $*"; }
-ktap_skip() { ST_N=$((ST_N + 1)); echo "ok $ST_N - $1 # SKIP $2"; }
-ktap_start() { echo "KTAP version 1"; diag "kernel $(uname -r): $(cat /proc/version)"; }
-ktap_end() { echo "1..$ST_N"; }
+ktap_ok() { ST_N=$((ST_N + 1)); echo "    ok $ST_N - $*" >>"$KTAP_BUF"; }
+ktap_fail() {
+	ST_N=$((ST_N + 1)) ST_FAILED=$((ST_FAILED + 1))
+	echo "    not ok $ST_N - $*" >>"$KTAP_BUF"
+}
+ktap_skip() { ST_N=$((ST_N + 1)); echo "    ok $ST_N - $1 # SKIP $2" >>"$KTAP_BUF"; }
+# ktap_start UNITS: the version line and the plan, one result per unit.
+ktap_start() {
+	echo "KTAP version 1"
+	echo "1..$1"
+	diag "kernel $(uname -r): $(cat /proc/version)"
+}
+# unit_run NAME: runs t_NAME as one subtest.
+unit_run() {
+	ST_N=0 ST_FAILED=0 ST_UNIT_TITLE=
+	: >"$KTAP_BUF"
+	diag "RUNNING $1"
+	"t_$1"
+	ST_TOP=$((ST_TOP + 1))
+	echo "    KTAP version 1"
+	echo "    # Subtest: ${ST_UNIT_TITLE:-$1}"
+	echo "    1..$ST_N"
+	cat "$KTAP_BUF"
+	if [ "$ST_N" = 0 ]; then
+		echo "ok $ST_TOP - ${ST_UNIT_TITLE:-$1} # SKIP no checks ran"
+	elif [ "$ST_FAILED" -gt 0 ]; then
+		echo "not ok $ST_TOP - ${ST_UNIT_TITLE:-$1}"
+	else
+		echo "ok $ST_TOP - ${ST_UNIT_TITLE:-$1}"
+	fi
+}
+# units_run NAME...: the plan, then every unit in order.
+units_run() {
+	ktap_start $#
+	for u in "$@"; do
+		unit_run "$u"
+		st_cleanup
+	done
+}
 # check DESC CMD...: one result line from a command's status.
 check() {
 	d=$1; shift
@@ -28,8 +70,12 @@ not() { ! "$@"; }
 check_eq() {
 	if [ "$2" = "$3" ]; then ktap_ok "$1"; else ktap_fail "$1"; diag "  got '$2', want '$3'"; fi
 }
-# Announced before each group so the host can name where a hung guest stopped.
-group() { diag "RUNNING $*"; }
+# Announced before each group so the host can name where a hung guest
+# stopped; the first group of a unit names its subtest.
+group() {
+	[ -n "$ST_UNIT_TITLE" ] || ST_UNIT_TITLE=$*
+	diag "RUNNING $*"
+}
 
 is_loaded() { grep -q '^sched_tune ' /proc/modules; }
 # Full paths: Debian's static busybox runs its own applets before PATH, and
@@ -59,31 +105,34 @@ knob_choice() { knob "$1" | sed -n 's/.*\[\([^]]*\)\].*/\1/p'; }
 wr() { st_write -e "$ST/$1" "$2"; }
 stat_get() { cat "$ST/stats/$1" 2>/dev/null; }
 # every counter in stats/ (all but reset), as paths below $ST
+# shellcheck disable=SC2010 # sysfs file names are plain words
 stat_files() { ls "$ST/stats" | grep -vx reset | sed 's|^|stats/|'; }
-feature_state() { awk -v f="$1" '$1 == f { print $2 }' "$ST/features" 2>/dev/null; }
+FEATURES="ratelimit cache_level numa_scan"
+feature_state() { cat "$ST/features/$1/state" 2>/dev/null; }
+feature_reason() { cat "$ST/features/$1/reason" 2>/dev/null; }
+# active and idle features have their hooks in
+feature_hooked() { case $(feature_state "$1") in active|idle) return 0 ;; esac; return 1; }
 
 # Every kernel function a feature may take over (features lists them too).
 ST_FUNCS="select_task_rq_fair migrate_task_rq_fair ttwu_queue_wakelist task_numa_work"
 # A function is hooked when ftrace lists it in enabled_functions.
 hooked() { grep -q "^$1 " "$TR/enabled_functions" 2>/dev/null; }
 ours_in_ftrace() {
-	grep -qE "^($(echo $ST_FUNCS | tr ' ' '|')) |\[sched_tune\]" \
+	grep -qE "^($(echo "$ST_FUNCS" | tr ' ' '|')) |\[sched_tune\]" \
 		"$TR/enabled_functions" 2>/dev/null
 }
-# The kernel functions a features line names: "<name> <state> f:mech,f:mech ..."
-feature_funcs() {
-	awk -v f="$1" '$1 == f { print $3 }' "$ST/features" | tr ',' '\n' | sed 's/:.*//'
-}
-# The invariant behind features: an active feature has every function it
-# names in enabled_functions, any other state has none of them.
+# The kernel functions features/<name>/functions names ("f:mech,f:mech").
+feature_funcs() { tr ',' '\n' <"$ST/features/$1/functions" | sed 's/:.*//'; }
+# The invariant behind features: an active or idle feature has every
+# function it names in enabled_functions, any other state has none.
 hooks_match_features() {
-	ok=0
-	for f in $(awk '{ print $1 }' "$ST/features"); do
+	local f s fn ok=0
+	for f in $FEATURES; do
 		s=$(feature_state "$f")
 		for fn in $(feature_funcs "$f"); do
-			if [ "$s" = active ] && ! hooked "$fn"; then
-				diag "  $f is active but $fn is not in enabled_functions"; ok=1
-			elif [ "$s" != active ] && hooked "$fn"; then
+			if feature_hooked "$f" && ! hooked "$fn"; then
+				diag "  $f is $s but $fn is not in enabled_functions"; ok=1
+			elif ! feature_hooked "$f" && hooked "$fn"; then
 				diag "  $f is $s but $fn is in enabled_functions"; ok=1
 			fi
 		done
@@ -93,9 +142,24 @@ hooks_match_features() {
 # Feature support of this kernel, read once after the first load with
 # defaults: F_ratelimit, F_cache_level, F_numa_scan = active|inactive|unsupported.
 feat_detect() {
-	for f in ratelimit cache_level numa_scan; do eval "F_$f=$(feature_state $f)"; done
+	local f
+	for f in $FEATURES; do eval "F_$f=$(feature_state "$f")"; done
 }
 supported() { eval "[ \"\$F_$1\" != unsupported ]"; }
+# Loads the module with its defaults once, before the units, to learn
+# what this kernel supports (the host reads the diag line).
+feat_probe() {
+	if st_load; then
+		feat_detect
+		st_unload
+	fi
+	# shellcheck disable=SC2154 # feat_detect sets F_* by eval
+	diag "features on this kernel: ratelimit $F_ratelimit, cache_level $F_cache_level, numa_scan $F_numa_scan"
+}
+# The counters sysfs-abi documents, one "What:" each.
+stat_names_abi() {
+	sed -n 's|^What:[[:space:]]*/sys/kernel/sched_tune/stats/\([a-z_]*\)$|\1|p' /st/sysfs-abi | grep -vx reset
+}
 # Which feature a knob belongs to, and the stock value of knobs that have one.
 knob_feature() {
 	case $1 in

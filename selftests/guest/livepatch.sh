@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# shellcheck shell=sh
+# shellcheck shell=dash
 # Coexistence with a livepatch (issue 9), sourced by tests.sh after lib.sh
 # and soak.sh.  selftests/livepatch/st_livepatch.ko takes over
 # ttwu_queue_wakelist, the function cache_level hooks; both use ftrace
@@ -62,11 +62,9 @@ t_livepatch() {
 		ktap_fail "livepatch: the kernel has livepatch (CONFIG_LIVEPATCH)"
 		return 1
 	fi
-	# which features this kernel supports, without the livepatch
-	st_load || { ktap_fail "livepatch: insmod sched_tune alone"; return 1; }
-	cl0=$(sk_state cache_level) nu0=$(sk_state numa_scan)
-	diag "without the livepatch: $(sk_features)"
-	st_unload
+	# what this kernel supports, without the livepatch (feat_probe)
+	# shellcheck disable=SC2154 # feat_detect sets F_* by eval
+	cl0=$F_cache_level nu0=$F_numa_scan
 	dmesg_mark
 
 	lp_livepatch_first
@@ -119,17 +117,19 @@ lp_livepatch_first() {
 
 # sched_tune loaded while the livepatch holds LP_FUNC.
 lp_check_beside() {
-	sed 's/^/#   features: /' "$ST/features" 2>/dev/null
+	for f in $FEATURES; do
+		diag "  features/$f: $(feature_state "$f"), reason '$(feature_reason "$f")'"
+	done
 	if [ "$cl0" != unsupported ]; then
-		check_eq "livepatch first: cache_level unsupported" "$(sk_state cache_level)" unsupported
-		r=$(sk_reason cache_level)
+		check_eq "livepatch first: cache_level unsupported" "$(feature_state cache_level)" unsupported
+		r=$(feature_reason cache_level)
 		diag "  cache_level reason: '$r'"
 		check "livepatch first: cache_level's reason names $LP_FUNC and the conflict" lp_reason_ok "$r"
 	fi
-	check "livepatch first: ratelimit has its hooks in ($(sk_state ratelimit))" sk_hooked_state ratelimit
+	check "livepatch first: ratelimit has its hooks in ($(feature_state ratelimit))" feature_hooked ratelimit
 	check "livepatch first: select_task_rq_fair hooked by sched_tune" st_owns select_task_rq_fair
 	if [ "$nu0" != unsupported ]; then
-		check "livepatch first: numa_scan has its hooks in ($(sk_state numa_scan))" sk_hooked_state numa_scan
+		check "livepatch first: numa_scan has its hooks in ($(feature_state numa_scan))" feature_hooked numa_scan
 	fi
 	check "livepatch first: $LP_FUNC still the livepatch's alone" sh -c "! grep -q '^$LP_FUNC .*\[sched_tune\]' $TR/enabled_functions"
 	lvl=$(knob_choice cache_share_level)
@@ -137,7 +137,7 @@ lp_check_beside() {
 	diag "  cache_share_level=smt beside the livepatch: $r"
 	check_eq "livepatch first: cache_share_level=smt fails with EOPNOTSUPP" "$r" EOPNOTSUPP
 	check_eq "livepatch first: cache_share_level kept ($lvl)" "$(knob_choice cache_share_level)" "$lvl"
-	check "livepatch first: ratelimit still hooked after that write" sk_hooked_state ratelimit
+	check "livepatch first: ratelimit still hooked after that write" feature_hooked ratelimit
 	c0=$(stat_get ratelimit_checked)
 	check "livepatch first: hackbench with both" timeout 300 sh -c ". /st/lib.sh; hb 300"
 	check "livepatch first: ratelimit counted wakeups ($c0 -> $(stat_get ratelimit_checked))" \
@@ -189,7 +189,7 @@ lp_sched_tune_first() {
 		check "sched_tune first, cache_level off: cache_share_level=l2 then fails (EBUSY or EOPNOTSUPP)" \
 			sh -c "[ '$r' = EBUSY ] || [ '$r' = EOPNOTSUPP ]"
 		check_eq "sched_tune first, cache_level off: cache_share_level stays llc" "$(knob_choice cache_share_level)" llc
-		check "sched_tune first, cache_level off: ratelimit still hooked" sk_hooked_state ratelimit
+		check "sched_tune first, cache_level off: ratelimit still hooked" feature_hooked ratelimit
 		check "sched_tune first, cache_level off: the livepatch still owns $LP_FUNC" lp_owns
 	else
 		sed 's/^/#   /' /tmp/lp.err

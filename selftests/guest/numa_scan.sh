@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash # busybox ash: dash is the nearest shell shellcheck checks
 # Guest tests of the NUMA scan threshold (issue 4), sourced by tests.sh
 # after lib.sh.  The effect needs a guest with two NUMA nodes (qemu -numa)
 # and NUMA balancing on; the workload is st_numa_work, threads on every
@@ -11,6 +12,7 @@ NS_THREADS=$(st_arg ns_threads $(($(nproc) * 4)))
 NS_MB=$(st_arg ns_mb 16)
 NS_DBG=/sys/kernel/debug/sched/numa_balancing
 
+# shellcheck disable=SC2012 # sysfs node names are plain words
 ns_nodes() { ls -d /sys/devices/system/node/node[0-9]* 2>/dev/null | wc -l; }
 ns_vmstat() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
 # More threads than CPUs: stock 6.12 forces a scan of an unaccessed VMA
@@ -51,7 +53,9 @@ t_numa_unsupported() {
 	dmesg_mark
 	st_load || { ktap_fail "insmod"; return; }
 	check_eq "numa_scan: features says unsupported" "$(feature_state numa_scan)" unsupported
-	check "numa_scan: features gives the reason" grep -q "^numa_scan unsupported .*reason: ." "$ST/features"
+	diag "  numa_scan: $(feature_reason numa_scan)"
+	check "numa_scan: features/numa_scan/reason names the kernel and the checked series" \
+		sh -c "grep -q '$(uname -r).*6.12, 7.3' $ST/features/numa_scan/reason"
 	check_eq "numa_scan_threshold reads its stock value 0" "$(knob numa_scan_threshold)" 0
 	check_eq "numa_scan_threshold=50 fails with EOPNOTSUPP" "$(wr numa_scan_threshold 50)" EOPNOTSUPP
 	check_eq "numa_scan_renew=8 fails with EOPNOTSUPP" "$(wr numa_scan_renew 8)" EOPNOTSUPP
@@ -73,7 +77,7 @@ t_numa_effect() {
 	check "threshold 50: task_numa_work hooked" hooked task_numa_work
 	ns_fast_scan
 	ns_work 3	# warm-up: the scan delay of a new mm
-	alw0=0 alw50=0 chk50=0 rc=0 i=0
+	alw0=0 alw50=0 chk50=0 rc=0 i=0 pte0='' pte50='' hint0='' hint50=''
 	diag "figures under qemu TCG, not hardware; counts per run of ${NS_SECS}s, $NS_THREADS threads x ${NS_MB} MB in 2 VMAs each"
 	while [ "$i" -lt "$NS_REPS" ]; do
 		for thr in 0 50; do
@@ -131,13 +135,101 @@ t_numa_stress() {
 	check_no_splat "numa_scan stress: no oops, warning or hung task"
 }
 
+# On one node the kernel never runs task_numa_work: the feature says so.
+t_numa_idle() {
+	group "numa_scan: idle on a one-node guest"
+	st_load || { ktap_fail "insmod"; return; }
+	check_eq "one node: numa_scan idle, hook in" "$(feature_state numa_scan)" idle
+	check "one node: task_numa_work hooked" hooked task_numa_work
+	diag "  numa_scan: $(feature_reason numa_scan)"
+	check "one node: the reason says one NUMA node" grep -q "one NUMA node" "$ST/features/numa_scan/reason"
+	st_unload
+}
+
 t_numa_scan() {
 	if ! supported numa_scan; then
 		t_numa_unsupported
 	elif [ "$(ns_nodes)" -lt 2 ]; then
-		ktap_skip "numa_scan: effect and stress" "guest has $(ns_nodes) NUMA node (boot with st_mode=numa)"
+		t_numa_idle
 	else
 		t_numa_effect
 		t_numa_stress
 	fi
+}
+
+# 7.3's task_numa_work returns early for a task whose cpuset allows one
+# node (its memory cannot move); 6.12's has no such rule.  Each copy must
+# do what its own series' stock code does: compared with the same
+# workload outside the cpuset, in the same boot.
+CG=/sys/fs/cgroup
+ns_run_in_cgroup() {
+	sh -c "echo \$\$ >$CG/st_one_node/cgroup.procs && exec st_numa_work $NS_SECS $NS_THREADS $NS_MB 2" >/tmp/ns.out 2>&1
+}
+t_numa_cpuset() {
+	group "numa_scan: a task confined to one node by its cpuset"
+	if ! supported numa_scan || [ "$(ns_nodes)" -lt 2 ]; then
+		ktap_skip "numa_scan cpuset rule" "numa_scan unsupported or one node"
+		return 0
+	fi
+	mountpoint -q $CG || mount -t cgroup2 none $CG
+	echo +cpuset >$CG/cgroup.subtree_control 2>/dev/null
+	mkdir -p $CG/st_one_node
+	check "cpuset: a cgroup with cpuset.mems=0" sh -c "echo 0 >$CG/st_one_node/cpuset.mems"
+	dmesg_mark
+	st_load numa_scan_threshold=50 || { ktap_fail "insmod"; return; }
+	ns_fast_scan
+	ns_work 3
+	# ns_cpuset_run WHERE: one run, free or confined; sets CS_RC, CS_CHK
+	ns_cpuset_run() {
+		wr stats/reset 1 >/dev/null
+		p0=$(ns_vmstat numa_pte_updates)
+		if [ "$1" = free ]; then ns_work; else ns_run_in_cgroup; fi
+		CS_RC=$?
+		CS_CHK=$(stat_get numa_vma_checked)
+		diag "  $1: $(cat /tmp/ns.out); numa_pte_updates $(($(ns_vmstat numa_pte_updates) - p0)), numa_vma_checked $CS_CHK [qemu TCG]"
+	}
+	ns_cpuset_run free
+	rc_free=$CS_RC chk_free=$CS_CHK
+	ns_cpuset_run confined
+	rc_confined=$CS_RC chk_confined=$CS_CHK
+	check_eq "cpuset: both workload runs completed" "$rc_free$rc_confined" 00
+	check "cpuset: the free run was scanned (numa_vma_checked $chk_free)" test "$chk_free" -gt 0
+	case $(uname -r) in
+	7.*)
+		check "7.x copy: the confined run is not scanned, as in stock 7.3 ($chk_confined vs $chk_free checks)" \
+			test $((chk_confined * 20)) -le "$chk_free" ;;
+	*)
+		check "6.12 copy: the confined run is scanned as in stock 6.12 ($chk_confined vs $chk_free checks)" \
+			test $((chk_confined * 4)) -ge "$chk_free" ;;
+	esac
+	st_unload
+	rmdir $CG/st_one_node
+	check_no_splat "cpuset: no splat"
+}
+
+# numa_scan_renew: 0 never renews a VMA's count, so once its threshold is
+# spent an unaccessed VMA stays refused; 1 renews it every scan sequence.
+t_numa_renew() {
+	group "numa_scan: numa_scan_renew changes what the threshold allows"
+	if ! supported numa_scan || [ "$(ns_nodes)" -lt 2 ]; then
+		ktap_skip "numa_scan_renew" "numa_scan unsupported or one node"
+		return 0
+	fi
+	dmesg_mark
+	st_load numa_scan_threshold=50 numa_scan_renew=0 || { ktap_fail "insmod"; return; }
+	ns_fast_scan
+	ns_work 3
+	wr numa_scan_renew 0 >/dev/null
+	ns_run 50
+	alw_0=$NS_ALW rc_0=$NS_RC
+	diag "  renew 0: allowed_by_threshold $NS_ALW of $NS_CHK checks [qemu TCG]"
+	wr numa_scan_renew 1 >/dev/null
+	ns_run 50
+	alw_1=$NS_ALW rc_1=$NS_RC
+	diag "  renew 1: allowed_by_threshold $NS_ALW of $NS_CHK checks [qemu TCG]"
+	check_eq "renew: both workload runs completed" "$rc_0$rc_1" 00
+	check "renew 1 allows more unaccessed scans than renew 0 ($alw_1 vs $alw_0)" \
+		test "$alw_1" -gt $((alw_0 * 2))
+	st_unload
+	check_no_splat "renew: no splat"
 }

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# shellcheck shell=sh
+# shellcheck shell=dash
 # Soak tests of issue 9 ("Soak, with nothing lost"), sourced by tests.sh
 # after lib.sh: load/unload cycles under load with slab accounting
 # (t_soak) and CPU hotplug with every feature hooked (t_hotplug_all).
@@ -9,28 +9,8 @@ SK_CYCLES=$(st_arg soak_cycles 100)
 SK_SETTLE=$(st_arg soak_settle 3)
 SK_CONTROL=$(st_arg soak_control 30)
 
-# --- features, in either layout ---------------------------------------------
-# sysfs-abi: features/<name>/state and .../reason; older builds have one
-# "name state funcs[ reason: text]" line per feature in features.
-sk_state() {
-	if [ -d "$ST/features" ]; then cat "$ST/features/$1/state" 2>/dev/null
-	else feature_state "$1"; fi
-}
-sk_reason() {
-	if [ -d "$ST/features" ]; then cat "$ST/features/$1/reason" 2>/dev/null
-	else sed -n "s/^$1 .* reason: //p" "$ST/features" 2>/dev/null; fi
-}
-# A feature has its hooks in: active, or idle (hooked, nothing to do here).
-sk_hooked_state() { case $(sk_state "$1") in active|idle) return 0 ;; esac; return 1; }
-sk_features() { for f in ratelimit cache_level numa_scan; do printf '%s %s; ' "$f" "$(sk_state $f)"; done; }
-# What this kernel supports, from one load with the defaults:
-# SK_F_<feature> = the state then.  Fails when the module does not load.
-sk_detect() {
-	st_load || return 1
-	for f in ratelimit cache_level numa_scan; do eval "SK_F_$f=\$(sk_state $f)"; done
-	st_unload
-}
-sk_supported() { eval "[ \"\$SK_F_$1\" != unsupported ]"; }
+# --- features ----------------------------------------------------------------
+sk_features() { for f in $FEATURES; do printf '%s %s; ' "$f" "$(feature_state "$f")"; done; }
 # Only sched_tune's own ftrace users: a livepatch may hook the same functions.
 sk_ours_in_ftrace() { grep -q '\[sched_tune\]' "$TR/enabled_functions" 2>/dev/null; }
 
@@ -126,8 +106,8 @@ sk_toggle() {
 sk_toggle_one() {
 	case $(($1 % 5)) in
 	0) sk_toggle ratelimit_window_ns 0 2000000 ;;
-	1) sk_supported cache_level && sk_toggle cache_share_level llc l2 ;;
-	2) sk_supported numa_scan && sk_toggle numa_scan_threshold 0 50 ;;
+	1) supported cache_level && sk_toggle cache_share_level llc l2 ;;
+	2) supported numa_scan && sk_toggle numa_scan_threshold 0 50 ;;
 	3) sk_toggle enabled 0 1 ;;
 	4) sk_toggle passthrough 1 0 ;;
 	esac
@@ -210,13 +190,13 @@ sk_memdebug_check() {
 t_soak() {
 	group "soak: $SK_CYCLES load/unload cycles under hackbench and the NUMA workload"
 	sk_memdebug_check
-	sk_detect || { ktap_fail "soak: insmod"; return 1; }
 	dmesg_mark
 	sk_hung_on
 	sk_numa_balancing_on
 	diag "numa_balancing=$(cat $SK_NB 2>/dev/null), $(nproc) vCPUs; figures under qemu TCG, not hardware"
 
-	# the soak: from before its first load to after its last unload
+	# the soak: from before its first load to after its last unload (the
+	# runner loaded the module once before the units: feat_probe)
 	sk_settle
 	m0=$(sk_mem); sk_slabinfo /tmp/sk.s0
 	t0=$(now_cs)
@@ -339,11 +319,11 @@ t_hotplug_all() {
 	st_load || { ktap_fail "hotplug: insmod"; sk_numa_balancing_restore; sk_hung_restore; return 1; }
 	states0=$(sk_features)
 	diag "hotplug: CPUs$cpus; features: $states0"
-	for f in ratelimit cache_level numa_scan; do
-		if [ "$(sk_state $f)" = unsupported ]; then
-			diag "hotplug: $f unsupported on this kernel: $(sk_reason $f)"
+	for f in $FEATURES; do
+		if [ "$(feature_state "$f")" = unsupported ]; then
+			diag "hotplug: $f unsupported on this kernel: $(feature_reason "$f")"
 		else
-			check "hotplug: $f has its hooks in before the hotplug ($(sk_state $f))" sk_hooked_state $f
+			check "hotplug: $f has its hooks in before the hotplug ($(feature_state "$f"))" feature_hooked "$f"
 		fi
 	done
 	c0=$(stat_get ratelimit_checked) q0=$(stat_get ttwu_checked)
@@ -368,7 +348,7 @@ t_hotplug_all() {
 	check_eq "hotplug: features as before" "$(sk_features)" "$states0"
 	check "hotplug: ratelimit hook ran during the hotplug ($c0 -> $(stat_get ratelimit_checked))" \
 		test "$(stat_get ratelimit_checked)" -gt "${c0:-0}"
-	if sk_hooked_state cache_level; then
+	if feature_hooked cache_level; then
 		check "hotplug: cache_level hook ran during the hotplug ($q0 -> $(stat_get ttwu_checked))" \
 			test "$(stat_get ttwu_checked)" -gt "${q0:-0}"
 	fi

@@ -2,8 +2,12 @@
 /*
  * Unit tests of the queued-wakeup cache level (module/policy.c):
  * st_level_shares() and st_wake_queue(), against the cases of issue 3
- * and, exhaustively, against stock ttwu_queue_cond().
+ * and, exhaustively, against stock ttwu_queue_cond(); then
+ * st_wake_pair_classify() on the topologies the guests boot and a few
+ * they cannot, every pair at every level against a written-out table.
  */
+#include <string.h>
+
 #include "ktap.h"
 #include "../../module/policy.c"
 
@@ -26,6 +30,133 @@ static bool stock(const struct st_wake_pair *w)
 
 static const char *const names[] = { "llc", "l2", "smt", "auto" };
 
+/*
+ * A machine as the kernel sees it: per CPU its sd_llc_id, its L2
+ * (cluster) group and its core (SMT group).  The masks are what the
+ * kernel builds from those groups.
+ */
+struct topo {
+	const char *name;
+	int nr;
+	int llc[8], l2[8], core[8];
+	unsigned int llc_size;
+	int no_l2_mask;		/* this CPU's L2 mask is not allocated, or -1 */
+};
+
+/*
+ * Which wakeups to a busy target are queued (1) at @level with
+ * cache_share_auto_llc_max @auto_max: one row per waking CPU, one column
+ * per target, rows separated by '/'.
+ */
+struct expect {
+	int topo;
+	unsigned int level;
+	u64 auto_max;
+	bool idle;
+	const char *queued;
+};
+
+static const struct topo topos[] = {
+	/* qemu -smp 4,sockets=1,cores=2,threads=2: L2 per core, one L3 */
+	{ "1 socket, 2 cores x 2 threads", 4, { 0, 0, 0, 0 },
+	  { 0, 0, 1, 1 }, { 0, 0, 1, 1 }, 4, -1 },
+	/* the default guest: 4 cores, no SMT, L2 per core */
+	{ "1 socket, 4 cores", 4, { 0, 0, 0, 0 }, { 0, 1, 2, 3 },
+	  { 0, 1, 2, 3 }, 4, -1 },
+	/* two L2 clusters of 2 cores x 2 threads (hybrid E-core style) */
+	{ "2 clusters x 2 cores x 2 threads", 8, { 0, 0, 0, 0, 0, 0, 0, 0 },
+	  { 0, 0, 0, 0, 1, 1, 1, 1 }, { 0, 0, 1, 1, 2, 2, 3, 3 }, 8, -1 },
+	/* the NUMA guest: -smp 4,sockets=2, one LLC per socket */
+	{ "2 sockets x 2 cores", 4, { 0, 0, 2, 2 }, { 0, 1, 2, 3 },
+	  { 0, 1, 2, 3 }, 2, -1 },
+	/* isolcpus/cpuset partition splits SMT siblings into two LLC domains */
+	{ "SMT siblings in two sched domains", 2, { 0, 1 }, { 0, 0 },
+	  { 0, 0 }, 1, -1 },
+	/* CPU 1's L2 mask unallocated (never onlined in the kernel's eyes) */
+	{ "unallocated L2 mask", 2, { 0, 0 }, { 0, 0 }, { 0, 1 }, 2, 1 },
+};
+
+static const struct expect expects[] = {
+	{ 0, ST_LEVEL_LLC, 8, false, "0000/0000/0000/0000" },
+	{ 0, ST_LEVEL_L2, 8, false, "0011/0011/1100/1100" },
+	{ 0, ST_LEVEL_SMT, 8, false, "0011/0011/1100/1100" },
+	{ 0, ST_LEVEL_AUTO, 8, false, "0000/0000/0000/0000" },
+	{ 0, ST_LEVEL_AUTO, 2, false, "0011/0011/1100/1100" },
+	{ 0, ST_LEVEL_L2, 8, true, "0111/1011/1101/1110" },
+	{ 1, ST_LEVEL_LLC, 8, false, "0000/0000/0000/0000" },
+	{ 1, ST_LEVEL_L2, 8, false, "0111/1011/1101/1110" },
+	{ 1, ST_LEVEL_SMT, 8, false, "0111/1011/1101/1110" },
+	{ 2, ST_LEVEL_LLC, 8, false,
+	  "00000000/00000000/00000000/00000000/00000000/00000000/00000000/00000000" },
+	{ 2, ST_LEVEL_L2, 8, false,
+	  "00001111/00001111/00001111/00001111/11110000/11110000/11110000/11110000" },
+	{ 2, ST_LEVEL_SMT, 8, false,
+	  "00111111/00111111/11001111/11001111/11110011/11110011/11111100/11111100" },
+	{ 2, ST_LEVEL_AUTO, 8, false,
+	  "00000000/00000000/00000000/00000000/00000000/00000000/00000000/00000000" },
+	{ 2, ST_LEVEL_AUTO, 4, false,
+	  "00001111/00001111/00001111/00001111/11110000/11110000/11110000/11110000" },
+	{ 3, ST_LEVEL_LLC, 8, false, "0011/0011/1100/1100" },
+	{ 3, ST_LEVEL_L2, 8, false, "0111/1011/1101/1110" },
+	{ 3, ST_LEVEL_SMT, 8, false, "0111/1011/1101/1110" },
+	{ 4, ST_LEVEL_LLC, 8, false, "01/10" },
+	{ 4, ST_LEVEL_SMT, 8, false, "01/10" },
+	{ 5, ST_LEVEL_L2, 8, false, "00/10" },
+	{ 5, ST_LEVEL_LLC, 8, false, "00/00" },
+};
+
+#define NR_EXPECTS (int)(sizeof(expects) / sizeof(expects[0]))
+
+static void classify(const struct topo *t, int this_cpu, int cpu, bool idle,
+		     struct st_wake_pair *w)
+{
+	bool in_l2 = t->l2[this_cpu] == t->l2[cpu] &&
+		     this_cpu != t->no_l2_mask;
+
+	memset(w, 0xff, sizeof(*w));	/* every field must be set */
+	st_wake_pair_classify(w, this_cpu, cpu, t->llc[this_cpu], t->llc[cpu],
+			      in_l2, t->core[this_cpu] == t->core[cpu]);
+	w->llc_size = t->llc_size;
+	w->target_idle = idle;
+}
+
+static void test_topologies(void)
+{
+	struct st_wake_pair w;
+	int i, a, b;
+
+	classify(&topos[4], 1, 1, false, &w);
+	ktap_check(w.same_cpu && w.share_llc && w.share_l2 && w.share_smt,
+		   "classify: a CPU shares every level with itself");
+	classify(&topos[3], 0, 2, false, &w);
+	ktap_check(!w.same_cpu && !w.share_llc && !w.share_l2 && !w.share_smt,
+		   "classify: other socket shares nothing");
+	for (i = 0; i < NR_EXPECTS; i++) {
+		const struct expect *e = &expects[i];
+		const struct topo *t = &topos[e->topo];
+		char got[80], *p = got;
+
+		for (a = 0; a < t->nr; a++) {
+			if (a)
+				*p++ = '/';
+			for (b = 0; b < t->nr; b++) {
+				classify(t, a, b, e->idle, &w);
+				*p++ = st_wake_queue(st_level_shares(e->level, &w,
+								     e->auto_max),
+						     &w) ? '1' : '0';
+			}
+		}
+		*p = '\0';
+		ktap_check(!strcmp(got, e->queued),
+			   "%s, %s (auto max %llu), %s target: queued %s",
+			   t->name, names[e->level],
+			   (unsigned long long)e->auto_max,
+			   e->idle ? "idle" : "busy", got);
+		if (strcmp(got, e->queued))
+			ktap_diag("want %s", e->queued);
+	}
+}
+
 int main(void)
 {
 	/* same LLC, other L2, target busy: the seed's case */
@@ -34,7 +165,7 @@ int main(void)
 	unsigned int lvl, bits, sizes[] = { 4, 8, 16 };
 	int only_where_expected = 1, narrows = 1, llc_is_stock = 1, s;
 
-	ktap_header(17);
+	ktap_header(17 + 2 + NR_EXPECTS);
 	cluster.share_l2 = true;
 	smt.share_l2 = smt.share_smt = true;
 	self.same_cpu = self.share_l2 = self.share_smt = true;
@@ -82,5 +213,6 @@ int main(void)
 	ktap_check(narrows, "exhaustive: no level turns a stock queued wakeup into a direct one");
 	ktap_check(only_where_expected,
 		   "exhaustive: levels differ from stock only inside the LLC, other CPU, busy target");
+	test_topologies();
 	return ktap_finish();
 }

@@ -206,7 +206,7 @@ static void test_wake_wide(void)
 
 int main(void)
 {
-	ktap_header(ARRAY_SIZE(cases) + 1 + ST_NR_KNOBS + 1 + 3 + 10 + 6);
+	ktap_header(ARRAY_SIZE(cases) + 1 + ST_NR_KNOBS + 1 + 3 + 9 + 6);
 	test_parse();
 	test_parse_len();
 	test_defaults();
