@@ -49,6 +49,8 @@
 #define MAX_INPUT	9000
 #define SYSFS_MAX	4096
 #define REPORT_MAX	20
+#define fallthrough	__attribute__((__fallthrough__))
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 enum result { RES_OK, RES_EINVAL, RES_ERANGE, RES_EOPNOTSUPP, RES_OTHER, RES_NR };
 static const char *const result_names[RES_NR] = {
@@ -236,9 +238,10 @@ static size_t gen_valid(const struct spec *s, char *buf)
 {
 	if (s->choice) {
 		const char *n = s->names[rnd_below(s->nr_names)];
+		size_t l = strlen(n);
 
-		strcpy(buf, n);
-		return strlen(n);
+		memcpy(buf, n, l);
+		return l;
 	}
 	return put_u64(buf, s->min + rnd_below(s->max - s->min + 1));
 }
@@ -288,14 +291,14 @@ static size_t gen(const struct spec *s, char *buf)
 		len = add_nl(buf, gen_valid(s, buf));
 		break;
 	case 4:	/* boundaries */
-		switch (rnd_below(7)) {
-		case 0: v = s->min; break;
-		case 1: v = s->max; break;
-		case 2: v = s->min - 1; break;
-		case 3: v = s->max + 1; break;
-		case 4: v = 0; break;
-		case 5: v = UINT64_MAX; break;
-		default: v = (uint64_t)1 << rnd_below(64); break;
+		{
+			/* min - 1 and max + 1 wrap at the ends: still out of range */
+			const uint64_t edge[] = {
+				s->min, s->max, s->min - 1, s->max + 1, 0, UINT64_MAX,
+				(uint64_t)1 << rnd_below(64),
+			};
+
+			v = edge[rnd_below(ARRAY_SIZE(edge))];
 		}
 		len = add_nl(buf, put_u64(buf, v));
 		break;
@@ -369,9 +372,9 @@ static size_t gen(const struct spec *s, char *buf)
 				len--;
 			break;
 		}
-		/* fall through */
+		fallthrough;
 	case 10: /* odd spellings */
-		i = rnd_below(sizeof(odd) / sizeof(odd[0]));
+		i = rnd_below(ARRAY_SIZE(odd));
 		len = odd[i].len;
 		memcpy(buf, odd[i].s, len);
 		break;
@@ -384,7 +387,7 @@ static size_t gen(const struct spec *s, char *buf)
 				buf[i] = (char)rnd();
 				break;
 			}
-			/* fall through */
+			fallthrough;
 		case 1:
 			memmove(buf + i + 1, buf + i, len - i);
 			buf[i] = (char)rnd();
@@ -578,12 +581,23 @@ int main(int argc, char **argv)
 
 	while ((opt = getopt(argc, argv, "s:n:crv:")) != -1) {
 		switch (opt) {
-		case 's': seed = strtoull(optarg, NULL, 0); break;
-		case 'n': n = strtoul(optarg, NULL, 0); break;
-		case 'c': concurrent = true; break;
-		case 'r': read_only = true; break;
-		case 'v': add_value(optarg); break;
-		default: usage();
+		case 's':
+			seed = strtoull(optarg, NULL, 0);
+			break;
+		case 'n':
+			n = strtoul(optarg, NULL, 0);
+			break;
+		case 'c':
+			concurrent = true;
+			break;
+		case 'r':
+			read_only = true;
+			break;
+		case 'v':
+			add_value(optarg);
+			break;
+		default:
+			usage();
 		}
 	}
 	if (optind >= argc)
