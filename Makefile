@@ -29,4 +29,14 @@ deb:
 lint:
 	selftests/lint.sh
 
-.PHONY: all clean check demo deb lint
+# sched-tune-bench in Debian's 6.12 and newest kernel under qemu (bench/README.md)
+bench-vm:
+	bench/vm.sh full
+
+bench-smoke:
+	bench/vm.sh smoke
+
+bench-test:
+	python3 bench/tests/run.py
+
+.PHONY: all clean check demo deb lint bench-vm bench-smoke bench-test

@@ -656,6 +656,11 @@ st_build_initramfs() {
 	fi
 	echo "$kver" >"$root/st/kver"
 	sed -n '1s/^[^ ]* (\([^)]*\)).*/\1/p' "$src/debian/changelog" >"$root/st/version"
+	# a caller's additions (bench/vm.sh: python3, gnuplot, perf, tbench)
+	if [[ -n ${ST_INITRAMFS_HOOK:-} ]] && ! "$ST_INITRAMFS_HOOK" "$root"; then
+		rm -rf "$root"
+		return 1
+	fi
 	(cd "$root" && find . -print0 | cpio --null -o -H newc --quiet) >"$out"
 	rm -rf "$root"
 }

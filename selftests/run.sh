@@ -28,6 +28,9 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 # shellcheck source=selftests/pkg.sh
 . "$(dirname "$0")/pkg.sh"
+# the bench's unit tests and smoke run (st_bench_unit, st_bench_smoke)
+# shellcheck source=bench/vm.sh
+. "$(dirname "$0")/../bench/vm.sh"
 
 [[ $EUID == 0 ]] || st_die "run as root (installs packages, loads nothing on the host)"
 ST_SRC=${ST_SRC:-$ST_ROOT}
@@ -38,6 +41,7 @@ HOST_STATE_BEFORE=$(st_host_state)
 
 stamp "host setup"
 st_ensure_host
+if [[ ${ST_BENCH_SMOKE:-1} == 1 ]]; then st_apt_install "${BENCH_PKGS[@]}"; fi
 
 # --- unit tests (selftests/unit, KTAP on stdout) -----------------------------
 run_unit() {
@@ -194,6 +198,11 @@ run_kernel() {
 			guest_run "$kver numa" "$out/guest-numa" numa ${ST_GUEST_ARGS:-}
 		numa_log=$out/guest-numa/tap.log
 	fi
+	# sched-tune-bench's smoke run (bench/README.md): one more boot, 6.12 only
+	if [[ $kver == "$K612" && ${ST_BENCH_SMOKE:-1} == 1 ]]; then
+		stamp "$kver bench: smoke run"
+		BENCH_BUILD=0 st_bench_smoke "$kver"
+	fi
 	echo "# matrix: $kver $(st_guest_feature "$out/guest/tap.log" ratelimit) $(st_guest_feature "$out/guest/tap.log" cache_level) $(st_guest_feature "$numa_log" numa_scan)"
 }
 
@@ -282,6 +291,7 @@ if st_build_helpers; then st_result pass host "static guest helpers build (gcc -
 else st_result fail host "static guest helpers build (gcc -static)"; fi
 stamp "unit tests"
 run_unit
+st_bench_unit
 stamp "lint: shellcheck, checkpatch --strict"
 ST_ROOT=$ST_SRC st_lint lint
 # The package stage (chroots, apt, DKMS builds) runs beside the kernels.

@@ -21,6 +21,15 @@ scx_wait() {
 	[ "$(scx_state)" = "$1" ]
 }
 scx_stop() { rm -f "$SCX_PIN" && scx_wait disabled; }
+# scx_off_check WHEN: with no BPF scheduler the rate limit is active and
+# sees hackbench's wakeups.
+scx_off_check() {
+	check_eq "scx $1: ratelimit active" "$(feature_state ratelimit)" active
+	wr stats/reset 1 >/dev/null
+	hb 200
+	c=$(stat_get ratelimit_checked)
+	check "scx $1: hackbench wakeups reach the rate limit ($c)" test "${c:-0}" -gt 0
+}
 
 t_scx() {
 	group "sched_ext: a BPF scheduler holding every task"
@@ -35,11 +44,7 @@ t_scx() {
 	dmesg_mark
 	st_load ratelimit_window_ns=1000000000 cache_share_level=l2 ||
 		{ ktap_fail "sched_ext: insmod"; return 1; }
-	check_eq "scx off: ratelimit active" "$(feature_state ratelimit)" active
-	wr stats/reset 1 >/dev/null
-	hb 200
-	c=$(stat_get ratelimit_checked)
-	check "scx off: hackbench wakeups reach the rate limit ($c)" test "${c:-0}" -gt 0
+	scx_off_check off
 
 	check "scx: st_scx_min starts" scx_start
 	check "scx: /sys/kernel/sched_ext/state says enabled" scx_wait enabled
@@ -61,11 +66,7 @@ t_scx() {
 		"$(stat_get ttwu_queued_by_level)" 0
 
 	check "scx: st_scx_min stops" scx_stop
-	check_eq "scx off again: ratelimit active" "$(feature_state ratelimit)" active
-	wr stats/reset 1 >/dev/null
-	hb 200
-	c=$(stat_get ratelimit_checked)
-	check "scx off again: wakeups reach the rate limit again ($c)" test "${c:-0}" -gt 0
+	scx_off_check "off again"
 	check "scx: rmmod" st_unload
 	check_no_splat "scx: no splat"
 }

@@ -1,0 +1,133 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash
+# Guest side of the bench's smoke test (st_mode=benchsmoke, make check),
+# KTAP on stdout:
+#  1. module loaded with non-default knobs: a short bench over every
+#     configuration; the report's shape (sched-tune-bench check); the
+#     module still loaded with exactly those knobs;
+#  2. the same bench interrupted with SIGINT in its third run: exit 130,
+#     knobs restored, no workload left running, results marked interrupted;
+#  3. module not loaded: a short bench, then one stopped with SIGTERM;
+#     the module is not loaded afterwards.
+# shellcheck source=/dev/null
+. /st/lib.sh
+# shellcheck source=/dev/null
+. /st/benchlib.sh
+
+SMOKE_CONFIGS=unloaded,stock,passthrough,seed,ratelimit,cache_level,numa_scan
+ARGS=$(cat /st/bench.args)
+
+# bench_bg OUT ARGS...: the bench in the background, its pid in BPID
+bench_bg() {
+	o=$1
+	shift
+	# shellcheck disable=SC2086
+	"$BENCH" run --ko "$KO" -o "$o" "$@" >"$o.log" 2>&1 &
+	BPID=$!
+}
+
+# wait_run OUT N: until the bench in OUT started its Nth run (or 600 s)
+wait_run() {
+	i=0
+	while [ $i -lt 1200 ]; do
+		r=$(sed -n 's/.*"run": *\([0-9]*\).*/\1/p' "$1/progress.json" 2>/dev/null)
+		[ -n "$r" ] && [ "$r" -ge "$2" ] && return 0
+		kill -0 "$BPID" 2>/dev/null || return 1
+		sleep 0.5
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# check_report DIR ARGS...: the check command's lines as KTAP results
+check_report() {
+	d=$1
+	shift
+	"$BENCH" check "$d" "$@" >/tmp/check.out 2>&1
+	while IFS= read -r line; do
+		case $line in
+		"ok - "*"# SKIP"*) d2=${line#ok - }; ktap_skip "bench: ${d2%% \# SKIP*}" "${d2#*\# SKIP }" ;;
+		"ok - "*) ktap_ok "bench: ${line#ok - }" ;;
+		"not ok - "*) ktap_fail "bench: ${line#not ok - }" ;;
+		*) diag "  $line" ;;
+		esac
+	done </tmp/check.out
+}
+
+# (busybox here has no pgrep)
+no_workload_left() {
+	# shellcheck disable=SC2009
+	! ps | grep -v grep | grep -qE 'hackbench|tbench|st_wakelat|st_numa_work|perf bench'
+}
+
+# The module as a user left it: loaded, knobs away from their defaults.
+load_custom() {
+	st_load ratelimit_window_ns=3000000 ratelimit_burst=2 cache_share_auto_llc_max=4 &&
+		[ "$(wr cache_share_level smt)" = OK ]
+}
+
+t_bench_loaded() {
+	group "bench: module loaded with non-default knobs"
+	check "insmod with non-default knobs" load_custom || return
+	before=$(knob_snapshot)
+	diag "knobs before: $(echo "$before" | tr '\n' ' ')"
+	t0=$(now_cs)
+	# shellcheck disable=SC2086
+	"$BENCH" run --ko "$KO" -o /tmp/smoke1 -c "$SMOKE_CONFIGS" $ARGS >/tmp/smoke1.log 2>&1
+	rc=$?
+	diag "bench took $(secs "$t0" "$(now_cs)") s (qemu TCG)"
+	check_eq "bench run exits 0" "$rc" 0
+	[ "$rc" = 0 ] || tail -n 30 /tmp/smoke1.log | sed 's/^/#   /'
+	check_report /tmp/smoke1 --configs "$SMOKE_CONFIGS" --workloads hackbench,messaging,pipe,tbench,wakelat,numa
+	check "module still loaded after the run" is_loaded
+	check_eq "every knob restored after the run" "$(knob_snapshot)" "$before"
+	grep -E '^\[' /tmp/smoke1.log | tail -n 3 | sed 's/^/#   progress: /'
+}
+
+t_bench_sigint() {
+	group "bench: interrupted with SIGINT"
+	check "insmod with non-default knobs" load_custom || return
+	before=$(knob_snapshot)
+	bench_bg /tmp/smoke2 -c stock,seed,unloaded,cache_level -w hackbench,pipe --reps 20 --run-seconds 1 \
+		--hackbench-groups 1 --hackbench-loops 20 --pipe-loops 2000
+	check "bench reached its third run" wait_run /tmp/smoke2 3
+	kill -INT "$BPID"
+	wait "$BPID"
+	check_eq "SIGINT: bench exits 130" "$?" 130
+	check "SIGINT: module still loaded" is_loaded
+	check_eq "SIGINT: every knob restored" "$(knob_snapshot)" "$before"
+	check "SIGINT: no workload process left" no_workload_left
+	check "SIGINT: results.json says interrupted" grep -qE '"state": ?"interrupted' /tmp/smoke2/results.json
+	check "SIGINT: partial report written" test -s /tmp/smoke2/report.md
+	grep -E 'interrupted|restor' /tmp/smoke2.log | sed 's/^/#   /'
+}
+
+t_bench_unloaded() {
+	group "bench: module not loaded at start"
+	st_cleanup
+	# shellcheck disable=SC2086
+	"$BENCH" run --ko "$KO" -o /tmp/smoke3 -c unloaded,stock,seed -w pipe --reps 2 --run-seconds 1 \
+		--pipe-loops 2000 --no-plots >/tmp/smoke3.log 2>&1
+	check_eq "bench run (module unloaded at start) exits 0" "$?" 0
+	check "module not loaded after the run" not is_loaded
+	bench_bg /tmp/smoke4 -c stock,unloaded,seed -w pipe --reps 20 --run-seconds 1 --pipe-loops 2000 --no-plots
+	check "bench reached its fourth run" wait_run /tmp/smoke4 4
+	kill -TERM "$BPID"
+	wait "$BPID"
+	check_eq "SIGTERM: bench exits 143" "$?" 143
+	check "SIGTERM: module not loaded afterwards" not is_loaded
+	check "SIGTERM: no workload process left" no_workload_left
+}
+
+t_whole_run() {
+	group "bench: whole run"
+	ST_DMARK=$ST_BOOTMARK
+	check_no_splat "bench smoke: no splat in dmesg"
+}
+
+bench_net
+dmesg_mark
+ST_BOOTMARK=$ST_DMARK
+diag "smoke options: $ARGS"
+units_run bench_loaded bench_sigint bench_unloaded whole_run
+bench_send /tmp/smoke1

@@ -1,0 +1,126 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Checks a result directory's shape: the smoke test of make check.
+
+Prints one "ok - ..." or "not ok - ..." line per check (the guest turns
+them into KTAP) and returns 1 if any failed.
+"""
+
+import json
+import math
+import os
+
+from .results import runs_on
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+def _is_num(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def check_dir(d, want_configs=None, want_workloads=None, plots=True):
+    results = []
+
+    def res(ok, desc):
+        results.append(ok)
+        print("%s - %s" % ("ok" if ok else "not ok", desc))
+        return ok
+
+    path = os.path.join(d, "results.json")
+    try:
+        with open(path) as f:
+            data = json.load(f, parse_constant=lambda c: (_ for _ in ()).throw(ValueError(c)))
+        res(True, "results.json is valid JSON")
+    except (OSError, ValueError) as e:
+        res(False, "results.json is valid JSON (%s)" % e)
+        return 1
+    for key in ("stamp", "configs", "workloads", "runs", "summary"):
+        res(key in data, "results.json has %s" % key)
+    if "summary" not in data:
+        return 1
+    st = data["stamp"]
+    for key in ("kernel", "cpu_model", "topology", "hypervisor", "module"):
+        res(st.get(key) is not None, "stamp has %s" % key)
+    res("l2_groups" in st.get("topology", {}) and "llc_groups" in st.get("topology", {}),
+        "stamp has the L2 and LLC groups")
+    res("sched_cache" in st and "sched_ext" in st, "stamp records SCHED_CACHE and sched_ext (null when absent)")
+    res(data.get("state") == "finished", "run finished (state: %s)" % data.get("state"))
+    res(not data.get("restore_problems"), "no restore problems %s" % (data.get("restore_problems") or ""))
+
+    cfgs = {c["name"]: c for c in data["configs"]}
+    ran = [n for n, c in cfgs.items() if not c.get("skip")]
+    for n in want_configs or []:
+        skip = cfgs.get(n, {}).get("skip")
+        if skip and "unsupported on this kernel" in skip:
+            # a kernel without the feature: skipped with its reason, as designed
+            print("ok - configuration %s present # SKIP %s" % (n, skip))
+            continue
+        res(n in ran, "configuration %s present and run%s" % (
+            n, " (skipped: %s)" % skip if skip else "" if n in cfgs else " (absent)"))
+    wl = [w["name"] for w in data["workloads"]]
+    for n in want_workloads or []:
+        res(any(w == n or w.startswith(n + "-") for w in wl), "workload %s present" % n)
+
+    cells = data["summary"]["cells"]
+    bad, count = [], 0
+    for w in data["workloads"]:
+        for cn in [n for n in ran if runs_on(cfgs[n], w["name"])]:
+            cell = cells.get(w["name"], {}).get(cn)
+            if not cell or not cell.get("n"):
+                bad.append("%s/%s: no successful run" % (w["name"], cn))
+                continue
+            for m in w["metrics"]:
+                ms = cell["metrics"].get(m["name"], {})
+                for k in ("median", "min", "max", "stddev", "mean"):
+                    count += 1
+                    if not _is_num(ms.get(k)):
+                        bad.append("%s/%s/%s.%s = %r" % (w["name"], cn, m["name"], k, ms.get(k)))
+            for k in ("migrations_per_s", "ctxt_per_s"):
+                count += 1
+                if not _is_num(cell["rates"].get(k, {}).get("median")):
+                    bad.append("%s/%s/%s missing" % (w["name"], cn, k))
+            for m, cmp in cell.get("vs_baseline", {}).items():
+                count += 1
+                if cmp.get("pct") is not None and not _is_num(cmp["pct"]):
+                    bad.append("%s/%s/%s pct %r" % (w["name"], cn, m, cmp["pct"]))
+                wt = cmp.get("welch")
+                if wt is not None and not _is_num(wt.get("p")):
+                    bad.append("%s/%s/%s p %r" % (w["name"], cn, m, wt.get("p")))
+    res(not bad and count > 0, "every figure is a number (%d checked)%s" % (
+        count, "; " + "; ".join(bad[:8]) if bad else ""))
+    failed = [r for r in data["runs"] if not r.get("ok")]
+    res(not failed, "every run succeeded and was verified (%d runs)%s" % (
+        len(data["runs"]), "; " + "; ".join("%s/%s: %s" % (r["workload"], r["config"], (r.get("error") or "")[:120])
+                                             for r in failed[:4]) if failed else ""))
+    hl = {h["key"]: h for h in data["summary"].get("headline", [])}
+    for key in ("hook_cost", "ratelimit", "cache_level", "numa", "losses"):
+        res(key in hl, "headline %s present (%s)" % (key, "measured" if hl.get(key, {}).get("items") else
+                                                        "not measured: %s" % hl.get(key, {}).get("missing")))
+
+    md = os.path.join(d, "report.md")
+    try:
+        with open(md) as f:
+            text = f.read()
+        res(True, "report.md written (%d bytes)" % len(text))
+        res(all("`%s`" % n in text for n in ran), "report.md names every configuration")
+        res(all("### %s" % w in text for w in wl), "report.md has a section per workload")
+    except OSError as e:
+        res(False, "report.md written (%s)" % e)
+    if plots:
+        files = list((data.get("plots") or {}).values())
+        okp = [f for f in files if _png(os.path.join(d, f))]
+        res(files and len(okp) == len(files), "plots written: %d PNGs%s" % (
+            len(okp), "" if files else " (%s)" % data.get("plots_note")))
+        want = sum(len(w["metrics"]) for w in data["workloads"])
+        res(len(okp) >= want, "a distribution plot per workload figure (%d >= %d)" % (len(okp), want))
+        if data.get("sweeps"):
+            res(any("sweep_" in f for f in okp), "sweep plots written")
+    return 0 if all(results) else 1
+
+
+def _png(p):
+    try:
+        with open(p, "rb") as f:
+            return f.read(8) == PNG_MAGIC and os.path.getsize(p) > 1000
+    except OSError:
+        return False

@@ -1,0 +1,404 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The sched_tune module, driven through sysfs only (and modprobe/rmmod).
+
+Configurations are named knob sets.  Before each run the bench reads every
+knob back and every feature's state and checks them against what the
+configuration claims.  The module is left as it was found: loaded or not,
+every knob at its value before the run.
+"""
+
+import errno
+import os
+import subprocess
+
+from .util import read
+
+SYSFS = "/sys/kernel/sched_tune"
+MODNAME = "sched_tune"
+FEATURES = ("ratelimit", "cache_level", "numa_scan")
+
+# Every knob at its stock value ("stock": loaded, nothing changed).
+STOCK = {
+    "enabled": "1",
+    "passthrough": "0",
+    "ratelimit_window_ns": "0",
+    "ratelimit_burst": "1",
+    "cache_share_level": "llc",
+    "cache_share_auto_llc_max": "8",
+    "numa_scan_threshold": "0",
+    "numa_scan_renew": "16",
+}
+# The values of the upstream patches the features come from.
+SEED = {
+    "ratelimit_window_ns": "2000000",
+    "cache_share_level": "l2",
+    "numa_scan_threshold": "50",
+}
+# The knob whose non-stock value turns a feature on, and the knobs of each.
+FEATURE_MAIN = {
+    "ratelimit": "ratelimit_window_ns",
+    "cache_level": "cache_share_level",
+    "numa_scan": "numa_scan_threshold",
+}
+KNOB_FEATURE = {
+    "ratelimit_window_ns": "ratelimit", "ratelimit_burst": "ratelimit",
+    "cache_share_level": "cache_level", "cache_share_auto_llc_max": "cache_level",
+    "numa_scan_threshold": "numa_scan", "numa_scan_renew": "numa_scan",
+}
+# Written last, so hooks go in once, with every other knob in place.
+KNOB_ORDER = ["passthrough", "ratelimit_burst", "ratelimit_window_ns",
+              "cache_share_auto_llc_max", "cache_share_level",
+              "numa_scan_renew", "numa_scan_threshold", "enabled"]
+
+
+class BenchError(Exception):
+    pass
+
+
+class Config:
+    """A named configuration: knobs (None = module unloaded)."""
+
+    def __init__(self, name, knobs, desc, kind="builtin", sweep=None):
+        self.name = name
+        self.knobs = knobs
+        self.desc = desc
+        self.kind = kind
+        self.sweep = sweep          # (knob, value) of a sweep point
+        self.skip = None            # why it cannot run on this machine
+        self.notes = []
+        self.only_workloads = None  # a sweep point may run on a few workloads
+
+    def runs_on(self, workload):
+        """workload: a workload's name (hackbench-g2 counts as hackbench)."""
+        return not self.only_workloads or workload in self.only_workloads or \
+            workload.split("-")[0] in self.only_workloads
+
+    @property
+    def unloaded(self):
+        return self.knobs is None
+
+    def overrides(self):
+        """Knobs that differ from stock (what the configuration is about)."""
+        if self.knobs is None:
+            return {}
+        return {k: v for k, v in self.knobs.items() if STOCK.get(k) != v}
+
+    def needs(self):
+        """Features whose hooks this configuration installs."""
+        if self.knobs is None or self.knobs.get("enabled", "1") != "1":
+            return set()
+        if self.knobs.get("passthrough", "0") == "1":
+            return set(FEATURES)
+        return {f for f, k in FEATURE_MAIN.items() if self.knobs.get(k, STOCK[k]) != STOCK[k]}
+
+    def to_json(self):
+        return {"name": self.name, "kind": self.kind, "desc": self.desc,
+                "knobs": self.knobs, "overrides": self.overrides(),
+                "needs": sorted(self.needs()), "skip": self.skip,
+                "notes": self.notes,
+                "only_workloads": sorted(self.only_workloads) if self.only_workloads else None,
+                "sweep": list(self.sweep) if self.sweep else None}
+
+
+def stock_plus(over):
+    k = dict(STOCK)
+    k.update(over)
+    return k
+
+
+def builtin_configs():
+    """The predefined configurations, in the order they interleave."""
+    return [
+        Config("unloaded", None, "module not loaded"),
+        Config("stock", stock_plus({}), "loaded, every feature at its stock value"),
+        Config("passthrough", stock_plus(dict(SEED, passthrough="1")),
+               "the seed values with passthrough=1: every hook installed, every decision stock (the module's own cost)"),
+        Config("seed", stock_plus(SEED), "the values of the upstream patches: 2 ms rate limit, l2, NUMA threshold 50"),
+        Config("ratelimit", stock_plus({"ratelimit_window_ns": SEED["ratelimit_window_ns"]}),
+               "migration rate limit alone (1 migration per 2 ms)"),
+        Config("cache_level", stock_plus({"cache_share_level": "l2"}),
+               "queued wakeups across L2 alone (cache_share_level=l2; stock is llc)"),
+        Config("numa_scan", stock_plus({"numa_scan_threshold": SEED["numa_scan_threshold"]}),
+               "NUMA scan threshold 50 alone (stock is 0)"),
+    ]
+
+
+BUILTIN_NAMES = [c.name for c in builtin_configs()]
+
+
+def parse_user_config(spec):
+    """'name:knob=value,knob=value' on top of stock."""
+    if ":" not in spec:
+        raise BenchError("configuration '%s': expected name:knob=value,..." % spec)
+    name, rest = spec.split(":", 1)
+    name = name.strip()
+    if not name or not all(c.isalnum() or c in "-_.=" for c in name):
+        raise BenchError("configuration '%s': bad name" % spec)
+    over = {}
+    for kv in rest.split(","):
+        kv = kv.strip()
+        if not kv:
+            continue
+        if "=" not in kv:
+            raise BenchError("configuration '%s': '%s' is not knob=value" % (spec, kv))
+        k, v = (s.strip() for s in kv.split("=", 1))
+        over[k] = v
+    if not over:
+        raise BenchError("configuration '%s' sets no knob" % spec)
+    return Config(name, stock_plus(over), "user-defined: " + ", ".join(
+        "%s=%s" % kv for kv in over.items()), kind="user")
+
+
+def parse_sweep(spec, base):
+    """'knob=v1,v2,...' -> one configuration per value, on top of base."""
+    if "=" not in spec:
+        raise BenchError("sweep '%s': expected knob=v1,v2,..." % spec)
+    knob, vals = spec.split("=", 1)
+    knob = knob.strip()
+    values = [v.strip() for v in vals.split(",") if v.strip()]
+    if len(values) < 2:
+        raise BenchError("sweep '%s': give at least two values" % spec)
+    out = []
+    for v in values:
+        k = dict(base.knobs)
+        k[knob] = v
+        out.append(Config("%s=%s" % (knob, v), k,
+                          "sweep of %s over %s: %s" % (knob, base.name, v),
+                          kind="sweep", sweep=(knob, v)))
+    return knob, values, out
+
+
+def _choice(s):
+    """'llc [l2] smt auto' -> 'l2'; plain values unchanged."""
+    if s is not None and "[" in s and "]" in s:
+        return s[s.index("[") + 1:s.index("]")]
+    return s
+
+
+class Module:
+    """Load, unload, configure and read the module; restore it at the end."""
+
+    def __init__(self, ko=None, log=print):
+        self.ko = ko
+        self.log = log
+        self.snapshot = None
+        self.support = {}         # feature -> state seen with stock knobs
+        self.reasons = {}
+        self.knob_names = []
+
+    # --- state ---------------------------------------------------------
+    @staticmethod
+    def loaded():
+        return os.path.isdir(SYSFS)
+
+    def version(self):
+        return {"version": read("/sys/module/%s/version" % MODNAME),
+                "srcversion": read("/sys/module/%s/srcversion" % MODNAME)}
+
+    def writable_knobs(self):
+        """Every knob file (writable, not stats/), as the module offers them."""
+        out = []
+        try:
+            names = sorted(os.listdir(SYSFS))
+        except OSError:
+            return out
+        for n in names:
+            p = os.path.join(SYSFS, n)
+            if os.path.isfile(p) and os.stat(p).st_mode & 0o200:
+                out.append(n)
+        return out
+
+    def read_knob(self, k):
+        return _choice(read(os.path.join(SYSFS, k)))
+
+    def read_knobs(self, names=None):
+        return {k: self.read_knob(k) for k in (names or self.writable_knobs())}
+
+    def write_knob(self, k, v):
+        try:
+            with open(os.path.join(SYSFS, k), "w") as f:
+                f.write(str(v))
+        except OSError as e:
+            raise BenchError("writing %s=%s: %s" % (k, v, errno.errorcode.get(e.errno, e)))
+
+    def feature_states(self):
+        """{feature: (state, reason)}: features/<name>/state and reason, or
+        the older one-file format "<name> <state> <funcs>[ reason: <text>]"."""
+        out = {}
+        fdir = os.path.join(SYSFS, "features")
+        if os.path.isdir(fdir):
+            for name in sorted(os.listdir(fdir)):
+                out[name] = (read(os.path.join(fdir, name, "state")),
+                             read(os.path.join(fdir, name, "reason")) or "")
+        elif os.path.isfile(fdir):
+            for line in (read(fdir) or "").splitlines():
+                w = line.split()
+                if len(w) >= 2:
+                    reason = line.split("reason:", 1)[1].strip() if "reason:" in line else ""
+                    out[w[0]] = (w[1], reason)
+        return out
+
+    def stats(self):
+        d = os.path.join(SYSFS, "stats")
+        out = {}
+        try:
+            names = os.listdir(d)
+        except OSError:
+            return out
+        for n in sorted(names):
+            if n == "reset":
+                continue
+            v = read(os.path.join(d, n))
+            try:
+                out[n] = int(v)
+            except (TypeError, ValueError):
+                pass
+        return out
+
+    # --- load / unload -------------------------------------------------
+    def _run(self, cmd):
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           universal_newlines=True)
+        if p.returncode:
+            raise BenchError("%s failed (%d): %s" % (" ".join(cmd), p.returncode, p.stdout.strip()))
+
+    def load(self):
+        if self.loaded():
+            return
+        self._run(["insmod", self.ko] if self.ko else ["modprobe", MODNAME])
+        if not self.loaded():
+            raise BenchError("module loaded but %s is missing" % SYSFS)
+
+    def unload(self):
+        if not self.loaded():
+            return
+        self._run(["rmmod", MODNAME])
+        if self.loaded():
+            raise BenchError("rmmod %s left %s behind" % (MODNAME, SYSFS))
+
+    # --- snapshot / restore --------------------------------------------
+    def take_snapshot(self):
+        was = self.loaded()
+        self.snapshot = {"loaded": was, "knobs": self.read_knobs() if was else {}}
+        return self.snapshot
+
+    def probe(self):
+        """Load once (if needed) to learn the knobs and what this kernel
+        supports; the module is put back as found by restore()."""
+        self.load()
+        self.knob_names = self.writable_knobs()
+        for f, (state, reason) in self.feature_states().items():
+            self.support[f] = state
+            self.reasons[f] = reason
+
+    def restore(self):
+        """Back to the snapshot; returns a list of problems (empty = exact)."""
+        snap = self.snapshot
+        if snap is None:
+            return []
+        problems = []
+        try:
+            if not snap["loaded"]:
+                self.unload()
+                return []
+            self.load()
+            cur = self.read_knobs(list(snap["knobs"]))
+            order = [k for k in KNOB_ORDER if k in snap["knobs"]] + \
+                    [k for k in snap["knobs"] if k not in KNOB_ORDER]
+            for k in order:
+                if cur.get(k) != snap["knobs"][k]:
+                    try:
+                        self.write_knob(k, snap["knobs"][k])
+                    except BenchError as e:
+                        problems.append(str(e))
+            after = self.read_knobs(list(snap["knobs"]))
+            for k, v in snap["knobs"].items():
+                if after.get(k) != v:
+                    problems.append("%s is %s, was %s before the run" % (k, after.get(k), v))
+        except BenchError as e:
+            problems.append(str(e))
+        return problems
+
+    # --- configurations --------------------------------------------------
+    def writable_config(self, cfg):
+        """The knobs the bench writes for cfg: those the module has, minus
+        those of features this kernel does not support (they read stock and
+        refuse any write)."""
+        out = {}
+        for k, v in cfg.knobs.items():
+            if k not in self.knob_names:
+                continue
+            f = KNOB_FEATURE.get(k)
+            if f and self.support.get(f) == "unsupported":
+                continue
+            out[k] = v
+        return out
+
+    def check_config(self, cfg):
+        """Why cfg cannot run here (None if it can); adds notes for what
+        it drops."""
+        if cfg.unloaded:
+            return None
+        missing = [k for k in cfg.knobs if k not in self.knob_names and
+                   (k not in STOCK or cfg.knobs[k] != STOCK[k])]
+        if missing:
+            return "the module has no knob %s" % ", ".join(missing)
+        unsup = sorted(f for f in cfg.needs() if self.support.get(f) == "unsupported")
+        if cfg.knobs.get("passthrough", "0") == "1":
+            unsup = []  # passthrough installs what the kernel supports
+        if unsup:
+            if cfg.name in ("seed", "passthrough"):
+                cfg.notes.append("%s unsupported on this kernel (%s): left at stock" % (
+                    ", ".join(unsup), "; ".join(self.reasons.get(f, "") for f in unsup)))
+                return None
+            return "%s unsupported on this kernel: %s" % (
+                ", ".join(unsup), "; ".join(self.reasons.get(f, "") or "no reason given" for f in unsup))
+        return None
+
+    def apply(self, cfg):
+        if cfg.unloaded:
+            self.unload()
+            return
+        self.load()
+        want = self.writable_config(cfg)
+        cur = self.read_knobs(list(want))
+        for k in [k for k in KNOB_ORDER if k in want] + [k for k in want if k not in KNOB_ORDER]:
+            if cur.get(k) != want[k]:
+                self.write_knob(k, want[k])
+
+    def verify(self, cfg):
+        """Read back every knob and every feature state; returns (ok,
+        problems, observed)."""
+        problems = []
+        if cfg.unloaded:
+            ok = not self.loaded() and not os.path.isdir("/sys/module/" + MODNAME)
+            return ok, ([] if ok else ["module still loaded"]), {"loaded": self.loaded()}
+        if not self.loaded():
+            return False, ["module not loaded"], {"loaded": False}
+        want = self.writable_config(cfg)
+        knobs = self.read_knobs(list(want))
+        for k, v in want.items():
+            if knobs.get(k) != v:
+                problems.append("%s reads %s, configuration says %s" % (k, knobs.get(k), v))
+        states = self.feature_states()
+        needs = cfg.needs()
+        passthrough = cfg.knobs.get("passthrough", "0") == "1" and "passthrough" in self.knob_names
+        for f in FEATURES:
+            if f not in states:
+                problems.append("feature %s missing from features" % f)
+                continue
+            st, reason = states[f]
+            if self.support.get(f) == "unsupported":
+                if st != "unsupported":
+                    problems.append("%s is %s, was unsupported at probe" % (f, st))
+                continue
+            if f in needs:
+                if st not in ("active", "idle"):
+                    problems.append("%s is %s (%s), configuration needs its hooks" % (f, st, reason))
+            elif passthrough:
+                pass
+            elif st != "inactive":
+                problems.append("%s is %s, configuration leaves it at stock" % (f, st))
+        observed = {"loaded": True, "knobs": knobs,
+                    "features": {f: {"state": s, "reason": r} for f, (s, r) in states.items()}}
+        return not problems, problems, observed

@@ -1,0 +1,225 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2034 # ST_* globals are read by lib.sh
+# sched-tune-bench in Debian kernels under qemu (TCG), as root on Debian 12.
+#
+#   bench/vm.sh [full|smoke]     make bench-vm runs "full"
+#
+# full:  for each kernel of BENCH_KERNELS (default "backports
+#        trixie-backports"), one guest of 8 vCPUs (2 sockets x 2 cores x 2
+#        threads, so L2 < LLC) and 2 NUMA nodes runs the whole bench; its
+#        report, JSON and plots land in $ST_BUILD/bench-vm/<kver>/.
+# smoke: the short run of make check (st_bench_smoke KVER, also callable
+#        from selftests/run.sh after sourcing this file): the report's
+#        shape, knobs restored after a run and after SIGINT/SIGTERM.
+#
+# The guest's initramfs gets python3 (a pruned copy of the host's stdlib),
+# gnuplot, perf, hackbench, tbench and the bench itself through
+# st_build_initramfs's ST_INITRAMFS_HOOK; results come back base64 on the
+# guest's TAP serial port between two marker lines.
+#
+# Environment: BENCH_KERNELS, BENCH_ARGS (replace the full run's bench
+# options), BENCH_SMOKE_ARGS, BENCH_TIMEOUT (s per guest, default 2700),
+# ST_BUILD (default build/), ST_QEMU_ACCEL as for make check.
+
+BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# run.sh sources lib.sh first: sourcing it again would reset its counters
+if ! declare -F st_result >/dev/null; then
+	# shellcheck source=selftests/lib.sh
+	. "$BENCH_DIR/../selftests/lib.sh"
+fi
+
+BENCH_PKGS=(python3 gnuplot-nox fonts-dejavu-core dbench linux-perf rt-tests)
+# Where the package installs the bench (debian/rules); the guest mirrors it.
+BENCH_GUEST_DIR=/usr/share/sched-tune-dkms/bench
+BENCH_SMP=8,sockets=2,cores=2,threads=2
+BENCH_CPU=max,vendor=GenuineIntel
+BENCH_MEM=3G
+BENCH_NUMA="-object memory-backend-ram,id=m0,size=1536M -object memory-backend-ram,id=m1,size=1536M
+	-numa node,nodeid=0,cpus=0-3,memdev=m0 -numa node,nodeid=1,cpus=4-7,memdev=m1"
+
+# The full run: every configuration and workload, 4 repetitions, runs of
+# about 3 s of guest time, the rate-limit window swept on hackbench up to
+# 1 s: an emulated CPU makes few wakeups in the seed's 2 ms.
+BENCH_ARGS=${BENCH_ARGS:---reps 4 --run-seconds 3 --numa-fast-scan --numa-mb 16 --hackbench-groups 1,2
+	--sweep ratelimit_window_ns=0,2000000,20000000,100000000,1000000000 --sweep-workloads hackbench
+	--title bench-vm}
+# The smoke run: all configurations, every workload once per configuration
+# and repetition, 2 repetitions (Welch needs 2), 1 s runs.
+BENCH_SMOKE_ARGS=${BENCH_SMOKE_ARGS:---reps 2 --run-seconds 1 --numa-fast-scan --hackbench-groups 1
+	--hackbench-loops 20 --messaging-loops 5 --numa-threads 8 --numa-mb 8 --sweep cache_share_level=llc,l2,smt --sweep-workloads pipe
+	--title smoke}
+
+bench_host_deps() {
+	st_ensure_host
+	st_apt_install "${BENCH_PKGS[@]}"
+}
+
+# Copies the python3 interpreter and the part of its stdlib a bench can
+# use; test suites, GUI toolkits, 2to3 and the like stay behind.
+bench_copy_python() {
+	local root=$1 py lib so
+	py=$(readlink -f /usr/bin/python3)
+	lib=/usr/lib/$(basename "$py")
+	st_copy_with_libs "$py" "$root"
+	ln -sf "$(basename "$py")" "$root/usr/bin/python3"
+	mkdir -p "$root$lib"
+	tar -C "$lib" --exclude=./test --exclude=./idlelib --exclude=./tkinter \
+		--exclude=./turtledemo --exclude=./ensurepip --exclude=./lib2to3 \
+		--exclude=./pydoc_data --exclude=./distutils --exclude='./config-*' \
+		--exclude=./site-packages --exclude=./dist-packages --exclude=./lib-dynload \
+		--exclude=./sqlite3 --exclude=./tomllib --exclude=./xmlrpc --exclude=./email \
+		--exclude=./http --exclude=./urllib --exclude=./wsgiref --exclude=./multiprocessing \
+		--exclude=./asyncio --exclude=./concurrent --exclude=./curses --exclude=./dbm \
+		--exclude=./xml --exclude=./html --exclude=./venv --exclude=./unittest \
+		--exclude='*.opt-1.pyc' --exclude='*.opt-2.pyc' -cf - . | tar -C "$root$lib" -xf -
+	mkdir -p "$root$lib/lib-dynload"
+	for so in _ctypes _json _contextvars _queue _typing resource termios mmap _bz2 _lzma _decimal; do
+		for f in "$lib"/lib-dynload/"$so".cpython-*.so; do
+			[[ -f $f ]] && st_copy_with_libs "$f" "$root"
+		done
+	done
+}
+
+# ST_INITRAMFS_HOOK: everything the bench needs in the guest.
+bench_initramfs_hook() {
+	local root=$1 b dst=$1$BENCH_GUEST_DIR
+	bench_copy_python "$root" || return 1
+	for b in gnuplot perf tbench tbench_srv; do
+		if command -v "$b" >/dev/null; then
+			st_copy_with_libs "$(readlink -f "$(command -v "$b")")" "$root"
+			[[ -e $root/usr/bin/$b ]] || ln -s "$(readlink -f "$(command -v "$b")")" "$root/usr/bin/$b"
+		fi
+	done
+	mkdir -p "$root/usr/share/dbench" "$dst"
+	cp /usr/share/dbench/client.txt "$root/usr/share/dbench/"
+	# a TrueType font for gnuplot's png terminal (no fontconfig in the guest)
+	mkdir -p "$root/usr/share/fonts/truetype/dejavu"
+	cp /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf "$root/usr/share/fonts/truetype/dejavu/"
+	# the package's layout: the program in /usr/bin, its modules, its C
+	# source and the shared NUMA one in $BENCH_GUEST_DIR
+	cp "$BENCH_DIR/sched-tune-bench" "$root/usr/bin/"
+	cp -r "$BENCH_DIR/stbench" "$BENCH_DIR/st_wakelat.c" "$dst/"
+	cp "$BENCH_DIR/../selftests/helpers/st_numa_work.c" "$dst/"
+	rm -rf "$dst/stbench/__pycache__"
+	/usr/bin/python3 -m compileall -q "$dst/stbench" >/dev/null
+	# built on the host into the guest's cache, so the guest needs no gcc
+	/usr/bin/python3 "$BENCH_DIR/sched-tune-bench" build-helpers \
+		--cache-dir "$root/var/cache/sched-tune-bench" >/dev/null || return 1
+	cp "$BENCH_DIR"/guest/*.sh "$root/st/"
+	printf '%s\n' "$BENCH_GUEST_ARGS" >"$root/st/bench.args"
+}
+
+# bench_extract TAPLOG DIR: the results the guest sent between the markers.
+bench_extract() {
+	local log=$1 dir=$2
+	mkdir -p "$dir"
+	tr -d '\r' <"$log" | sed -n '/^-----BEGIN STBENCH RESULTS-----$/,/^-----END STBENCH RESULTS-----$/p' |
+		sed '1d;$d' | base64 -d | tar -C "$dir" -xzf -
+}
+
+# bench_guest KVER MODE OUTDIR: builds everything for KVER and boots it;
+# BENCH_BUILD=0 takes the module make check built already.  Returns
+# qemu's status (124: hung).
+bench_guest() {
+	local kver=$1 mode=$2 out=$3
+	st_prepare_kernel "$kver"
+	# (st_build_module starts $ST_BUILD/<kver> afresh)
+	if [[ ${BENCH_BUILD:-1} == 0 && -f $ST_KO ]]; then
+		:
+	elif ! st_build_module "$kver"; then
+		tail -n 30 "$ST_BUILD/$kver/build.log"
+		return 1
+	fi
+	mkdir -p "$out"
+	st_build_helpers || return 1
+	ST_INITRAMFS_HOOK=bench_initramfs_hook st_build_initramfs "$kver" "$ST_KO" "$out/initramfs.cpio" || return 1
+	st_log "$kver: booting the bench guest ($BENCH_SMP, 2 NUMA nodes, qemu $ST_QEMU_ACCEL), mode $mode"
+	ST_QEMU_SMP=$BENCH_SMP ST_QEMU_CPU=$BENCH_CPU ST_MEM=$BENCH_MEM ST_QEMU_EXTRA=$BENCH_NUMA \
+		ST_GUEST_TIMEOUT=${BENCH_TIMEOUT:-2700} st_boot "$ST_VMLINUZ" "$out/initramfs.cpio" "$out/guest" st_mode="$mode"
+}
+
+# st_bench_smoke KVER: the smoke run, counted through st_result (KTAP of
+# the guest, group "<kver> bench").
+st_bench_smoke() {
+	local kver=$1 out=$ST_BUILD/$1/bench-smoke rc
+	BENCH_GUEST_ARGS=$(tr -s ' \t\n' '   ' <<<"$BENCH_SMOKE_ARGS")
+	bench_guest "$kver" benchsmoke "$out"
+	rc=$?
+	st_ingest_tap "$kver bench" "$out/guest/tap.log"
+	if ((rc == 124)); then
+		st_result fail "$kver bench" "bench guest hung (no end after ${BENCH_TIMEOUT:-2700}s)"
+	elif [[ -z $ST_TAP_PLAN ]]; then
+		st_result fail "$kver bench" "bench guest died before its plan (qemu rc $rc)"
+		tail -n 40 "$out/guest/console.log" | tr -d '\r' | sed 's/^/#   console: /'
+	elif ((ST_TAP_PLAN != ST_TAP_COUNT)); then
+		st_result fail "$kver bench" "bench guest plan 1..$ST_TAP_PLAN but $ST_TAP_COUNT results"
+	fi
+	bench_extract "$out/guest/tap.log" "$out/result" 2>/dev/null || true
+}
+
+# st_bench_unit: the bench's Python unit tests (statistics, report), KTAP
+# counted under "bench-unit".
+st_bench_unit() {
+	local log=$ST_BUILD/bench-unit.log rc
+	/usr/bin/python3 "$BENCH_DIR/tests/run.py" >"$log" 2>&1
+	rc=$?
+	st_ingest_tap bench-unit "$log"
+	if ((ST_TAP_COUNT == 0)); then
+		st_result fail bench-unit "bench/tests/run.py printed no results (exit $rc)"
+		tail -n 20 "$log" | sed 's/^/#   /'
+	elif [[ $ST_TAP_PLAN != "$ST_TAP_COUNT" ]]; then
+		st_result fail bench-unit "bench/tests/run.py: plan 1..$ST_TAP_PLAN but $ST_TAP_COUNT results"
+	fi
+}
+
+bench_full() {
+	local name kver out rc t0 load0
+	for name in ${BENCH_KERNELS:-backports trixie-backports}; do
+		if st_kernel_suite "$name" >/dev/null; then
+			kver=$(st_resolve_kver "$name") || return 1
+		else
+			kver=$name
+		fi
+		out=$ST_BUILD/bench-vm/$kver
+		rm -rf "$out"
+		BENCH_GUEST_ARGS=$(tr -s ' \t\n' '   ' <<<"$BENCH_ARGS")
+		t0=$SECONDS
+		load0=$(cut -d' ' -f1-3 /proc/loadavg)
+		st_log "kernel '$name': $kver; bench options: $BENCH_GUEST_ARGS"
+		bench_guest "$kver" bench "$out"
+		rc=$?
+		st_log "$kver: guest done after $((SECONDS - t0)) s (qemu rc $rc)"
+		grep -a '^\[' "$out/guest/console.log" | tr -d '\r' | tail -n 5 | sed 's/^/#   /'
+		if ! bench_extract "$out/guest/tap.log" "$out" || [[ ! -f $out/report.md ]]; then
+			st_log "$kver: no results came back; TAP and console tails:"
+			tail -n 20 "$out/guest/tap.log" | tr -d '\r'
+			tail -n 40 "$out/guest/console.log" | tr -d '\r'
+			return 1
+		fi
+		printf '%s\n' "BENCH_KERNELS=$name bench/vm.sh full  # BENCH_ARGS: $BENCH_GUEST_ARGS" \
+			"guest: qemu $ST_QEMU_ACCEL, -cpu $BENCH_CPU -smp $BENCH_SMP, 2 NUMA nodes, $BENCH_MEM; host: $(nproc) CPUs, $((SECONDS - t0)) s" \
+			"host load average (1, 5, 15 min) at start: $load0, at end: $(cut -d' ' -f1-3 /proc/loadavg)" \
+			>"$out/made-by.txt"
+		st_log "$kver: report in $out/report.md"
+	done
+}
+
+if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
+	set -uo pipefail
+	[[ $EUID == 0 ]] || st_die "run as root (installs packages, boots qemu; loads nothing on the host)"
+	mkdir -p "$ST_BUILD"
+	bench_host_deps
+	case ${1:-full} in
+	full) bench_full ;;
+	smoke)
+		st_bench_unit
+		for k in ${BENCH_KERNELS:-backports}; do
+			if st_kernel_suite "$k" >/dev/null; then k=$(st_resolve_kver "$k") || exit 1; fi
+			st_bench_smoke "$k"
+		done
+		st_summary
+		((ST_FAIL == 0)) ;;
+	*) st_die "usage: $0 [full|smoke]" ;;
+	esac
+fi
