@@ -422,10 +422,10 @@ static bool st_ns_wanted(const struct st_config *cfg)
 static const char *st_ns_status(bool *idle)
 {
 	*idle = true;
+	if (!st_key_on(st_numa_balancing) && num_online_nodes() < 2)
+		return "NUMA balancing is off (kernel.numa_balancing; one node online): the kernel never runs task_numa_work";
 	if (!st_key_on(st_numa_balancing))
-		return num_online_nodes() < 2 ?
-			"NUMA balancing is off (kernel.numa_balancing; one node online): the kernel never runs task_numa_work" :
-			"NUMA balancing is off (kernel.numa_balancing): the kernel never runs task_numa_work";
+		return "NUMA balancing is off (kernel.numa_balancing): the kernel never runs task_numa_work";
 	if (st_layout_scx() == ST_SCX_ALL)
 		return "a sched_ext scheduler runs every task: the fair-class tick that queues task_numa_work never runs";
 	*idle = false;

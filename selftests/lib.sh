@@ -265,11 +265,13 @@ st_ensure_qemu() {
 		{ tail -n 30 "$ST_CACHE/apt-qemu.log"; st_die "installing qemu from bookworm-backports failed"; }
 }
 
-# --- Debian 13 chroot ------------------------------------------------------------
-# Debian 13's kbuild tools need glibc 2.38 and its kernels were built with
-# gcc 14, which Debian 12 lacks: modules for them are built in a Debian 13
-# chroot (debootstrap, minbase), cached in $ST_CACHE/chroot/<suite> and
-# fed from the same mirrors as the machine's own apt sources.
+# --- chroots -----------------------------------------------------------------------
+# Modules are built in a chroot of each kernel's Debian release
+# (debootstrap, minbase), cached in $ST_CACHE/chroot/<suite> and fed from
+# the same mirrors as the machine's own apt sources: Debian 13's kbuild
+# tools need glibc 2.38 and gcc 14, which Debian 12 lacks, and Debian 12's
+# headers pull their kernel image, which has no business on the machine
+# that runs the bench.
 ST_CHROOT_PKGS=(gcc make binutils libc6-dev kmod zstd ca-certificates)
 
 st_chroot_dir() { echo "$ST_CACHE/chroot/$1"; }
@@ -382,20 +384,22 @@ ST_KERNEL_NAMES=(stable backports security612 trixie trixie-backports)
 # st_kernel_suite NAME -> "ENV META SUITE-PATTERN"; ENV is host or a chroot.
 st_kernel_suite() {
 	case $1 in
-	stable) echo "host linux-headers-amd64 (bookworm|bookworm-security|bookworm-updates)/" ;;
-	backports) echo "host linux-headers-amd64 bookworm-backports/" ;;
-	security612) echo "host linux-headers-6.12-amd64 bookworm-security/" ;;
+	stable) echo "bookworm linux-headers-amd64 (bookworm|bookworm-security|bookworm-updates)/" ;;
+	backports) echo "bookworm linux-headers-amd64 bookworm-backports/" ;;
+	security612) echo "bookworm linux-headers-6.12-amd64 bookworm-security/" ;;
 	trixie) echo "trixie linux-headers-amd64 (trixie|trixie-security|trixie-updates)/" ;;
 	trixie-backports) echo "trixie linux-headers-amd64 trixie-backports/" ;;
 	*) return 1 ;;
 	esac
 }
 
-# Where modules for KVER are built: the host, or a chroot suite.
+# Where modules for KVER are built: a chroot of its Debian release, never
+# the host, so that no kernel headers (which pull the kernel image, a new
+# boot entry) land on the machine that runs the bench.
 st_kernel_env() {
 	case $1 in
 	*+deb13*) echo trixie ;;
-	*) echo host ;;
+	*) echo bookworm ;;
 	esac
 }
 
