@@ -414,12 +414,16 @@ static bool st_ns_wanted(const struct st_config *cfg)
 	return cfg->knob[ST_KNOB_NUMA_THRESHOLD];
 }
 
-/* What keeps the kernel from ever queueing task_numa_work. */
+/*
+ * What keeps the kernel from ever queueing task_numa_work.  One node is
+ * not enough: NUMA balancing is then off by default, but whoever turns it
+ * on gets task_numa_work, and our copy, all the same.
+ */
 static const char *st_ns_status(bool *idle)
 {
 	*idle = true;
-	if (num_online_nodes() < 2)
-		return "one NUMA node online: the kernel never runs task_numa_work";
+	if (!st_key_on(st_numa_balancing) && num_online_nodes() < 2)
+		return "NUMA balancing is off (kernel.numa_balancing; one node online): the kernel never runs task_numa_work";
 	if (!st_key_on(st_numa_balancing))
 		return "NUMA balancing is off (kernel.numa_balancing): the kernel never runs task_numa_work";
 	if (st_layout_scx() == ST_SCX_ALL)

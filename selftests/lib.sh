@@ -22,6 +22,12 @@ ST_QEMU_ACCEL=${ST_QEMU_ACCEL:-tcg,thread=single}
 ST_QEMU_EXTRA=${ST_QEMU_EXTRA:-}
 ST_QEMU=${ST_QEMU:-qemu-system-x86_64}
 ST_GUEST_TIMEOUT=${ST_GUEST_TIMEOUT:-1200}
+# Memory debugging that Debian's kernels have (issue 9): SLUB consistency
+# checks, red zones, poisoning and owner tracking on every cache, and a
+# KFENCE sample every millisecond (6.12 and later; 6.1 has no KFENCE and
+# passes the word on to init).  A SLUB or KFENCE report fails the run
+# (guest/lib.sh SPLAT).  ST_MEMDEBUG= (empty) boots without them.
+ST_MEMDEBUG=${ST_MEMDEBUG-slub_debug=FZPU kfence.sample_interval=1}
 
 ST_APT_PKGS=(busybox-static rt-tests dkms cpio zstd kmod gcc make libc6-dev
 	binutils ca-certificates debian-archive-keyring dpkg-dev openssl)
@@ -259,11 +265,13 @@ st_ensure_qemu() {
 		{ tail -n 30 "$ST_CACHE/apt-qemu.log"; st_die "installing qemu from bookworm-backports failed"; }
 }
 
-# --- Debian 13 chroot ------------------------------------------------------------
-# Debian 13's kbuild tools need glibc 2.38 and its kernels were built with
-# gcc 14, which Debian 12 lacks: modules for them are built in a Debian 13
-# chroot (debootstrap, minbase), cached in $ST_CACHE/chroot/<suite> and
-# fed from the same mirrors as the machine's own apt sources.
+# --- chroots -----------------------------------------------------------------------
+# Modules are built in a chroot of each kernel's Debian release
+# (debootstrap, minbase), cached in $ST_CACHE/chroot/<suite> and fed from
+# the same mirrors as the machine's own apt sources: Debian 13's kbuild
+# tools need glibc 2.38 and gcc 14, which Debian 12 lacks, and Debian 12's
+# headers pull their kernel image, which has no business on the machine
+# that runs the bench.
 ST_CHROOT_PKGS=(gcc make binutils libc6-dev kmod zstd ca-certificates)
 
 st_chroot_dir() { echo "$ST_CACHE/chroot/$1"; }
@@ -376,20 +384,22 @@ ST_KERNEL_NAMES=(stable backports security612 trixie trixie-backports)
 # st_kernel_suite NAME -> "ENV META SUITE-PATTERN"; ENV is host or a chroot.
 st_kernel_suite() {
 	case $1 in
-	stable) echo "host linux-headers-amd64 (bookworm|bookworm-security|bookworm-updates)/" ;;
-	backports) echo "host linux-headers-amd64 bookworm-backports/" ;;
-	security612) echo "host linux-headers-6.12-amd64 bookworm-security/" ;;
+	stable) echo "bookworm linux-headers-amd64 (bookworm|bookworm-security|bookworm-updates)/" ;;
+	backports) echo "bookworm linux-headers-amd64 bookworm-backports/" ;;
+	security612) echo "bookworm linux-headers-6.12-amd64 bookworm-security/" ;;
 	trixie) echo "trixie linux-headers-amd64 (trixie|trixie-security|trixie-updates)/" ;;
 	trixie-backports) echo "trixie linux-headers-amd64 trixie-backports/" ;;
 	*) return 1 ;;
 	esac
 }
 
-# Where modules for KVER are built: the host, or a chroot suite.
+# Where modules for KVER are built: a chroot of its Debian release, never
+# the host, so that no kernel headers (which pull the kernel image, a new
+# boot entry) land on the machine that runs the bench.
 st_kernel_env() {
 	case $1 in
 	*+deb13*) echo trixie ;;
-	*) echo host ;;
+	*) echo bookworm ;;
 	esac
 }
 
@@ -536,6 +546,32 @@ st_build_kmod() {
 	return $rc
 }
 
+# The selftests' test livepatch (selftests/livepatch), built like the
+# module: on the host or in the kernel's chroot.  Output:
+# $ST_BUILD/<kver>/livepatch/st_livepatch.ko and build.log there, which
+# st_build_initramfs puts into the guest.  Returns make's status.
+st_build_livepatch() {
+	local kver=$1 dir=$ST_BUILD/$1/livepatch env cdir rc
+	env=$(st_kernel_env "$kver")
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	if [[ $env == host ]]; then
+		cp -a "${ST_SRC:-$ST_ROOT}/selftests/livepatch"/. "$dir"/
+		make -C "$dir" KDIR="$(st_headers_dir "$kver")" >"$dir/build.log" 2>&1
+		return
+	fi
+	cdir=$(st_chroot_dir "$env")/tmp/st-livepatch-$kver
+	rm -rf "$cdir"
+	mkdir -p "$cdir"
+	cp -a "${ST_SRC:-$ST_ROOT}/selftests/livepatch"/. "$cdir"/
+	st_in_chroot "$env" make -C "/tmp/st-livepatch-$kver" KDIR="/usr/src/linux-headers-$kver" \
+		>"$dir/build.log" 2>&1
+	rc=$?
+	cp -a "$cdir"/. "$dir"/
+	rm -rf "$cdir"
+	return $rc
+}
+
 # Pitfall 1: a wrapper ending in `return orig(...)` compiles to a jmp into the
 # static-call trampoline; ftrace then loops forever.  Any jmp/jcc whose
 # relocation names a __SCT__ symbol is a tail call into an original.  The
@@ -653,6 +689,10 @@ st_build_initramfs() {
 	fi
 	# test modules of st_build_kmod, when built for this kernel
 	if compgen -G "$ST_BUILD/$kver/kmod/*.ko" >/dev/null; then cp "$ST_BUILD/$kver"/kmod/*.ko "$root/st/"; fi
+	# the test livepatch, when st_build_livepatch made one for this kernel
+	if [[ -n $ko && -f $(dirname "$ko")/livepatch/st_livepatch.ko ]]; then
+		cp "$(dirname "$ko")/livepatch/st_livepatch.ko" "$root/st/st_livepatch.ko"
+	fi
 	if st_kernel_has_scx "$kver" && [[ -f $ST_BUILD/scx/st_scx_load ]]; then
 		cp -r "$ST_BUILD/scx" "$root/st/scx"
 	fi
@@ -689,7 +729,7 @@ st_boot() {
 		-nographic -no-reboot -nodefaults -monitor "pipe:$mon" \
 		-serial "file:$out/console.log" -serial "file:$out/tap.log" \
 		-kernel "$vmlinuz" -initrd "$initrd" \
-		-append "console=ttyS0 panic=-1 log_buf_len=8M unknown_nmi_panic panic_print=0x40 softlockup_all_cpu_backtrace=1 $*" \
+		-append "console=ttyS0 panic=-1 log_buf_len=8M unknown_nmi_panic panic_print=0x40 softlockup_all_cpu_backtrace=1 $ST_MEMDEBUG $*" \
 		</dev/null >"$out/qemu.log" 2>&1 &
 	pid=$!
 	# drain the monitor so qemu never blocks writing to it
@@ -1010,12 +1050,12 @@ st_host_state() {
 		if command -v dkms >/dev/null; then dkms status 2>/dev/null | grep -i sched; fi
 		find /var/lib/dkms/sched-tune /usr/src/sched-tune-* /var/lib/dkms/mok.key /var/lib/dkms/mok.pub \
 			/etc/modprobe.d /etc/modules-load.d /etc/modules -xdev \
-			-printf '%p %y %l %s %T@\n' 2>/dev/null | grep -E 'sched|mok\.' | sort
+			-printf '%p %y %l %s %T@\n' 2>/dev/null | grep -E 'sched[-_]tune|mok\.' | sort
 		find /lib/modules/ -xdev -name 'sched_tune.ko*' -printf '%p %y %s %T@\n' 2>/dev/null | sort
 		grep -l sched_tune /lib/modules/*/modules.dep 2>/dev/null
 		grep -H sched_tune /etc/modules 2>/dev/null
 		find /var/lib/dkms/sched-tune /usr/src/sched-tune-* /var/lib/dkms/mok.key /var/lib/dkms/mok.pub \
 			/etc/modprobe.d /etc/modules-load.d /lib/modules -xdev -type f \
-			\( -path '*sched*' -o -name 'mok.*' \) -print0 2>/dev/null | sort -z | xargs -0r sha256sum
+			\( -path '*sched[-_]tune*' -o -name 'mok.*' \) -print0 2>/dev/null | sort -z | xargs -0r sha256sum
 	} 2>/dev/null
 }

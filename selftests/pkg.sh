@@ -145,11 +145,14 @@ pkg_contents() {
 	bad=$(grep -E '^\./(etc|lib|boot|usr/lib)(/|$)' <<<"$paths" | tr '\n' ' ')
 	pkg_check pkg "contents: nothing in /etc, /lib, /boot, /usr/lib (the package configures and loads nothing)${bad:+ ($bad)}" test -z "$bad"
 	# bench/ ships only when it is in the tree
-	if [[ -e $ST_SRC/bench/sched-tune-bench ]]; then
-		pkg_check pkg "contents: the bench in /usr/bin (bench/ in the tree)" grep -qxF ./usr/bin/sched-tune-bench <<<"$paths"
-	else
-		pkg_check pkg "contents: no /usr/bin (no bench/sched-tune-bench in the tree)" not_grep '^\./usr/bin' <<<"$paths"
-	fi
+	bad=
+	for f in usr/bin/sched-tune-bench usr/share/sched-tune-dkms/bench/stbench/cli.py \
+		usr/share/sched-tune-dkms/bench/st_wakelat.c usr/share/sched-tune-dkms/bench/st_numa_work.c \
+		usr/share/doc/sched-tune-dkms/README.bench.md usr/share/man/man1/sched-tune-bench.1; do
+		grep -qE "^\./$f(\.gz)?$" <<<"$paths" || bad+=" $f"
+	done
+	pkg_check pkg "contents: the bench, its modules, workloads and README${bad:+ (missing:$bad)}" test -z "$bad"
+	pkg_check pkg "contents: no __pycache__" not_grep __pycache__ <<<"$paths"
 	dir=$(mktemp -d "$ST_BUILD/pkg/ctrl.XXXXXX")
 	dpkg-deb -e "$deb" "$dir"
 	bad=$(cd "$dir" && grep -lE '\b(modprobe|insmod)\b' preinst postinst prerm postrm config triggers 2>/dev/null | tr '\n' ' ')
@@ -157,8 +160,8 @@ pkg_contents() {
 	rm -rf "$dir"
 	f=$(dpkg-deb -f "$deb" Depends)
 	st_log "Depends: $f; Recommends: $(dpkg-deb -f "$deb" Recommends)"
-	pkg_check pkg "depends on dkms only (Depends: $f)" \
-		grep -qE '^dkms( \([^)]*\))?$' <<<"$f"
+	pkg_check pkg "depends on dkms and python3 only (Depends: $f)" \
+		grep -qE '^dkms( \([^)]*\))?, python3$' <<<"$f"
 	pkg_check pkg "Architecture: all" test "$(dpkg-deb -f "$deb" Architecture)" = all
 	dir=$(mktemp -d "$ST_BUILD/pkg/x.XXXXXX")
 	dpkg-deb -x "$deb" "$dir"
@@ -204,13 +207,15 @@ pkg_prepare_chroot() {
 	case $suite in
 	bookworm)
 		PKG_KERNELS=("$(st_resolve_kver stable)" "$(st_resolve_kver backports)")
-		st_chroot_install bookworm dkms openssl || return 1
+		# python3 (the bench), as on any Debian server: what purge leaves
+		# behind is then the package's own doing
+		st_chroot_install bookworm dkms openssl python3 || return 1
 		st_chroot_install bookworm "linux-headers-${PKG_KERNELS[0]}" || return 1
 		st_chroot_install bookworm -t bookworm-backports "linux-headers-${PKG_KERNELS[1]}" || return 1
 		;;
 	trixie)
 		PKG_KERNELS=("$(st_resolve_kver trixie)" "$(st_resolve_kver trixie-backports)")
-		st_chroot_install trixie dkms openssl build-essential debhelper dh-dkms lintian || return 1
+		st_chroot_install trixie dkms openssl python3 build-essential debhelper dh-dkms lintian || return 1
 		st_chroot_install trixie "linux-headers-${PKG_KERNELS[0]}" || return 1
 		st_chroot_install trixie -t trixie-backports "linux-headers-${PKG_KERNELS[1]}" || return 1
 		;;
@@ -290,6 +295,11 @@ pkg_install_test() {
 		line=$(grep -m1 "not built for $k" "$log")
 		pkg_check "$g" "$k (unsupported): the install says so: '$line'" test -n "$line"
 	done
+	# the installed bench starts, and compiles its workloads into its cache
+	pkg_check "$g" "sched-tune-bench list runs from /usr/bin" \
+		pkg_in "$root" sh -c 'sched-tune-bench list >/dev/null'
+	pkg_check "$g" "sched-tune-bench build-helpers compiles the workloads into /var/cache/sched-tune-bench" \
+		pkg_in "$root" sh -c 'sched-tune-bench build-helpers >/dev/null 2>&1 && [ -n "$(ls /var/cache/sched-tune-bench)" ]'
 	after=$(cd "$root" && find etc -xdev -newer "$root/tmp/$(basename "$deb")" 2>/dev/null | grep -E 'modprobe\.d|modules-load\.d|modules$' | grep -v '^etc/modprobe.d/dkms.conf$')
 	pkg_check "$g" "no module configured to load (/etc/modules-load.d, /etc/modprobe.d, /etc/modules untouched)${after:+: $after}" test -z "$after"
 
@@ -303,10 +313,10 @@ pkg_install_test() {
 	line=$(pkg_in "$root" dpkg-query -W -f='${db:Status-Abbrev}' sched-tune-dkms 2>/dev/null)
 	pkg_check "$g" "after purge: dpkg knows no sched-tune-dkms (status '${line:-none}')" \
 		test "${line:1:1}" = n -o -z "$line"
-	left=$(cd "$root" && { ls -d usr/src/sched-tune* var/lib/dkms/sched-tune 2>/dev/null
+	left=$(cd "$root" && { ls -d usr/src/sched-tune* var/lib/dkms/sched-tune var/cache/sched-tune-bench 2>/dev/null
 		find lib/modules -name 'sched_tune.ko*' 2>/dev/null
 		grep -l sched_tune lib/modules/*/modules.dep 2>/dev/null; })
-	pkg_check "$g" "after purge: no /usr/src tree, no /var/lib/dkms entry, no .ko or modules.dep line under /lib/modules${left:+ (left: $(tr '\n' ' ' <<<"$left"))}" \
+	pkg_check "$g" "after purge: no /usr/src tree, no /var/lib/dkms entry, no bench cache, no .ko or modules.dep line under /lib/modules${left:+ (left: $(tr '\n' ' ' <<<"$left"))}" \
 		test -z "$left"
 	after=$(cd "$root" && find usr/src var/lib/dkms lib/modules etc -xdev 2>/dev/null | sort)
 	# new files allowed: DKMS's signing key, depmod's indexes of kernels

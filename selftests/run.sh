@@ -70,20 +70,33 @@ run_unit() {
 # /usr/src, /lib/modules, DKMS's key) is neither read nor written, so a
 # sched-tune the user installed stays as it is (st_host_state checks it).
 run_dkms() {
-	local kver=$1 p=$ST_BUILD/dkms ver ko log=$ST_BUILD/dkms.log d cn serial
+	local kver=$1 env root pin p ver ko log=$ST_BUILD/$1/dkms.log d cn serial
 	if [[ ! -f $ST_SRC/dkms.conf ]]; then
 		st_result skip "$kver" "dkms add/build/install/remove" "no dkms.conf yet"
 		return
 	fi
+	# in the environment that builds for this kernel: the host, or a chroot
+	env=$(st_kernel_env "$kver")
+	root=
+	if [[ $env != host ]]; then
+		root=$(st_chroot_dir "$env")
+		if ! st_chroot_install "$env" dkms openssl >/dev/null; then
+			st_result fail "$kver" "dkms: dkms installed in the $env chroot"
+			return
+		fi
+	fi
 	ver=$(dpkg-parsechangelog -l "$ST_SRC/debian/changelog" -S Version)
+	pin=/tmp/st-dkms-$kver
+	p=$root$pin
 	rm -rf "$p"
 	mkdir -p "$p/dkms" "$p/src" "$p/modules/$kver" "$p/tree"
 	tar -C "$ST_SRC" --exclude=./build --exclude=./.git -cf - . | tar -C "$p/tree" -xf -
-	d=(dkms --dkmstree "$p/dkms" --sourcetree "$p/src" --installtree "$p/modules" --no-depmod)
+	d=(st_env_run "$env" env mok_signing_key="$pin/mok.key" mok_certificate="$pin/mok.pub"
+		dkms --dkmstree "$pin/dkms" --sourcetree "$pin/src" --installtree "$pin/modules" --no-depmod)
 	: >"$log"
 	dkms_step() {
 		local what=$1; shift
-		if mok_signing_key=$p/mok.key mok_certificate=$p/mok.pub "$@" >>"$log" 2>&1; then
+		if "$@" >>"$log" 2>&1; then
 			st_result pass "$kver" "dkms: $what"; return 0
 		fi
 		st_result fail "$kver" "dkms: $what"
@@ -93,7 +106,7 @@ run_dkms() {
 	}
 	# "dkms add <tree>", as the README says: the version comes from
 	# debian/changelog through dkms.conf
-	if dkms_step "add <tree> (private trees): sched-tune/$ver" "${d[@]}" add "$p/tree" &&
+	if dkms_step "add <tree> (private trees, $env): sched-tune/$ver" "${d[@]}" add "$pin/tree" &&
 		dkms_step "build -k $kver" "${d[@]}" build -m sched-tune -v "$ver" -k "$kver" &&
 		dkms_step "install -k $kver" "${d[@]}" install -m sched-tune -v "$ver" -k "$kver"; then
 		ko=$(find "$p/modules/$kver/updates" -name 'sched_tune.ko*' 2>/dev/null | head -n1)
@@ -146,6 +159,13 @@ run_kernel() {
 	else
 		st_result fail "$kver" "build log has no warnings ($warn found)"
 		grep -A3 'warning:' "$out/build.log" | head -n 40 | sed 's/^/#   /'
+	fi
+	# the guest's livepatch coexistence test needs it (guest/livepatch.sh)
+	if st_build_livepatch "$kver" && [[ -f $out/livepatch/st_livepatch.ko ]]; then
+		st_result pass "$kver" "build the test livepatch (selftests/livepatch)"
+	else
+		st_result fail "$kver" "build the test livepatch (selftests/livepatch)"
+		grep -E 'error|warning' "$out/livepatch/build.log" | head -n 30 | sed 's/^/#   /'
 	fi
 	if [[ ! -f $ST_KO ]]; then
 		st_result fail "$kver" "no tail call into a __SCT__ trampoline" 

@@ -178,7 +178,13 @@ knob_value() {
 # dmesg bookkeeping: new kernel messages since the last mark.
 dmesg_mark() { ST_DMARK=$(dmesg | wc -l); }
 dmesg_new() { dmesg | tail -n +"$((ST_DMARK + 1))"; }
-SPLAT='Oops|WARNING:|BUG:|Call Trace|lockdep|possible (circular|recursive) locking|general protection|INFO: task .* blocked|rcu.*(stall|self-detected)|soft lockup|hard LOCKUP|UBSAN|KASAN|kernel panic|refcount_t'
+# Kernel reports that fail a test.  Debian's kernels have no lockdep or
+# KASAN; they have SLUB debugging and KFENCE (booted with slub_debug=FZPU
+# kfence.sample_interval=1, lib.sh ST_MEMDEBUG) and 7.x has UBSAN bounds
+# and shift checks.  SLUB reports start "BUG <cache> (Not tainted|Tainted:
+# ...): <what>" and fix with "FIX <cache>: ..."; KFENCE's "BUG: KFENCE: ...".
+SPLAT='Oops|WARNING:|BUG:|Call Trace|general protection|INFO: task .* blocked|rcu.*(stall|self-detected)|soft lockup|hard LOCKUP|UBSAN|kernel panic|refcount_t'
+SPLAT="$SPLAT|BUG [^ ]+ \\((Not tainted|Tainted)|FIX [^ ]+: |KFENCE:|Redzone overwritten|Poison overwritten|Object padding overwritten|Padding overwritten|Freepointer corrupt|Object already free|Objects remaining|still has objects"
 splats_new() { dmesg_new | grep -cE "$SPLAT"; }
 check_no_splat() {
 	n=$(splats_new)

@@ -135,14 +135,21 @@ t_numa_stress() {
 	check_no_splat "numa_scan stress: no oops, warning or hung task"
 }
 
-# On one node the kernel never runs task_numa_work: the feature says so.
+# On one node NUMA balancing is off by default: the kernel never runs
+# task_numa_work, and the feature says so; turned on by hand, it runs.
 t_numa_idle() {
-	group "numa_scan: idle on a one-node guest"
+	group "numa_scan: idle while NUMA balancing is off"
+	nb=$(cat /proc/sys/kernel/numa_balancing)
+	echo 0 >/proc/sys/kernel/numa_balancing
 	st_load || { ktap_fail "insmod"; return; }
-	check_eq "one node: numa_scan idle, hook in" "$(feature_state numa_scan)" idle
-	check "one node: task_numa_work hooked" hooked task_numa_work
+	check_eq "balancing off: numa_scan idle, hook in" "$(feature_state numa_scan)" idle
+	check "balancing off: task_numa_work hooked" hooked task_numa_work
 	diag "  numa_scan: $(feature_reason numa_scan)"
-	check "one node: the reason says one NUMA node" grep -q "one NUMA node" "$ST/features/numa_scan/reason"
+	check "balancing off: the reason says NUMA balancing is off" \
+		grep -q "NUMA balancing is off" "$ST/features/numa_scan/reason"
+	echo 1 >/proc/sys/kernel/numa_balancing
+	check_eq "balancing on by hand: numa_scan active" "$(feature_state numa_scan)" active
+	echo "$nb" >/proc/sys/kernel/numa_balancing
 	st_unload
 }
 

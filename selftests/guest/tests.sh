@@ -13,6 +13,12 @@
 # shellcheck source=selftests/guest/conflict.sh
 . /st/conflict.sh
 . /st/modprobe.sh
+# shellcheck source=selftests/guest/soak.sh
+. /st/soak.sh
+# shellcheck source=selftests/guest/fuzz.sh
+. /st/fuzz.sh
+# shellcheck source=selftests/guest/livepatch.sh
+. /st/livepatch.sh
 
 # --- load / unload -------------------------------------------------------
 t_load_unload() {
@@ -487,7 +493,7 @@ t_toggle_stress() {
 # Every unit this boot runs, in order; st_only=a,b picks some.
 ALL_UNITS="load_unload hang_guard knobs stats_reset params modprobe enabled gate_refusal ratelimit_effect
 	load_unload_stress toggle_stress cache_topology cache_effect cache_bad_input
-	cache_stress cache_hotplug numa_scan scx ipmodify_conflict"
+	cache_stress cache_hotplug numa_scan scx knob_fuzz hotplug_all livepatch soak ipmodify_conflict"
 t_whole_run() {
 	group "whole run"
 	ST_DMARK=$ST_BOOTMARK

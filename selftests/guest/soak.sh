@@ -1,0 +1,388 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash
+# Soak tests of issue 9 ("Soak, with nothing lost"), sourced by tests.sh
+# after lib.sh: load/unload cycles under load with slab accounting
+# (t_soak) and CPU hotplug with every feature hooked (t_hotplug_all).
+# Also the helpers that fuzz.sh and livepatch.sh use.
+
+SK_CYCLES=$(st_arg soak_cycles 100)
+SK_SETTLE=$(st_arg soak_settle 3)
+SK_CONTROL=$(st_arg soak_control 30)
+
+# --- features ----------------------------------------------------------------
+sk_features() { for f in $FEATURES; do printf '%s %s; ' "$f" "$(feature_state "$f")"; done; }
+# Only sched_tune's own ftrace users: a livepatch may hook the same functions.
+sk_ours_in_ftrace() { grep -q '\[sched_tune\]' "$TR/enabled_functions" 2>/dev/null; }
+
+# --- workloads ------------------------------------------------------------------
+# Light and intermittent on purpose.  Under single-threaded TCG every vCPU
+# kept busy makes each insmod, rmmod and hook switch wait longer for the
+# IPIs and RCU-tasks grace periods of ftrace (measured on 6.12, host
+# shared with other guests: insmod 0.15 s idle, 1.1 s with 4 hackbench
+# threads, 3.2 s with 10 threads and 4 NUMA threads; rmmod 1.0, 1.9 and
+# 4.5 s).  The soak needs the hooked functions called on every CPU while
+# the hooks come and go (thousands of wakeups and some NUMA scans a
+# second), not throughput.
+# sk_wl_start NAME CMD...: CMD in a loop until sk_wl_stop NAME; each
+# failure is a line in /tmp/NAME.fail, each success one in /tmp/NAME.runs.
+sk_wl_start() {
+	n=$1
+	shift
+	rm -f "/tmp/$n.stop" "/tmp/$n.fail" "/tmp/$n.runs"
+	(while [ ! -f "/tmp/$n.stop" ]; do
+		if "$@" >"/tmp/$n.out" 2>&1; then echo . >>"/tmp/$n.runs"
+		else echo "rc $?: $(tail -n 2 "/tmp/$n.out")" >>"/tmp/$n.fail"; fi
+	done) &
+	eval "SK_PID_$n=\$!"
+}
+sk_wl_stop() { touch "/tmp/$1.stop"; eval "wait \$SK_PID_$1"; }
+sk_wl_runs() { [ -f "/tmp/$1.runs" ] && wc -l <"/tmp/$1.runs" || echo 0; }
+# hackbench: 4 threads over pipes, 50 loops, then 0.2 s of rest;
+# st_numa_work: 2 threads of 2 MB in 2 VMAs each for 1 s, then 2 s of rest.
+sk_load_start() {
+	sk_wl_start hb sh -c 'hackbench -g 1 -f 2 --threads --pipe -l 50 -s 100 && usleep 200000'
+	sk_wl_start nw sh -c 'st_numa_work 1 2 2 2 && sleep 2'
+}
+sk_load_stop() { sk_wl_stop hb; sk_wl_stop nw; }
+# sk_check_workloads PREFIX: both completed every run, and ran at all.
+sk_check_workloads() {
+	for w in hb:hackbench nw:st_numa_work; do
+		n=${w%%:*}
+		check "$1: ${w#*:} completed every run ($(sk_wl_runs "$n") runs)" \
+			sh -c "[ ! -s /tmp/$n.fail ] && [ $(sk_wl_runs "$n") -gt 0 ]"
+		[ -s "/tmp/$n.fail" ] && sed "s/^/#   ${w#*:}: /" "/tmp/$n.fail" | head -n 5
+	done
+	true
+}
+
+# NUMA balancing on, scanning as often as the kernel allows, so that
+# task_numa_work (numa_scan's hook) runs even in a one-node guest; the
+# old values go back with sk_numa_balancing_restore.
+SK_NB=/proc/sys/kernel/numa_balancing
+SK_NBD=/sys/kernel/debug/sched/numa_balancing
+sk_numa_balancing_on() {
+	SK_NB_OLD=$(cat $SK_NB 2>/dev/null)
+	SK_NBD_OLD=
+	echo 1 >$SK_NB 2>/dev/null
+	for f in scan_delay_ms:100 scan_period_min_ms:100 scan_period_max_ms:400; do
+		[ -w "$SK_NBD/${f%%:*}" ] || continue
+		SK_NBD_OLD="$SK_NBD_OLD ${f%%:*}:$(cat "$SK_NBD/${f%%:*}")"
+		echo "${f#*:}" >"$SK_NBD/${f%%:*}"
+	done
+}
+sk_numa_balancing_restore() {
+	[ -n "$SK_NB_OLD" ] && echo "$SK_NB_OLD" >$SK_NB 2>/dev/null
+	for f in $SK_NBD_OLD; do echo "${f#*:}" >"$SK_NBD/${f%%:*}"; done
+	true
+}
+
+# The hung-task detector at 60 s instead of Debian's 120, so that a task
+# stuck behind a load, unload or hook switch is reported within a run.
+sk_hung_on() {
+	SK_HUNG_OLD=$(cat /proc/sys/kernel/hung_task_timeout_secs 2>/dev/null)
+	[ -n "$SK_HUNG_OLD" ] && echo 60 >/proc/sys/kernel/hung_task_timeout_secs
+	true
+}
+sk_hung_restore() {
+	[ -n "$SK_HUNG_OLD" ] && echo "$SK_HUNG_OLD" >/proc/sys/kernel/hung_task_timeout_secs
+	true
+}
+
+# --- knob toggles -------------------------------------------------------------
+# sk_toggle KNOB OFF ON: writes OFF then ON; counts a non-OK write in SK_BAD.
+sk_toggle() {
+	[ -e "$ST/$1" ] || return 0
+	for v in "$2" "$3"; do
+		r=$(wr "$1" "$v")
+		if [ "$r" != OK ]; then
+			SK_BAD=$((SK_BAD + 1))
+			[ "$SK_BAD" -le 5 ] && diag "  write $1=$v: $r"
+		fi
+	done
+}
+# Feature number $1 (any integer, taken modulo the features) off and on
+# again: ratelimit, cache_level, numa_scan, the master switch, and
+# passthrough where the module has it; each a hook removal and
+# installation.  Unsupported features are skipped.
+sk_toggle_one() {
+	case $(($1 % 5)) in
+	0) sk_toggle ratelimit_window_ns 0 2000000 ;;
+	1) supported cache_level && sk_toggle cache_share_level llc l2 ;;
+	2) supported numa_scan && sk_toggle numa_scan_threshold 0 50 ;;
+	3) sk_toggle enabled 0 1 ;;
+	4) sk_toggle passthrough 1 0 ;;
+	esac
+	true
+}
+
+# sk_check_hooks_ran PREFIX RATELIMIT TTWU NUMA: the hook of every
+# supported feature ran (counter growth), so the workloads reached them.
+# NUMA balancing is on by hand in a one-node guest, where the kernel does
+# run task_numa_work (measured on 6.12: numa_pte_updates and
+# numa_vma_checked grow).
+sk_check_hooks_ran() {
+	check "$1: ratelimit's hook ran (ratelimit_checked +$2)" test "$2" -gt 0
+	if supported cache_level; then
+		check "$1: cache_level's hook ran (ttwu_checked +$3)" test "$3" -gt 0
+	fi
+	if supported numa_scan; then
+		check "$1: numa_scan's hook ran (numa_vma_checked +$4)" test "$4" -gt 0
+	fi
+}
+
+# --- memory accounting ----------------------------------------------------------
+# Freed slab objects of RCU callbacks and reclaimable caches go first, so
+# that what stays is what somebody still holds.
+sk_settle() {
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	sleep "$SK_SETTLE"
+	echo 3 >/proc/sys/vm/drop_caches
+	sleep 1
+}
+# /proc/meminfo figures in kB: Slab SUnreclaim Percpu VmallocUsed
+sk_mem() {
+	awk '$1 == "Slab:" { a = $2 } $1 == "SUnreclaim:" { b = $2 }
+		$1 == "Percpu:" { c = $2 } $1 == "VmallocUsed:" { d = $2 }
+		END { print a + 0, b + 0, c + 0, d + 0 }' /proc/meminfo
+}
+# Active objects and object size per cache, from /proc/slabinfo.
+sk_slabinfo() { awk 'NR > 2 { print $1, $2, $4 }' /proc/slabinfo >"$1"; }
+# sk_slab_growth BEFORE AFTER: "cache objects bytes" of every cache that
+# gained objects, most objects first.
+sk_slab_growth() {
+	awk 'NR == FNR { n[$1] = $2; next }
+		{ d = $2 - n[$1]; if (d > 0) print $1, d, d * $3 }' "$1" "$2" | sort -k2,2nr
+}
+
+# --- 1. load/unload cycles under load ---------------------------------------------
+# N cycles of insmod, every feature toggled, rmmod, while hackbench and
+# the NUMA workload run.  Slab usage after the last rmmod is compared with
+# a control phase: the same workloads for the same time, module never
+# loaded.  A leak of one object per cycle shows as SK_CYCLES objects in
+# one cache; the control phase tells how much the workloads alone move.
+sk_cycles() {
+	n=$1 i=0
+	SK_BAD=0 SK_FAILS=0 SK_T_LOAD=0 SK_T_KNOB=0 SK_T_UNLOAD=0 SK_RL=0 SK_TW=0 SK_NV=0
+	while [ "$i" -lt "$n" ]; do
+		i=$((i + 1))
+		# every 4th load starts with nothing hooked: the writes install
+		p=
+		[ $((i % 4)) = 0 ] && p="ratelimit_window_ns=0 cache_share_level=llc numa_scan_threshold=0"
+		a=$(now_cs)
+		# shellcheck disable=SC2086 # a list of parameters
+		if ! st_load $p; then
+			SK_FAILS=$((SK_FAILS + 1)); diag "  insmod $i ($p) failed"
+			continue
+		fi
+		b=$(now_cs)
+		sk_toggle_one "$i"
+		c=$(now_cs)
+		# what the hooks saw while loaded (counters start at 0 each load)
+		SK_RL=$((SK_RL + $(stat_get ratelimit_checked)))
+		SK_TW=$((SK_TW + $(stat_get ttwu_checked)))
+		SK_NV=$((SK_NV + $(stat_get numa_vma_checked)))
+		if ! st_unload; then SK_FAILS=$((SK_FAILS + 1)); diag "  rmmod $i failed"; fi
+		d=$(now_cs)
+		SK_T_LOAD=$((SK_T_LOAD + b - a)) SK_T_KNOB=$((SK_T_KNOB + c - b))
+		SK_T_UNLOAD=$((SK_T_UNLOAD + d - c))
+	done
+}
+
+# The boot options of lib.sh ST_MEMDEBUG took: SLUB debugging on the
+# kmalloc caches, KFENCE sampling where the kernel has it.
+sk_memdebug_check() {
+	if ! grep -q 'slub_debug=' /proc/cmdline; then
+		diag "memory debugging: booted without slub_debug (ST_MEMDEBUG empty)"
+		return 0
+	fi
+	c=/sys/kernel/slab/kmalloc-64
+	check_eq "memdebug: slub_debug on kmalloc-64 (sanity_checks red_zone poison store_user)" \
+		"$(cat $c/sanity_checks $c/red_zone $c/poison $c/store_user 2>/dev/null | tr '\n' ' ')" "1 1 1 1 "
+	if [ -d /sys/module/kfence ]; then
+		check_eq "memdebug: KFENCE samples every 1 ms" \
+			"$(cat /sys/module/kfence/parameters/sample_interval 2>/dev/null)" 1
+	else
+		diag "memdebug: this kernel has no KFENCE ($(uname -r))"
+	fi
+}
+
+t_soak() {
+	group "soak: $SK_CYCLES load/unload cycles under hackbench and the NUMA workload"
+	sk_memdebug_check
+	dmesg_mark
+	sk_hung_on
+	sk_numa_balancing_on
+	diag "numa_balancing=$(cat $SK_NB 2>/dev/null), $(nproc) vCPUs; figures under qemu TCG, not hardware"
+
+	# the soak: from before its first load to after its last unload (the
+	# runner loaded the module once before the units: feat_probe).  A
+	# first short run of the workloads creates their files in /tmp
+	# (tmpfs: inodes and dentries are slab) before the baseline.
+	sk_load_start
+	sleep 3
+	sk_load_stop
+	touch /tmp/sk.s0 /tmp/sk.s1 /tmp/sk.s2 /tmp/sk.g1 /tmp/sk.g2
+	sk_settle
+	m0=$(sk_mem); sk_slabinfo /tmp/sk.s0
+	t0=$(now_cs)
+	sk_load_start
+	sk_cycles "$SK_CYCLES"
+	sk_load_stop
+	t1=$(now_cs)
+	sk_check_workloads "soak"
+	sk_settle
+	m1=$(sk_mem); sk_slabinfo /tmp/sk.s1
+	diag "soak: $SK_CYCLES cycles in $(secs "$t0" "$t1") s: insmod $(secs 0 $SK_T_LOAD) s, knob writes $(secs 0 $SK_T_KNOB) s, rmmod $(secs 0 $SK_T_UNLOAD) s (qemu TCG)"
+	check_eq "soak: $SK_CYCLES insmod/rmmod cycles succeed" "$SK_FAILS" 0
+	check_eq "soak: every knob write of the cycles succeeds (each feature off and on in turn)" "$SK_BAD" 0
+	check "soak: nothing of ours in enabled_functions" not sk_ours_in_ftrace
+	check "soak: module gone" not is_loaded
+	diag "soak: the hooks counted ratelimit_checked $SK_RL, ttwu_checked $SK_TW, numa_vma_checked $SK_NV"
+	sk_check_hooks_ran soak "$SK_RL" "$SK_TW" "$SK_NV"
+
+	# the control: the same workloads, module never loaded
+	sk_load_start
+	sleep "$SK_CONTROL"
+	sk_load_stop
+	sk_settle
+	m2=$(sk_mem); sk_slabinfo /tmp/sk.s2
+	sk_slab_report "$m0" "$m1" "$m2"
+	sk_slab_check
+
+	# SLUB's own consistency check of every cache (objects, red zones,
+	# poison, free lists); a report lands in dmesg.  Not kmem_cache_node
+	# and kmem_cache, the bootstrap caches: on 7.3.4 the boot-time first
+	# object of kmem_cache_node fails with "Freepointer corrupt" with the
+	# module never loaded (checked), and sched_tune creates no cache.
+	t2=$(now_cs)
+	for v in /sys/kernel/slab/*/validate; do
+		case $v in */kmem_cache_node/*|*/kmem_cache/*) continue ;; esac
+		echo 1 >"$v" 2>/dev/null
+	done
+	diag "soak: SLUB validate of every cache took $(secs "$t2" "$(now_cs)") s"
+	sk_kfence_check "soak"
+	sk_numa_balancing_restore
+	sk_hung_restore
+	check_no_splat "soak: no oops, WARNING, SLUB or KFENCE report, hung task"
+}
+
+# sk_slab_report MEM-BEFORE MEM-AFTER-SOAK MEM-AFTER-CONTROL: the figures.
+sk_slab_report() {
+	# shellcheck disable=SC2086 # four numbers each
+	set -- $1 $2 $3
+	diag "meminfo kB         before soak   after soak   after control   (soak delta, control delta)"
+	diag "$(printf '  Slab          %12s %12s %15s   (%+d, %+d)' "$1" "$5" "$9" $(($5 - $1)) $(($9 - $5)))"
+	diag "$(printf '  SUnreclaim    %12s %12s %15s   (%+d, %+d)' "$2" "$6" "${10}" $(($6 - $2)) $((${10} - $6)))"
+	diag "$(printf '  Percpu        %12s %12s %15s   (%+d, %+d)' "$3" "$7" "${11}" $(($7 - $3)) $((${11} - $7)))"
+	diag "$(printf '  VmallocUsed   %12s %12s %15s   (%+d, %+d)' "$4" "$8" "${12}" $(($8 - $4)) $((${12} - $8)))"
+	SK_PCPU_SOAK=$(($7 - $3)) SK_VM_SOAK=$(($8 - $4))
+	sk_slab_growth /tmp/sk.s0 /tmp/sk.s1 >/tmp/sk.g1
+	sk_slab_growth /tmp/sk.s1 /tmp/sk.s2 >/tmp/sk.g2
+	diag "caches that grew during the soak (cache, objects, bytes):"
+	head -n 8 /tmp/sk.g1 | sed 's/^/#     /'
+	diag "caches that grew during the ${SK_CONTROL} s control (cache, objects, bytes):"
+	head -n 8 /tmp/sk.g2 | sed 's/^/#     /'
+}
+
+# Slab kB (active objects x object size) of every cache but vmap_area.
+# vmap_area objects describe lazily freed vmalloc ranges (the workloads'
+# thread stacks) until a purge, and loading a module purges them (its
+# set_memory_* calls flush the lazy list): they grow by thousands in a
+# phase without loads and not in the soak, the opposite of a leak.  A
+# vmalloc leak shows in VmallocUsed instead.
+sk_slab_kb() { awk '$1 != "vmap_area" { s += $2 * $3 } END { printf "%d", s / 1024 }' "$1"; }
+
+# Within noise:
+#  - no cache (vmap_area aside) holds SK_CYCLES more objects after the
+#    soak than before it, beyond what the control phase added to it: a
+#    leak of one object per cycle, of any size, shows there;
+#  - slab kB (vmap_area aside) grew by no more than the control phase
+#    moved them plus 128 kB: twice the largest growth seen over a soak
+#    (66 kB in 20 cycles; -71 to +31 kB in 7 runs of 20 and 100 cycles
+#    on 6.1, 6.12 and 7.3), so a leak of 1.3 kB per cycle or more fails
+#    here whatever its object size;
+#  - Percpu unchanged (the module's per-CPU counters go with it), and
+#    VmallocUsed grew by less than a page per cycle.
+sk_slab_check() {
+	b0=$(sk_slab_kb /tmp/sk.s0) b1=$(sk_slab_kb /tmp/sk.s1) b2=$(sk_slab_kb /tmp/sk.s2)
+	ds=$((b1 - b0)) dc=$((b2 - b1))
+	diag "slab kB without vmap_area: before $b0, after soak $b1 ($ds), after control $b2 ($dc)"
+	bad=$(awk -v n="$SK_CYCLES" 'NR == FNR { c[$1] = $2; next }
+		$1 != "vmap_area" && $2 - (c[$1] > 0 ? c[$1] : 0) >= n { printf "%s(+%d) ", $1, $2 }' \
+		/tmp/sk.g2 /tmp/sk.g1)
+	check_eq "soak: no cache gained $SK_CYCLES objects (one per cycle) beyond the control's growth" "$bad" ""
+	lim=$((${dc#-} + 128))
+	check "soak: slab grew by at most the control's change + 128 kB (${ds} kB <= $lim kB)" \
+		test "$ds" -le "$lim"
+	check_eq "soak: Percpu unchanged after the last unload (kB)" "$SK_PCPU_SOAK" 0
+	check "soak: VmallocUsed grew by less than a page per cycle (${SK_VM_SOAK} kB)" \
+		test "$SK_VM_SOAK" -lt $((SK_CYCLES * 4))
+}
+
+# KFENCE's own count of the bugs it saw, where the kernel has KFENCE.
+sk_kfence_check() {
+	k=/sys/kernel/debug/kfence/stats
+	if [ ! -r "$k" ]; then
+		diag "$1: no KFENCE in this kernel ($(uname -r))"
+		return 0
+	fi
+	grep -E 'enabled|total allocations|total bugs' "$k" | sed "s/^/#   kfence: /"
+	check_eq "$1: KFENCE total bugs 0" "$(awk -F: '/total bugs/ { gsub(/ /, "", $2); print $2 }' "$k")" 0
+}
+
+# --- 3. CPU hotplug with every feature hooked -----------------------------------------
+CPUS_DIR=/sys/devices/system/cpu
+t_hotplug_all() {
+	group "CPU hotplug: every CPU but 0 off and on, 3 rounds, all features hooked, under load"
+	cpus=
+	for d in "$CPUS_DIR"/cpu[1-9]*; do
+		[ -w "$d/online" ] && cpus="$cpus ${d##*cpu}"
+	done
+	if [ -z "$cpus" ]; then
+		ktap_skip "hotplug: offline/online under load" "no hot-pluggable CPU besides 0"
+		return 0
+	fi
+	online0=$(cat "$CPUS_DIR/online")
+	dmesg_mark
+	sk_hung_on
+	sk_numa_balancing_on
+	st_load || { ktap_fail "hotplug: insmod"; sk_numa_balancing_restore; sk_hung_restore; return 1; }
+	states0=$(sk_features)
+	diag "hotplug: CPUs$cpus; features: $states0"
+	for f in $FEATURES; do
+		if [ "$(feature_state "$f")" = unsupported ]; then
+			diag "hotplug: $f unsupported on this kernel: $(feature_reason "$f")"
+		else
+			check "hotplug: $f has its hooks in before the hotplug ($(feature_state "$f"))" feature_hooked "$f"
+		fi
+	done
+	c0=$(stat_get ratelimit_checked) q0=$(stat_get ttwu_checked) v0=$(stat_get numa_vma_checked)
+	sk_load_start
+	ok=1 n=0 t0=$(now_cs)
+	for r in 1 2 3; do
+		for c in $cpus; do
+			echo 0 >"$CPUS_DIR/cpu$c/online" || { ok=0; diag "  round $r: cpu$c offline failed"; }
+			usleep 100000
+			echo 1 >"$CPUS_DIR/cpu$c/online" || { ok=0; diag "  round $r: cpu$c online failed"; }
+			n=$((n + 1))
+		done
+		# hooks out and in again with the CPUs back
+		[ "$(wr enabled 0)" = OK ] || ok=0
+		[ "$(wr enabled 1)" = OK ] || ok=0
+	done
+	sk_load_stop
+	t1=$(now_cs)
+	diag "hotplug: $n offline/online pairs in $(secs "$t0" "$t1") s (qemu TCG)"
+	check_eq "hotplug: every offline/online and enabled 0/1 write succeeded" "$ok" 1
+	check_eq "hotplug: every CPU online again" "$(cat "$CPUS_DIR/online")" "$online0"
+	check_eq "hotplug: features as before" "$(sk_features)" "$states0"
+	sk_check_hooks_ran hotplug $(($(stat_get ratelimit_checked) - c0)) \
+		$(($(stat_get ttwu_checked) - q0)) $(($(stat_get numa_vma_checked) - v0))
+	sk_check_workloads "hotplug"
+	check "hotplug: rmmod after the hotplug" st_unload
+	check "hotplug: nothing of ours in enabled_functions" not sk_ours_in_ftrace
+	sk_numa_balancing_restore
+	sk_hung_restore
+	check_no_splat "hotplug: no oops, WARNING, SLUB or KFENCE report, hung task"
+}
