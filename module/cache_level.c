@@ -122,6 +122,7 @@ static bool st_ttwu_queue_wakelist(struct task_struct *p, int cpu,
 				   int wake_flags)
 {
 	const struct st_config *cfg = st_config_get();
+	int this_cpu = smp_processor_id();
 	struct st_wake_pair w;
 	bool stock, level;
 	unsigned int lvl;
@@ -132,10 +133,18 @@ static bool st_ttwu_queue_wakelist(struct task_struct *p, int cpu,
 	if (lvl == ST_LEVEL_LLC)
 		goto orig;
 	st_stat_inc(ST_STAT_TTWU_CHECKED);
+	/*
+	 * Levels only narrow the LLC group (the unit tests check it at
+	 * every level): a wakeup on the same CPU, or into another LLC, is
+	 * stock's at every level.  Tested first, it is the cheap way out.
+	 */
+	if (this_cpu == cpu || *per_cpu_ptr(st_cl_llc_id, this_cpu) !=
+			       *per_cpu_ptr(st_cl_llc_id, cpu))
+		goto orig;
 	if (!st_cl_may_queue(p, cpu))
 		goto orig;
 
-	st_cl_pair(&w, smp_processor_id(), cpu);
+	st_cl_pair(&w, this_cpu, cpu);
 	stock = st_wake_queue(w.share_llc, &w);
 	level = st_wake_queue(st_level_shares(lvl, &w,
 					      cfg->knob[ST_KNOB_AUTO_LLC_MAX]),

@@ -33,7 +33,6 @@ fi
 
 st_ensure_host
 mkdir -p "$ST_BUILD"
-trap st_chroot_umount_all EXIT
 if st_build_helpers; then st_result pass host "static guest helpers build (gcc -static)"
 else st_result fail host "static guest helpers build (gcc -static)"; fi
 st_log "source tree: $ST_SRC ($(git -C "$ST_SRC" describe --always --dirty 2>/dev/null || echo 'not git'))"
