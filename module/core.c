@@ -6,6 +6,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/jiffies.h>
 #include <linux/kernel.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
@@ -67,6 +68,7 @@ static void st_config_derive(struct st_config *cfg)
 {
 	st_rl_params_init(&cfg->rl, cfg->knob[ST_KNOB_RL_WINDOW_NS],
 			  cfg->knob[ST_KNOB_RL_BURST]);
+	cfg->rl_window_jiffies = nsecs_to_jiffies64(cfg->rl.window) + 1;
 }
 
 /* passthrough installs every supported feature, whatever its knobs */

@@ -37,6 +37,8 @@
 struct st_rl_slot {
 	u64 owner;
 	u64 tat;
+	/* jiffies after which tat has surely passed: no clock to read */
+	unsigned long expires;
 };
 
 static struct st_rl_slot *st_rl_table;
@@ -76,6 +78,19 @@ static u64 st_rl_tat(struct task_struct *p)
 
 	return READ_ONCE(slot->owner) == st_rl_owner(p) ?
 		READ_ONCE(slot->tat) : 0;
+}
+
+/*
+ * Whether @p may be limited now: its own stamp, not yet surely expired.
+ * Most wakeups end here, without reading a clock (sched_clock_cpu is
+ * most of what a check costs).
+ */
+static bool st_rl_may_be_limited(struct task_struct *p, unsigned long now)
+{
+	struct st_rl_slot *slot = st_rl_slot(p);
+
+	return READ_ONCE(slot->owner) == st_rl_owner(p) &&
+	       time_before_eq(now, READ_ONCE(slot->expires));
 }
 
 /*
@@ -120,7 +135,7 @@ static int st_select_task_rq_fair(struct task_struct *p, int prev_cpu,
 {
 	const struct st_config *cfg = st_config_get();
 	int cpu = smp_processor_id();
-	unsigned long now;
+	unsigned long now = jiffies;
 
 	/*
 	 * The patch decides after the WF_CURRENT_CPU and energy-aware
@@ -131,9 +146,9 @@ static int st_select_task_rq_fair(struct task_struct *p, int prev_cpu,
 		goto stock;
 
 	st_stat_inc(ST_STAT_RL_CHECKED);
-	if (!st_rl_limited(&cfg->rl, st_rl_tat(p), sched_clock_cpu(prev_cpu)))
+	if (!st_rl_may_be_limited(p, now) ||
+	    !st_rl_limited(&cfg->rl, st_rl_tat(p), sched_clock_cpu(prev_cpu)))
 		goto stock;
-	now = jiffies;
 	if (st_want_affine(p, cpu, now) && !st_passthrough(cfg)) {
 		st_record_wakee(p, now);
 		st_stat_inc(ST_STAT_RL_KEPT_PREV_CPU);
@@ -153,6 +168,8 @@ static void st_migrate_task_rq_fair(struct task_struct *p, int new_cpu)
 				      sched_clock_cpu(new_cpu));
 
 		WRITE_ONCE(slot->tat, tat);
+		/* tat is at most a window ahead of now (st_rl_stamp) */
+		WRITE_ONCE(slot->expires, jiffies + cfg->rl_window_jiffies);
 		WRITE_ONCE(slot->owner, st_rl_owner(p));
 		st_stat_inc(ST_STAT_RL_MIGRATIONS_STAMPED);
 	}

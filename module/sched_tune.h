@@ -15,6 +15,8 @@
 struct st_config {
 	u64 knob[ST_NR_KNOBS];
 	struct st_rl_params rl;
+	/* the window in jiffies, rounded up: when a stamp surely expired */
+	unsigned long rl_window_jiffies;
 	struct rcu_head rcu;
 };
 
