@@ -64,6 +64,19 @@ static struct st_feature *st_knob_feature(enum st_knob_id id)
 	return f == ST_FEAT_NONE ? NULL : st_features[f];
 }
 
+/* Knobs of unsupported features read their stock value. */
+static void st_config_stock_unsupported(struct st_config *cfg)
+{
+	int i;
+
+	for (i = 0; i < ST_NR_KNOBS; i++) {
+		struct st_feature *f = st_knob_feature(i);
+
+		if (f && !f->supported && st_knobs[i].has_stock)
+			cfg->knob[i] = st_knobs[i].stock;
+	}
+}
+
 static void st_config_derive(struct st_config *cfg)
 {
 	st_rl_params_init(&cfg->rl, cfg->knob[ST_KNOB_RL_WINDOW_NS],
@@ -79,17 +92,43 @@ static bool st_feature_wanted(const struct st_feature *f,
 	       (st_passthrough(cfg) || f->wanted(cfg));
 }
 
+static void st_feature_release(struct st_feature *f)
+{
+	st_fhook_release(f->hooks, f->nr_hooks);
+	if (f->release)
+		f->release();
+}
+
+/*
+ * A function another ftrace user already redirects (a livepatch: ftrace
+ * refuses a second IPMODIFY user with -EBUSY) cannot be taken over: the
+ * feature becomes unsupported, saying by whom, and the others go on.
+ */
+static void st_feature_refuse(struct st_feature *f, const char *func)
+{
+	snprintf(f->busy_reason, sizeof(f->busy_reason),
+		 "%s is already redirected by another ftrace user (a livepatch?)",
+		 func);
+	f->reason = f->busy_reason;
+	f->supported = false;
+	st_feature_release(f);
+	pr_info("feature %s unsupported from now on: %s\n", f->name, f->reason);
+}
+
 static int st_feature_install(struct st_feature *f)
 {
+	const char *failed = NULL;
 	int ret;
 
 	if (f->prepare)
 		f->prepare();
-	ret = st_fhook_install(f->hooks, f->nr_hooks);
+	ret = st_fhook_install(f->hooks, f->nr_hooks, &failed);
 	if (ret) {
 		/* hooks that went in before the failure had callers too */
 		if (f->quiesce)
 			f->quiesce();
+		if (ret == -EBUSY)
+			st_feature_refuse(f, failed);
 		return ret;
 	}
 	f->installed = true;
@@ -104,13 +143,6 @@ static void st_feature_remove(struct st_feature *f)
 	if (f->quiesce)
 		f->quiesce();
 	f->installed = false;
-}
-
-static void st_feature_release(struct st_feature *f)
-{
-	st_fhook_release(f->hooks, f->nr_hooks);
-	if (f->release)
-		f->release();
 }
 
 /* Brings the installed hooks in line with @cfg. */
@@ -190,7 +222,24 @@ int st_knob_store(enum st_knob_id id, u64 val)
 	cfg->knob[id] = val;
 	st_config_derive(cfg);
 	ret = st_publish(cfg);
-	if (ret)
+	/*
+	 * A feature refused by ftrace has just become unsupported: a write
+	 * to its own knob fails as for any unsupported feature; any other
+	 * write applies to the features that remain.
+	 */
+	if (ret == -EBUSY && f && !f->supported) {
+		ret = -EOPNOTSUPP;
+	} else if (ret == -EBUSY) {
+		cfg = kmemdup(cur, sizeof(*cur), GFP_KERNEL);
+		ret = -ENOMEM;
+		if (cfg) {
+			cfg->knob[id] = val;
+			st_config_stock_unsupported(cfg);
+			st_config_derive(cfg);
+			ret = st_publish(cfg);
+		}
+	}
+	if (ret && ret != -EOPNOTSUPP)
 		pr_warn("%s=%llu not applied: error %d\n", d->name, val, ret);
 out:
 	mutex_unlock(&st_lock);
@@ -227,6 +276,10 @@ static enum st_feature_state st_feature_status(const struct st_feature *f,
 		return ST_STATE_UNSUPPORTED;
 	}
 	if (f->installed) {
+		if (st_fhook_quiet()) {
+			*reason = "kernel.ftrace_enabled=0: ftrace calls none of the hooks";
+			return ST_STATE_IDLE;
+		}
 		if (f->status)
 			*reason = f->status(&idle);
 		return idle ? ST_STATE_IDLE : ST_STATE_ACTIVE;
@@ -313,35 +366,34 @@ int st_core_init(const u64 *initial, const unsigned long *given)
 		}
 	}
 
-	cfg = kzalloc(sizeof(*cfg), GFP_KERNEL);
-	if (!cfg) {
-		ret = -ENOMEM;
-		goto release;
-	}
-	for (i = 0; i < ST_NR_KNOBS; i++) {
-		const struct st_knob_desc *d = &st_knobs[i];
-		struct st_feature *f = st_knob_feature(i);
-		u64 val = initial[i];
+	/* again while ftrace refuses a feature (st_feature_refuse) */
+	do {
+		cfg = kzalloc(sizeof(*cfg), GFP_KERNEL);
+		if (!cfg) {
+			ret = -ENOMEM;
+			goto release;
+		}
+		for (i = 0; i < ST_NR_KNOBS; i++) {
+			const struct st_knob_desc *d = &st_knobs[i];
+			struct st_feature *f = st_knob_feature(i);
 
-		if (f && !f->supported) {
-			if (test_bit(i, given) &&
-			    !(d->has_stock && val == d->stock)) {
+			cfg->knob[i] = initial[i];
+			if (f && !f->supported && test_bit(i, given) &&
+			    !(d->has_stock && initial[i] == d->stock)) {
 				pr_warn("parameter %s: feature %s unsupported on this kernel: %s\n",
 					d->name, f->name, f->reason);
 				kfree(cfg);
 				ret = -EOPNOTSUPP;
 				goto release;
 			}
-			if (d->has_stock)
-				val = d->stock;
 		}
-		cfg->knob[i] = val;
-	}
-	st_config_derive(cfg);
+		st_config_stock_unsupported(cfg);
+		st_config_derive(cfg);
 
-	mutex_lock(&st_lock);
-	ret = st_publish(cfg);
-	mutex_unlock(&st_lock);
+		mutex_lock(&st_lock);
+		ret = st_publish(cfg);
+		mutex_unlock(&st_lock);
+	} while (ret == -EBUSY);
 	if (!ret)
 		return 0;
 	RCU_INIT_POINTER(st_config, NULL);

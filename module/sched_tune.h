@@ -68,6 +68,8 @@ struct st_feature {
 	const char *reason;
 	/* the kernel series the support gate matched */
 	enum st_series series;
+	/* why a function was refused at install: the feature then refuses */
+	char busy_reason[128];
 	bool supported;
 	bool installed;
 };

@@ -262,19 +262,38 @@ static int st_fhook_install_one(struct st_fhook *hook)
 	return 0;
 }
 
-/* All or nothing, in array order. */
-int st_fhook_install(struct st_fhook *hooks, int nr)
+/*
+ * All or nothing, in array order; on failure *failed names the function
+ * ftrace refused (-EBUSY: another ftrace user that changes its IP, a
+ * livepatch, holds it).
+ */
+int st_fhook_install(struct st_fhook *hooks, int nr, const char **failed)
 {
 	int i, ret;
 
 	for (i = 0; i < nr; i++) {
 		ret = st_fhook_install_one(&hooks[i]);
 		if (ret) {
+			*failed = hooks[i].func;
 			st_fhook_remove(hooks, i);
 			return ret;
 		}
 	}
 	return 0;
+}
+
+/*
+ * sysctl kernel.ftrace_enabled=0 turns every ftrace call site off, ours
+ * included (direct calls take no FTRACE_OPS_FL_PERMANENT): hooks that
+ * are in then see nothing, which features/ must say.
+ */
+static int *st_ftrace_enabled;
+
+bool st_fhook_quiet(void)
+{
+	if (!st_ftrace_enabled)
+		st_ftrace_enabled = (int *)st_ksym("ftrace_enabled");
+	return st_ftrace_enabled && !READ_ONCE(*st_ftrace_enabled);
 }
 
 /*

@@ -32,7 +32,8 @@ struct st_fhook {
 	{ .func = #_func, .replacement = (_replacement), .slot = -1 }
 
 int st_fhook_resolve(struct st_fhook *hook);
-int st_fhook_install(struct st_fhook *hooks, int nr);
+int st_fhook_install(struct st_fhook *hooks, int nr, const char **failed);
+bool st_fhook_quiet(void);
 void st_fhook_remove(struct st_fhook *hooks, int nr);
 void st_fhook_release(struct st_fhook *hooks, int nr);
 

@@ -2,13 +2,10 @@
 # shellcheck shell=dash
 # Guest unit: sched_tune next to an IPMODIFY ftrace user (livepatch is
 # one) on the same function.  /st/st_ipmodify.ko (selftests/kmod) is such
-# a user whose callback changes nothing.  Whichever registers second must
-# be refused with EBUSY, and never may both be on the function.
+# a user whose callback changes nothing.  Whichever registers second is
+# refused (ftrace's EBUSY; sched_tune then calls the feature unsupported),
+# and never may both be on the function.
 
-# ours_on FUNC: sched_tune's hook (direct or ftrace_ops) is on FUNC.
-ours_on() {
-	grep -A1 "^$1 " "$TR/enabled_functions" 2>/dev/null | grep -q '\[sched_tune\]'
-}
 ours_on_either() { ours_on "$1" || ours_on "$2"; }
 theirs_on() {
 	grep -A1 "^$1 " "$TR/enabled_functions" 2>/dev/null | grep -q '\[st_ipmodify\]'
@@ -26,8 +23,12 @@ t_ipmodify_conflict() {
 	# it first: our hooks are refused, all or nothing
 	check "st_ipmodify registers on select_task_rq_fair" ipm_load select_task_rq_fair
 	check "sched_tune loads with ratelimit_window_ns=0 next to it" st_load ratelimit_window_ns=0
-	check_eq "ratelimit_window_ns=2000000 refused with EBUSY" "$(wr ratelimit_window_ns 2000000)" EBUSY
+	check_eq "ratelimit_window_ns=2000000 refused with EOPNOTSUPP" "$(wr ratelimit_window_ns 2000000)" EOPNOTSUPP
 	check_eq "ratelimit_window_ns still 0" "$(knob ratelimit_window_ns)" 0
+	check_eq "ratelimit now unsupported" "$(feature_state ratelimit)" unsupported
+	diag "  ratelimit: $(feature_reason ratelimit)"
+	check "its reason names select_task_rq_fair and the other ftrace user" \
+		grep -q 'select_task_rq_fair is already redirected by another ftrace user' "$ST/features/ratelimit/reason"
 	check "sched_tune on neither select_task_rq_fair nor migrate_task_rq_fair" \
 		not ours_on_either select_task_rq_fair migrate_task_rq_fair
 	check "st_ipmodify still on select_task_rq_fair" theirs_on select_task_rq_fair

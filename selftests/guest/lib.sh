@@ -117,6 +117,11 @@ feature_hooked() { case $(feature_state "$1") in active|idle) return 0 ;; esac; 
 ST_FUNCS="select_task_rq_fair migrate_task_rq_fair ttwu_queue_wakelist task_numa_work"
 # A function is hooked when ftrace lists it in enabled_functions.
 hooked() { grep -q "^$1 " "$TR/enabled_functions" 2>/dev/null; }
+# ours_on FUNC: sched_tune's hook (direct call or ftrace_ops) is on FUNC;
+# a direct call shows its trampoline on the line after the function's.
+ours_on() {
+	grep -A1 "^$1 " "$TR/enabled_functions" 2>/dev/null | grep -q '\[sched_tune\]'
+}
 ours_in_ftrace() {
 	grep -qE "^($(echo "$ST_FUNCS" | tr ' ' '|')) |\[sched_tune\]" \
 		"$TR/enabled_functions" 2>/dev/null

@@ -17,7 +17,7 @@ LP_FUNC=ttwu_queue_wakelist
 # The ftrace line of a function, and who owns it.
 lp_line() { grep "^$1 " "$TR/enabled_functions" 2>/dev/null; }
 lp_owns() { lp_line "$LP_FUNC" | grep -q klp_; }
-st_owns() { lp_line "$1" | grep -q '\[sched_tune\]'; }
+st_owns() { ours_on "$1"; }
 lp_loaded() { grep -q '^st_livepatch ' /proc/modules; }
 # A reason that names the function and says another ftrace user holds it.
 lp_reason_ok() {

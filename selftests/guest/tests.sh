@@ -344,6 +344,36 @@ t_enabled() {
 	st_unload
 }
 
+# --- sysctl kernel.ftrace_enabled=0 silences every hook -------------------------
+t_ftrace_sysctl() {
+	group "kernel.ftrace_enabled=0 while hooked"
+	dmesg_mark
+	st_load || { ktap_fail "ftrace sysctl: insmod"; return 1; }
+	# 7.x refuses the sysctl while a permanent ftrace user is in; either
+	# way, features/ must tell what the hooks see
+	r=$(echo 0 2>&1 >/proc/sys/kernel/ftrace_enabled && echo OK)
+	diag "  ftrace_enabled=0: ${r:-refused}, reads $(cat /proc/sys/kernel/ftrace_enabled)"
+	wr stats/reset 1 >/dev/null
+	hb 100
+	c=$(stat_get ratelimit_checked)
+	if [ "$(cat /proc/sys/kernel/ftrace_enabled)" = 0 ]; then
+		check_eq "ftrace_enabled=0: ratelimit says idle" "$(feature_state ratelimit)" idle
+		diag "  ratelimit: $(feature_reason ratelimit)"
+		check "ftrace_enabled=0: the reason names the sysctl" grep -q ftrace_enabled "$ST/features/ratelimit/reason"
+		check_eq "ftrace_enabled=0: no wakeup reaches the rate limit" "$c" 0
+	else
+		check_eq "ftrace_enabled stays 1: ratelimit active" "$(feature_state ratelimit)" active
+		check "ftrace_enabled stays 1: wakeups reach the rate limit ($c)" test "${c:-0}" -gt 0
+	fi
+	echo 1 >/proc/sys/kernel/ftrace_enabled
+	check_eq "ftrace_enabled=1: ratelimit active" "$(feature_state ratelimit)" active
+	hb 100
+	c=$(stat_get ratelimit_checked)
+	check "ftrace_enabled=1: wakeups reach the rate limit ($c)" test "${c:-0}" -gt 0
+	check "ftrace sysctl: rmmod" st_unload
+	check_no_splat "ftrace sysctl: no splat"
+}
+
 # --- the support gate refusing a kernel it was not checked on ------------------
 # gate_simulate=<feature>=<series> makes the gate see an unchecked series
 # for one feature, <feature>=shape a kernel function with another
@@ -491,7 +521,7 @@ t_toggle_stress() {
 }
 
 # Every unit this boot runs, in order; st_only=a,b picks some.
-ALL_UNITS="load_unload hang_guard knobs stats_reset params modprobe enabled gate_refusal ratelimit_effect
+ALL_UNITS="load_unload hang_guard knobs stats_reset params modprobe enabled ftrace_sysctl gate_refusal ratelimit_effect
 	load_unload_stress toggle_stress cache_topology cache_effect cache_bad_input
 	cache_stress cache_hotplug numa_scan scx knob_fuzz hotplug_all livepatch soak ipmodify_conflict"
 t_whole_run() {
