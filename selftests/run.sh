@@ -19,7 +19,8 @@
 # Knobs (environment): ST_KERNELS="stable backports trixie trixie-backports"
 # (names from lib.sh, or exact kvers), ST_BUILD_ONLY="security612" (built,
 # not booted), ST_JOBS=nproc (kernels at once), ST_PKG=0 (skip the package
-# stage),
+# stage), ST_ICOUNT=0 and ST_BENCH_SMOKE=0 (skip the hook-cost and bench
+# boots of the 6.12 kernel),
 # ST_SMP=4, ST_GUEST_TIMEOUT=1200 (s per boot), ST_GUEST_ARGS="st_only=knobs
 # st_hb_loops=400 st_mig_reps=2", ST_SRC=tree to test (default: this repo).
 # The last line is "N passed, N failed[, N skipped]"; exit 1 if any failed.
@@ -216,6 +217,12 @@ run_kernel() {
 		ST_QEMU_SMP="$ST_SMP,sockets=2" ST_QEMU_EXTRA="$ST_NUMA_QEMU" \
 			guest_run "$kver numa" "$out/guest-numa" numa ${ST_GUEST_ARGS:-}
 		numa_log=$out/guest-numa/tap.log
+	fi
+	# the hooks' cost in instructions (qemu icount, exact): each feature
+	# with its hooks in and its decisions stock under 2% (docs/hook-cost.md)
+	if [[ $kver == "$K612" && ${ST_ICOUNT:-1} == 1 ]]; then
+		stamp "$kver icount: hook cost, short"
+		st_icount_short "$kver icount" "$out/icount"
 	fi
 	# sched-tune-bench's smoke run (bench/README.md): one more boot, 6.12 only
 	if [[ $kver == "$K612" && ${ST_BENCH_SMOKE:-1} == 1 ]]; then
