@@ -21,7 +21,7 @@ ST_QEMU_ACCEL=${ST_QEMU_ACCEL:-tcg,thread=single}
 # Extra qemu words, e.g. the NUMA nodes of the NUMA boot.
 ST_QEMU_EXTRA=${ST_QEMU_EXTRA:-}
 ST_QEMU=${ST_QEMU:-qemu-system-x86_64}
-ST_GUEST_TIMEOUT=${ST_GUEST_TIMEOUT:-1200}
+ST_GUEST_TIMEOUT=${ST_GUEST_TIMEOUT:-2400}
 # Memory debugging that Debian's kernels have (issue 9): SLUB consistency
 # checks, red zones, poisoning and owner tracking on every cache, and a
 # KFENCE sample every millisecond (6.12 and later; 6.1 has no KFENCE and
