@@ -146,15 +146,7 @@ st_bench_smoke() {
 	BENCH_GUEST_ARGS=$(tr -s ' \t\n' '   ' <<<"$BENCH_SMOKE_ARGS")
 	bench_guest "$kver" benchsmoke "$out"
 	rc=$?
-	st_ingest_tap "$kver bench" "$out/guest/tap.log"
-	if ((rc == 124)); then
-		st_result fail "$kver bench" "bench guest hung (no end after ${BENCH_TIMEOUT:-2700}s)"
-	elif [[ -z $ST_TAP_PLAN ]]; then
-		st_result fail "$kver bench" "bench guest died before its plan (qemu rc $rc)"
-		tail -n 40 "$out/guest/console.log" | tr -d '\r' | sed 's/^/#   console: /'
-	elif ((ST_TAP_PLAN != ST_TAP_COUNT)); then
-		st_result fail "$kver bench" "bench guest plan 1..$ST_TAP_PLAN but $ST_TAP_COUNT results"
-	fi
+	st_guest_verdict "$kver bench" "$rc" "$out/guest"
 	bench_extract "$out/guest/tap.log" "$out/result" 2>/dev/null || true
 }
 

@@ -55,13 +55,7 @@ for k in $KNAMES; do
 		${ST_IC_CONFIGS:+st_ic_configs="$ST_IC_CONFIGS"} \
 		${ST_IC_MODARGS:+st_ic_modargs="$ST_IC_MODARGS"}
 	rc=$?
-	st_ingest_tap "$kver icount" "$out/icount/tap.log"
-	if ((rc == 124)); then
-		st_result fail "$kver icount" "guest hung: no end after ${ST_GUEST_TIMEOUT}s"
-	elif [[ -z $ST_TAP_PLAN ]]; then
-		st_result fail "$kver icount" "guest died before printing its plan (qemu rc $rc)"
-		tail -n 60 "$out/icount/console.log" | tr -d '\r' | sed 's/^/#   console: /'
-	fi
+	st_guest_verdict "$kver icount" "$rc" "$out/icount"
 	grep -a 'sched_tune: .*hook' "$out/icount/console.log" | tr -d '\r' | sort -u | head -n 8 | sed 's/^/#   console: /'
 	st_icount_results "$kver icount" "$out/icount/tap.log"
 	mapfile -t -O "${#ROWS[@]}" ROWS < <(st_icount_table "$kver" "$out/icount/tap.log")

@@ -494,82 +494,45 @@ st_fetch_vmlinuz() {
 
 # --- module build --------------------------------------------------------------
 
-# Builds the working tree against one kernel in its own copy, so two
-# kernels never share objects; Debian 13 kernels build in their chroot.
-# Output: $ST_BUILD/<kver>/sched_tune.ko and build.log there.  Returns
-# make's status.
-st_build_module() {
-	local kver=$1 dir=$ST_BUILD/$1 env cdir rc
+# st_kbuild KVER SRC OUT: builds the Kbuild tree SRC against KVER's
+# headers in a copy of its own, in the chroot of KVER's Debian release
+# (st_kernel_env), and leaves the copy with its objects and build.log in
+# OUT.  Returns make's status.
+st_kbuild() {
+	local kver=$1 src=$2 out=$3 env cdir rc
 	env=$(st_kernel_env "$kver")
-	rm -rf "$dir"
-	mkdir -p "$dir"
+	rm -rf "$out"
+	mkdir -p "$out"
 	if [[ $env == host ]]; then
-		tar -C "$ST_ROOT" --exclude=./build --exclude=./.git -cf - . | tar -C "$dir" -xf -
-		make -C "$dir" KDIR="$(st_headers_dir "$kver")" >"$dir/build.log" 2>&1
+		tar -C "$src" --exclude=./build --exclude=./.git -cf - . | tar -C "$out" -xf -
+		make -C "$out" KDIR="$(st_headers_dir "$kver")" >"$out/build.log" 2>&1
 		return
 	fi
-	cdir=$(st_chroot_dir "$env")/tmp/st-build-$kver
-	rm -rf "$cdir"
-	mkdir -p "$cdir"
-	tar -C "$ST_ROOT" --exclude=./build --exclude=./.git -cf - . | tar -C "$cdir" -xf -
-	st_in_chroot "$env" make -C "/tmp/st-build-$kver" KDIR="/usr/src/linux-headers-$kver" \
-		>"$dir/build.log" 2>&1
+	cdir=/tmp/st-kbuild-$kver-$(basename "$out")
+	rm -rf "$(st_chroot_dir "$env")$cdir"
+	mkdir -p "$(st_chroot_dir "$env")$cdir"
+	tar -C "$src" --exclude=./build --exclude=./.git -cf - . | tar -C "$(st_chroot_dir "$env")$cdir" -xf -
+	st_in_chroot "$env" make -C "$cdir" KDIR="/usr/src/linux-headers-$kver" >"$out/build.log" 2>&1
 	rc=$?
-	cp -a "$cdir"/. "$dir"/
-	rm -rf "$cdir"
+	cp -a "$(st_chroot_dir "$env")$cdir"/. "$out"/
+	rm -rf "$(st_chroot_dir "$env")$cdir"
 	return $rc
 }
+
+# The working tree against one kernel: $ST_BUILD/<kver>/sched_tune.ko and
+# build.log there.  Returns make's status.
+st_build_module() { st_kbuild "$1" "$ST_ROOT" "$ST_BUILD/$1"; }
 
 # st_build_kmod KVER: the selftests' own test modules (selftests/kmod,
-# never part of sched_tune) into $ST_BUILD/KVER/kmod/, built like
-# st_build_module (Debian 13 kernels in their chroot).  Returns make's
+# never part of sched_tune) into $ST_BUILD/KVER/kmod/.  Returns make's
 # status; the log is kmod/build.log.
-st_build_kmod() {
-	local kver=$1 dir=$ST_BUILD/$1/kmod env cdir rc
-	env=$(st_kernel_env "$kver")
-	rm -rf "$dir"
-	mkdir -p "$dir"
-	if [[ $env == host ]]; then
-		cp "$ST_TESTS"/kmod/* "$dir/"
-		make -C "$dir" KDIR="$(st_headers_dir "$kver")" >"$dir/build.log" 2>&1
-		return
-	fi
-	cdir=$(st_chroot_dir "$env")/tmp/st-kmod-$kver
-	rm -rf "$cdir"
-	mkdir -p "$cdir"
-	cp "$ST_TESTS"/kmod/* "$cdir/"
-	st_in_chroot "$env" make -C "/tmp/st-kmod-$kver" KDIR="/usr/src/linux-headers-$kver" \
-		>"$dir/build.log" 2>&1
-	rc=$?
-	cp -a "$cdir"/. "$dir"/
-	rm -rf "$cdir"
-	return $rc
-}
+st_build_kmod() { st_kbuild "$1" "$ST_TESTS/kmod" "$ST_BUILD/$1/kmod"; }
 
 # The selftests' test livepatch (selftests/livepatch), built like the
-# module: on the host or in the kernel's chroot.  Output:
-# $ST_BUILD/<kver>/livepatch/st_livepatch.ko and build.log there, which
-# st_build_initramfs puts into the guest.  Returns make's status.
+# module: $ST_BUILD/<kver>/livepatch/st_livepatch.ko and build.log there,
+# which st_build_initramfs puts into the guest.  Returns make's status.
 st_build_livepatch() {
-	local kver=$1 dir=$ST_BUILD/$1/livepatch env cdir rc
-	env=$(st_kernel_env "$kver")
-	rm -rf "$dir"
-	mkdir -p "$dir"
-	if [[ $env == host ]]; then
-		cp -a "${ST_SRC:-$ST_ROOT}/selftests/livepatch"/. "$dir"/
-		make -C "$dir" KDIR="$(st_headers_dir "$kver")" >"$dir/build.log" 2>&1
-		return
-	fi
-	cdir=$(st_chroot_dir "$env")/tmp/st-livepatch-$kver
-	rm -rf "$cdir"
-	mkdir -p "$cdir"
-	cp -a "${ST_SRC:-$ST_ROOT}/selftests/livepatch"/. "$cdir"/
-	st_in_chroot "$env" make -C "/tmp/st-livepatch-$kver" KDIR="/usr/src/linux-headers-$kver" \
-		>"$dir/build.log" 2>&1
-	rc=$?
-	cp -a "$cdir"/. "$dir"/
-	rm -rf "$cdir"
-	return $rc
+	st_kbuild "$1" "${ST_SRC:-$ST_ROOT}/selftests/livepatch" "$ST_BUILD/$1/livepatch"
 }
 
 # Pitfall 1: a wrapper ending in `return orig(...)` compiles to a jmp into the
@@ -854,6 +817,27 @@ st_icount_results() {
 	done < <(st_icount_stats "$log")
 }
 
+# st_guest_verdict LABEL RC DIR: a guest's KTAP (DIR/tap.log) into the
+# results, then one failure where it hung (RC 124: the last "# RUNNING"
+# names where), died before its plan or stopped short of it, and the
+# console's tail (DIR/console.log) when anything failed.
+st_guest_verdict() {
+	local label=$1 rc=$2 dir=$3 last fails_before=$ST_FAIL
+	st_ingest_tap "$label" "$dir/tap.log"
+	if ((rc == 124)); then
+		last=$(grep -a '^# RUNNING' "$dir/tap.log" | tail -n1 | tr -d '\r')
+		st_result fail "$label" "guest hung: no end within its timeout (pitfall-1 hang guard; last group: ${last#\# RUNNING }; NMI backtraces in the console log)"
+	elif [[ -z $ST_TAP_PLAN ]]; then
+		st_result fail "$label" "guest died before printing its plan (panic or crash; qemu rc $rc)"
+	elif ((ST_TAP_PLAN != ST_TAP_COUNT)); then
+		st_result fail "$label" "guest plan 1..$ST_TAP_PLAN but $ST_TAP_COUNT results"
+	fi
+	if ((ST_FAIL > fails_before)); then
+		st_log "console log of $label (last 150 lines, full: $dir/console.log):"
+		tail -n 150 "$dir/console.log" | tr -d '\r' | sed 's/^/#   console: /'
+	fi
+}
+
 # st_icount_short LABEL OUTDIR: make check's short hook-cost run on the
 # kernel whose ST_VMLINUZ and OUTDIR/../initramfs.cpio (any initramfs of
 # st_build_initramfs) are ready: 3000 round trips x 2 repetitions (about
@@ -863,12 +847,7 @@ st_icount_short() {
 	local label=$1 out=$2 rc
 	st_icount_boot "$out" st_ic_rounds="${ST_IC_ROUNDS:-3000}" st_ic_reps="${ST_IC_REPS:-2}"
 	rc=$?
-	st_ingest_tap "$label" "$out/tap.log"
-	if ((rc == 124)); then
-		st_result fail "$label" "icount guest hung: no end after ${ST_GUEST_TIMEOUT}s"
-	elif [[ -z $ST_TAP_PLAN ]]; then
-		st_result fail "$label" "icount guest died before printing its plan (qemu rc $rc)"
-	fi
+	st_guest_verdict "$label" "$rc" "$out"
 	st_icount_results "$label" "$out/tap.log"
 	st_icount_table "$label" "$out/tap.log" | sed 's/^/# /'
 }

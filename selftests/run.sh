@@ -275,25 +275,13 @@ ST_NUMA_QEMU="-object memory-backend-ram,id=m0,size=1G -object memory-backend-ra
 # guest_run LABEL OUTDIR MODE [WORDS...]: boots the kernel with the
 # initramfs in OUTDIR/.., runs /st/MODE.sh and counts its KTAP as LABEL.
 guest_run() {
-	local label=$1 gout=$2 mode=$3 rc last fails_before=$ST_FAIL
+	local label=$1 gout=$2 mode=$3 rc
 	shift 3
 	stamp "$label: boot ($ST_QEMU_SMP vCPUs, timeout ${ST_GUEST_TIMEOUT}s)"
 	st_boot "$ST_VMLINUZ" "$(dirname "$gout")/initramfs.cpio" "$gout" st_mode="$mode" "$@"
 	rc=$?
 	stamp "$label: guest exited (qemu rc $rc)"
-	st_ingest_tap "$label" "$gout/tap.log"
-	if ((rc == 124)); then
-		last=$(grep -a '^# RUNNING' "$gout/tap.log" | tail -n1 | tr -d '\r')
-		st_result fail "$label" "guest hung: no end after ${ST_GUEST_TIMEOUT}s (pitfall-1 hang guard; last group: ${last#\# RUNNING }; NMI backtraces in the console log)"
-	elif [[ -z $ST_TAP_PLAN ]]; then
-		st_result fail "$label" "guest died before printing its plan (panic or crash; qemu rc $rc)"
-	elif ((ST_TAP_PLAN != ST_TAP_COUNT)); then
-		st_result fail "$label" "guest plan 1..$ST_TAP_PLAN but $ST_TAP_COUNT results"
-	fi
-	if ((ST_FAIL > fails_before)); then
-		st_log "console log of $label (last 150 lines, full: $gout/console.log):"
-		tail -n 150 "$gout/console.log" | tr -d '\r' | sed 's/^/#   console: /'
-	fi
+	st_guest_verdict "$label" "$rc" "$gout"
 }
 
 mkdir -p "$ST_BUILD"
