@@ -22,7 +22,7 @@ ST_QEMU_ACCEL=${ST_QEMU_ACCEL:-tcg,thread=single}
 ST_QEMU_EXTRA=${ST_QEMU_EXTRA:-}
 ST_QEMU=${ST_QEMU:-qemu-system-x86_64}
 ST_GUEST_TIMEOUT=${ST_GUEST_TIMEOUT:-2400}
-# Memory debugging that Debian's kernels have (issue 9): SLUB consistency
+# Memory debugging that Debian's kernels have: SLUB consistency
 # checks, red zones, poisoning and owner tracking on every cache, and a
 # KFENCE sample every millisecond (6.12 and later; 6.1 has no KFENCE and
 # passes the word on to init).  A SLUB or KFENCE report fails the run
@@ -675,7 +675,7 @@ st_build_initramfs() {
 # second serial port so printk never interleaves with results.  A guest
 # that outlives ST_GUEST_TIMEOUT gets an NMI through the monitor first: with
 # unknown_nmi_panic and panic_print=0x40 the kernel then logs every CPU's
-# backtrace (a CPU looping with IRQs off, pitfall 1, shows where), and only
+# backtrace (a CPU looping with IRQs off, a tail call into an original, shows where), and only
 # then is qemu killed.  Returns qemu's status, 124 for a hung guest.
 st_boot() {
 	local vmlinuz=$1 initrd=$2 out=$3 pid mon rc t0=$SECONDS
@@ -826,7 +826,7 @@ st_guest_verdict() {
 	st_ingest_tap "$label" "$dir/tap.log"
 	if ((rc == 124)); then
 		last=$(grep -a '^# RUNNING' "$dir/tap.log" | tail -n1 | tr -d '\r')
-		st_result fail "$label" "guest hung: no end within its timeout (pitfall-1 hang guard; last group: ${last#\# RUNNING }; NMI backtraces in the console log)"
+		st_result fail "$label" "guest hung: no end within its timeout (tail-call hang guard; last group: ${last#\# RUNNING }; NMI backtraces in the console log)"
 	elif [[ -z $ST_TAP_PLAN ]]; then
 		st_result fail "$label" "guest died before printing its plan (panic or crash; qemu rc $rc)"
 	elif ((ST_TAP_PLAN != ST_TAP_COUNT)); then

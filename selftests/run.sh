@@ -8,7 +8,7 @@
 #          install/purge in Debian 12 and 13 chroots
 #  kernel: (ST_JOBS at a time) build the module against its headers, on the
 #          host or in the Debian 13 chroot (no warnings), check the .ko for
-#          tail calls into static-call trampolines (pitfall 1), DKMS in
+#          tail calls into static-call trampolines (a tail call into an original loops forever), DKMS in
 #          private trees, boot it under qemu TCG with our initramfs and
 #          collect the guest's KTAP; a two-node boot where numa_scan is
 #          supported
@@ -174,9 +174,9 @@ run_kernel() {
 		return
 	fi
 	if st_check_tailcalls "$ST_KO" >"$out/tailcalls.log"; then
-		st_result pass "$kver" "objdump: no jmp to a __SCT__ static-call trampoline (pitfall 1)"
+		st_result pass "$kver" "objdump: no jmp to a __SCT__ static-call trampoline (a tail call into an original loops forever)"
 	else
-		st_result fail "$kver" "objdump: no jmp to a __SCT__ static-call trampoline (pitfall 1)"
+		st_result fail "$kver" "objdump: no jmp to a __SCT__ static-call trampoline (a tail call into an original loops forever)"
 	fi
 	sed 's/^#* */#   /' "$out/tailcalls.log"
 

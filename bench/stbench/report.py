@@ -117,7 +117,7 @@ def _compare(cells, w, a, b, metric, alpha):
 
 
 def headline(data, cells):
-    """The figures issue 10 asks every report to print."""
+    """The headline figures every report prints."""
     alpha = data.get("alpha", 0.05)
     wnames = [w["name"] for w in data["workloads"]]
     hb = [w for w in wnames if w.startswith("hackbench")]

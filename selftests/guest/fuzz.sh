@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=dash
-# Knob fuzz of issue 9, sourced by tests.sh after lib.sh and soak.sh.
+# Knob fuzz, sourced by tests.sh after lib.sh and soak.sh.
 # Every writable file under /sys/kernel/sched_tune (and writable module
 # parameters, if any) gets FZ_N seeded inputs from helpers/st_fuzz, then
 # FZ_N more from 4 writers at once (FZ_N / 4 each, other seeds) while a

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=dash
-# Coexistence with a livepatch (issue 9), sourced by tests.sh after lib.sh
+# Coexistence with a livepatch, sourced by tests.sh after lib.sh
 # and soak.sh.  selftests/livepatch/st_livepatch.ko takes over
 # ttwu_queue_wakelist, the function cache_level hooks; both use ftrace
 # with IPMODIFY, and ftrace lets one such user per function.

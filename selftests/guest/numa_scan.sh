@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=dash # busybox ash: dash is the nearest shell shellcheck checks
-# Guest tests of the NUMA scan threshold (issue 4), sourced by tests.sh
+# Guest tests of the NUMA scan threshold, sourced by tests.sh
 # after lib.sh.  The effect needs a guest with two NUMA nodes (qemu -numa)
 # and NUMA balancing on; the workload is st_numa_work, threads on every
 # CPU each touching only their own VMAs (numa01_THREAD_ALLOC-like).

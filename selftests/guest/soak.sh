@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=dash
-# Soak tests of issue 9 ("Soak, with nothing lost"), sourced by tests.sh
+# Soak tests (load/unload with nothing lost), sourced by tests.sh
 # after lib.sh: load/unload cycles under load with slab accounting
 # (t_soak) and CPU hotplug with every feature hooked (t_hotplug_all).
 # Also the helpers that fuzz.sh and livepatch.sh use.

@@ -71,21 +71,21 @@ t_features_format() {
 	check_eq "features: ratelimit active by default" "$(feature_state ratelimit)" active
 }
 
-# --- pitfall-1 hang guard ------------------------------------------------------
+# --- tail-call hang guard ------------------------------------------------------
 # A tail call from a wrapper into the original makes ftrace loop forever with
 # IRQs off: under TCG the guest then hangs silently.  Here the guest has to
 # make progress with the hooks live; if it hangs, the host's timeout reports
 # this group as the place it stopped.
 t_hang_guard() {
-	group "pitfall-1 hang guard"
-	st_load || { ktap_fail "pitfall-1 hang guard: insmod"; return 1; }
+	group "tail-call hang guard"
+	st_load || { ktap_fail "tail-call hang guard: insmod"; return 1; }
 	c0=$(stat_get ratelimit_checked)
 	t0=$(now_cs)
-	check "pitfall-1 hang guard: workload completes with hooks active" timeout 300 sh -c ". /st/lib.sh; hb 1000"
+	check "tail-call hang guard: workload completes with hooks active" timeout 300 sh -c ". /st/lib.sh; hb 1000"
 	t1=$(now_cs)
 	c1=$(stat_get ratelimit_checked)
 	diag "hang guard: workload took $(secs "$t0" "$t1") s, ratelimit_checked $c0 -> $c1"
-	check "pitfall-1 hang guard: hook ran (ratelimit_checked grew)" test "${c1:-0}" -gt "${c0:-0}"
+	check "tail-call hang guard: hook ran (ratelimit_checked grew)" test "${c1:-0}" -gt "${c0:-0}"
 	st_unload
 }
 

@@ -2,7 +2,7 @@
 /*
  * Test livepatch of the selftests: takes over ttwu_queue_wakelist(), the
  * function sched_tune's cache_level feature hooks, so the bench can check
- * how the two coexist (issue 9).
+ * how the two coexist.
  *
  * The replacement returns false: "not queued, wake the task directly",
  * which is what the original itself returns whenever the TTWU_QUEUE sched

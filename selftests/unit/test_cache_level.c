@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests of the queued-wakeup cache level (module/policy.c):
- * st_level_shares() and st_wake_queue(), against the cases of issue 3
- * and, exhaustively, against stock ttwu_queue_cond(); then
+ * st_level_shares() and st_wake_queue(), against the cases the cache level
+ * was specified with and, exhaustively, against stock ttwu_queue_cond(); then
  * st_wake_pair_classify() on the topologies the guests boot and a few
  * they cannot, every pair at every level against a written-out table.
  */
@@ -172,7 +172,7 @@ int main(void)
 	other_llc.share_llc = false;
 
 	ktap_check(!queue(ST_LEVEL_LLC, &far), "llc, same LLC, busy target: direct (stock)");
-	ktap_check(queue(ST_LEVEL_L2, &far), "l2, other L2, busy target: queued (seed 002)");
+	ktap_check(queue(ST_LEVEL_L2, &far), "l2, other L2, busy target: queued (the L2 patch)");
 	ktap_check(!queue(ST_LEVEL_L2, &cluster), "l2, same L2, busy target: direct");
 	ktap_check(queue(ST_LEVEL_SMT, &cluster), "smt, same L2 but not SMT siblings: queued");
 	ktap_check(!queue(ST_LEVEL_SMT, &smt), "smt, SMT siblings: direct");
@@ -188,7 +188,7 @@ int main(void)
 		   "other LLC: queued at every level, as stock");
 	far.target_idle = cluster.target_idle = true;
 	ktap_check(queue(ST_LEVEL_LLC, &cluster) && queue(ST_LEVEL_L2, &cluster),
-		   "idle target: queued at every level (seed 004), as stock");
+		   "idle target: queued at every level (the wakee-offload patch), as stock");
 
 	/* every combination of inputs */
 	for (bits = 0; bits < 32; bits++) {
