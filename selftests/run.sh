@@ -16,7 +16,7 @@
 #          modules, package) is exactly as before; the support matrix
 #          (kernel x feature) and the summary
 #
-# Knobs (environment): ST_KERNELS="stable backports trixie trixie-backports"
+# Knobs (environment): ST_KERNELS="backports trixie-backports trixie stable"
 # (names from lib.sh, or exact kvers), ST_BUILD_ONLY="security612" (built,
 # not booted), ST_JOBS=nproc (kernels at once), ST_PKG=0 (skip the package
 # stage), ST_ICOUNT=0 and ST_BENCH_SMOKE=0 (skip the hook-cost and bench
@@ -289,7 +289,9 @@ trap pkg_umount_all EXIT
 # Names resolve through the suites' meta packages (lib.sh); an exact kver
 # is taken as it is.
 KERNELS=()
-for k in ${ST_KERNELS:-stable backports trixie trixie-backports}; do
+# longest jobs first (backports has the icount and bench boots too), so
+# the lanes of ST_JOBS end together
+for k in ${ST_KERNELS:-backports trixie-backports trixie stable}; do
 	if st_kernel_suite "$k" >/dev/null; then
 		kv=$(st_resolve_kver "$k") || exit 1
 		st_log "kernel '$k': $kv"

@@ -7,7 +7,7 @@
 
 NS_SECS=$(st_arg ns_secs 8)
 NS_REPS=$(st_arg ns_reps 2)
-NS_ROUNDS=$(st_arg ns_rounds 20)
+NS_ROUNDS=$(st_arg ns_rounds 10)
 NS_THREADS=$(st_arg ns_threads $(($(nproc) * 4)))
 NS_MB=$(st_arg ns_mb 16)
 NS_DBG=/sys/kernel/debug/sched/numa_balancing
