@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * st_wakemig WAKER_CPU BUSY_CPU HOP_CPU ROUNDS: wakeups that the stock
+ * code always turns into migrations, for the rate-limit test.
+ *
+ * A wakee (nice -20) migrates HOP_CPU -> BUSY_CPU by affinity, which
+ * stamps it, then sleeps on a pipe.  A waker pinned to WAKER_CPU wakes it
+ * with a sync pipe write while a nice 19 spinner occupies BUSY_CPU: stock
+ * select_task_rq_fair() then leaves the busy previous CPU for an idle
+ * one; a rate-limited task stays on it.  The wakee counts its wakeup
+ * migrations the way the scheduler does (schedstats' nr_wakeups_migrate,
+ * WF_MIGRATED), so the load balancer's migrations are not in the count,
+ * and the wakeups after which it runs off BUSY_CPU.
+ * Prints "rounds N wakeup_migrations M off_busy_cpu O"; M is -1 when
+ * schedstats are off.
+ */
+#define _GNU_SOURCE
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static void pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	if (cpu >= 0)
+		CPU_SET(cpu, &set);
+	else
+		for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+			CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		perror("sched_setaffinity");
+		exit(2);
+	}
+}
+
+static long wakeups_migrated(void)
+{
+	FILE *f = fopen("/proc/self/sched", "r");
+	char line[256], *colon;
+	long n = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		colon = strchr(line, ':');
+		if (colon && strstr(line, "nr_wakeups_migrate") &&
+		    strstr(line, "nr_wakeups_migrate") < colon) {
+			n = atol(colon + 1);
+			break;
+		}
+	}
+	fclose(f);
+	return n;
+}
+
+/* The waker writes only once the wakee is really asleep. */
+static void wait_sleeping(pid_t pid)
+{
+	struct timespec pause = { 0, 100000 };
+	char path[64], buf[256], *state;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	for (;;) {
+		f = fopen(path, "r");
+		if (!f)
+			exit(3);
+		state = fgets(buf, sizeof(buf), f) ? strrchr(buf, ')') : NULL;
+		fclose(f);
+		if (state && state[1] == ' ' && state[2] == 'S')
+			return;
+		nanosleep(&pause, NULL);
+	}
+}
+
+static void wakee(int ready, int wake, int busy, int hop, long rounds)
+{
+	long i, before, after, migrated = 0, off = 0;
+	char c = 0;
+
+	setpriority(PRIO_PROCESS, 0, -20);
+	for (i = 0; i < rounds; i++) {
+		pin(hop);
+		pin(busy);
+		pin(-1);
+		before = wakeups_migrated();
+		if (write(ready, &c, 1) != 1 || read(wake, &c, 1) != 1)
+			exit(3);
+		off += sched_getcpu() != busy;
+		after = wakeups_migrated();
+		if (before < 0 || after < 0)
+			migrated = -1;
+		else if (migrated >= 0)
+			migrated += after - before;
+	}
+	printf("rounds %ld wakeup_migrations %ld off_busy_cpu %ld\n", rounds,
+	       migrated, off);
+	exit(0);
+}
+
+int main(int argc, char **argv)
+{
+	int waker, busy, hop, ready[2], wake[2], status;
+	pid_t hog, child;
+	long rounds, i;
+	char c = 0;
+
+	if (argc < 5) {
+		fprintf(stderr, "usage: %s WAKER_CPU BUSY_CPU HOP_CPU ROUNDS\n",
+			argv[0]);
+		return 1;
+	}
+	waker = atoi(argv[1]);
+	busy = atoi(argv[2]);
+	hop = atoi(argv[3]);
+	rounds = atol(argv[4]);
+	if (pipe(ready) || pipe(wake)) {
+		perror("pipe");
+		return 2;
+	}
+	hog = fork();
+	if (hog == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		setpriority(PRIO_PROCESS, 0, 19);
+		pin(busy);
+		for (;;)
+			;
+	}
+	child = fork();
+	if (child == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		wakee(ready[1], wake[0], busy, hop, rounds);
+	}
+	pin(waker);
+	for (i = 0; i < rounds; i++) {
+		if (read(ready[0], &c, 1) != 1)
+			break;
+		wait_sleeping(child);
+		if (write(wake[1], &c, 1) != 1)
+			break;
+	}
+	waitpid(child, &status, 0);
+	kill(hog, SIGKILL);
+	waitpid(hog, NULL, 0);
+	return i == rounds && WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : 4;
+}
