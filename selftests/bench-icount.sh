@@ -25,7 +25,7 @@ set -uo pipefail
 ST_SRC=${ST_SRC:-$ST_ROOT}
 KNAMES=${ST_KERNELS:-stable backports trixie trixie-backports}
 if [[ ${ST_IC_SHORT:-0} == 1 ]]; then
-	ROUNDS=${ST_IC_ROUNDS:-3000} REPS=${ST_IC_REPS:-2}
+	ROUNDS=${ST_IC_ROUNDS:-3000} REPS=${ST_IC_REPS:-5}
 	KNAMES=${KNAMES%% *}
 else
 	ROUNDS=${ST_IC_ROUNDS:-20000} REPS=${ST_IC_REPS:-4}

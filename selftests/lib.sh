@@ -840,12 +840,12 @@ st_guest_verdict() {
 
 # st_icount_short LABEL OUTDIR: make check's short hook-cost run on the
 # kernel whose ST_VMLINUZ and OUTDIR/../initramfs.cpio (any initramfs of
-# st_build_initramfs) are ready: 3000 round trips x 2 repetitions (about
+# st_build_initramfs) are ready: 3000 round trips x 5 repetitions (about
 # a minute), then one st_result per configuration that ran plus one per
 # feature from st_icount_results.
 st_icount_short() {
 	local label=$1 out=$2 rc
-	st_icount_boot "$out" st_ic_rounds="${ST_IC_ROUNDS:-3000}" st_ic_reps="${ST_IC_REPS:-2}"
+	st_icount_boot "$out" st_ic_rounds="${ST_IC_ROUNDS:-3000}" st_ic_reps="${ST_IC_REPS:-5}"
 	rc=$?
 	st_guest_verdict "$label" "$rc" "$out"
 	st_icount_results "$label" "$out/tap.log"
