@@ -575,7 +575,7 @@ st_build_helpers() {
 	mkdir -p "$out"
 	for src in "$ST_TESTS"/helpers/*.c; do
 		bin=$out/$(basename "${src%.c}")
-		if [[ ! -x $bin || $src -nt $bin ]]; then
+		if [[ ! -x $bin || $src -nt $bin || $ST_TESTS/helpers/st_sched.h -nt $bin ]]; then
 			gcc -static -O2 -Wall -Wextra -Werror -o "$bin" "$src" || return 1
 		fi
 	done

@@ -18,12 +18,13 @@
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <signal.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "st_sched.h"
 
 static void xfer(int in, int out)
 {
@@ -39,37 +40,6 @@ static void ping(int out, int in)
 
 	if (write(out, &c, 1) != 1 || read(in, &c, 1) != 1)
 		exit(3);
-}
-
-/* cpu < 0: every CPU */
-static void affinity(int cpu)
-{
-	cpu_set_t set;
-	int i;
-
-	CPU_ZERO(&set);
-	for (i = 0; i < CPU_SETSIZE; i++)
-		if (cpu < 0 || i == cpu)
-			CPU_SET(i, &set);
-	if (sched_setaffinity(0, sizeof(set), &set)) {
-		perror("sched_setaffinity");
-		exit(2);
-	}
-}
-
-static long migrations(void)
-{
-	FILE *f = fopen("/proc/self/sched", "r");
-	char line[256];
-	long n = -1;
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "se.nr_migrations", 16) && strchr(line, ':'))
-			n = atol(strchr(line, ':') + 1);
-	fclose(f);
-	return n;
 }
 
 static long long now_ns(void)
@@ -97,7 +67,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bad ROUNDS or WARMUP\n");
 		return 1;
 	}
-	affinity(0);
+	st_pin(0);
 	if (pipe(a2b) || pipe(b2a)) {
 		perror("pipe");
 		return 2;
@@ -110,14 +80,14 @@ int main(int argc, char **argv)
 	if (child == 0) {
 		/* never outlive a ping-pong killed by a timeout */
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		affinity(1);
-		affinity(-1);
+		st_pin(1);
+		st_pin(-1);
 		for (i = 0; i < warmup; i++)
 			xfer(a2b[0], b2a[1]);
-		m0 = migrations();
+		m0 = st_sched_stat("se.nr_migrations");
 		for (i = 0; i < rounds; i++)
 			xfer(a2b[0], b2a[1]);
-		m1 = migrations();
+		m1 = st_sched_stat("se.nr_migrations");
 		cm = m0 < 0 || m1 < 0 ? -1 : m1 - m0;
 		ccpu = sched_getcpu();
 		if (write(b2a[1], &cm, sizeof(cm)) != sizeof(cm) ||
@@ -125,15 +95,15 @@ int main(int argc, char **argv)
 			return 3;
 		return 0;
 	}
-	affinity(-1);
+	st_pin(-1);
 	for (i = 0; i < warmup; i++)
 		ping(a2b[1], b2a[0]);
-	m0 = migrations();
+	m0 = st_sched_stat("se.nr_migrations");
 	t0 = now_ns();
 	for (i = 0; i < rounds; i++)
 		ping(a2b[1], b2a[0]);
 	t1 = now_ns();
-	m1 = migrations();
+	m1 = st_sched_stat("se.nr_migrations");
 	if (read(b2a[0], &cm, sizeof(cm)) != sizeof(cm) ||
 	    read(b2a[0], &ccpu, sizeof(ccpu)) != sizeof(ccpu))
 		return 3;

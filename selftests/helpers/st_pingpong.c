@@ -19,17 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static void pin(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set)) {
-		perror("sched_setaffinity");
-		exit(2);
-	}
-}
+#include "st_sched.h"
 
 static pid_t hog(int cpu)
 {
@@ -38,7 +28,7 @@ static pid_t hog(int cpu)
 	if (pid == 0) {
 		/* never outlive a ping-pong killed by a timeout */
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		pin(cpu);
+		st_pin(cpu);
 		for (;;)
 			;
 	}
@@ -80,12 +70,12 @@ int main(int argc, char **argv)
 	child = fork();
 	if (child == 0) {
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		pin(b);
+		st_pin(b);
 		for (i = 0; i < rounds; i++)
 			xfer(a2b[0], b2a[1]);
 		return 0;
 	}
-	pin(a);
+	st_pin(a);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (i = 0; i < rounds; i++) {
 		if (write(a2b[1], &c, 1) != 1 || read(b2a[0], &c, 1) != 1)

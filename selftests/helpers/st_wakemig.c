@@ -26,41 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static void pin(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	if (cpu >= 0)
-		CPU_SET(cpu, &set);
-	else
-		for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
-			CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set)) {
-		perror("sched_setaffinity");
-		exit(2);
-	}
-}
-
-static long wakeups_migrated(void)
-{
-	FILE *f = fopen("/proc/self/sched", "r");
-	char line[256], *colon;
-	long n = -1;
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		colon = strchr(line, ':');
-		if (colon && strstr(line, "nr_wakeups_migrate") &&
-		    strstr(line, "nr_wakeups_migrate") < colon) {
-			n = atol(colon + 1);
-			break;
-		}
-	}
-	fclose(f);
-	return n;
-}
+#include "st_sched.h"
 
 /* The waker writes only once the wakee is really asleep. */
 static void wait_sleeping(pid_t pid)
@@ -89,14 +55,14 @@ static void wakee(int ready, int wake, int busy, int hop, long rounds)
 
 	setpriority(PRIO_PROCESS, 0, -20);
 	for (i = 0; i < rounds; i++) {
-		pin(hop);
-		pin(busy);
-		pin(-1);
-		before = wakeups_migrated();
+		st_pin(hop);
+		st_pin(busy);
+		st_pin(-1);
+		before = st_sched_stat("nr_wakeups_migrate");
 		if (write(ready, &c, 1) != 1 || read(wake, &c, 1) != 1)
 			exit(3);
 		off += sched_getcpu() != busy;
-		after = wakeups_migrated();
+		after = st_sched_stat("nr_wakeups_migrate");
 		if (before < 0 || after < 0)
 			migrated = -1;
 		else if (migrated >= 0)
@@ -131,7 +97,7 @@ int main(int argc, char **argv)
 	if (hog == 0) {
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		setpriority(PRIO_PROCESS, 0, 19);
-		pin(busy);
+		st_pin(busy);
 		for (;;)
 			;
 	}
@@ -140,7 +106,7 @@ int main(int argc, char **argv)
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		wakee(ready[1], wake[0], busy, hop, rounds);
 	}
-	pin(waker);
+	st_pin(waker);
 	for (i = 0; i < rounds; i++) {
 		if (read(ready[0], &c, 1) != 1)
 			break;
