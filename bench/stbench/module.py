@@ -9,6 +9,7 @@ every knob at its value before the run.
 
 import errno
 import os
+import signal
 import subprocess
 
 from .util import read
@@ -257,8 +258,16 @@ class Module:
 
     # --- load / unload -------------------------------------------------
     def _run(self, cmd):
-        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           universal_newlines=True)
+        # A signal arriving now waits until insmod/rmmod is done: killed
+        # halfway, rmmod leaves the module going away, and the restore's
+        # insmod then fails with EBUSY.
+        stop = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, stop)
+        try:
+            p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               universal_newlines=True)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old)
         if p.returncode:
             raise BenchError("%s failed (%d): %s" % (" ".join(cmd), p.returncode, p.stdout.strip()))
 
