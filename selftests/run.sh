@@ -20,7 +20,8 @@
 # (names from lib.sh, or exact kvers), ST_BUILD_ONLY="security612" (built,
 # not booted), ST_JOBS=nproc (kernels at once), ST_PKG=0 (skip the package
 # stage), ST_ICOUNT=0 and ST_BENCH_SMOKE=0 (skip the hook-cost and bench
-# boots of the 6.12 kernel),
+# boots of the 6.12 kernel), ST_OPS_BOOT=0 (skip the direct_hooks=0 boot
+# of Debian 13's 6.12),
 # ST_SMP=4, ST_GUEST_TIMEOUT=1200 (s per boot), ST_GUEST_ARGS="st_only=knobs
 # st_hb_loops=400 st_mig_reps=2", ST_SRC=tree to test (default: this repo).
 # The last line is "N passed, N failed[, N skipped]"; exit 1 if any failed.
@@ -209,6 +210,16 @@ run_kernel() {
 	# shellcheck disable=SC2086 # ST_GUEST_ARGS is a list of words on purpose
 	ST_QEMU_SMP="$ST_SMP,sockets=1,cores=$((ST_SMP / 2)),threads=2" \
 		guest_run "$kver" "$out/guest" tests st_topology=smt ${ST_GUEST_ARGS:-}
+	# The ftrace_ops fallback, which the boots above never take: the whole
+	# functional suite again, every load with direct_hooks=0, on one 6.12.
+	if [[ $kver == "$K612_OPS" && ${ST_OPS_BOOT:-1} == 1 ]]; then
+		# shellcheck disable=SC2086
+		ST_QEMU_SMP="$ST_SMP,sockets=1,cores=$((ST_SMP / 2)),threads=2" \
+			guest_run "$kver direct_hooks=0" "$out/guest-ops" tests st_topology=smt \
+			st_load_args=direct_hooks=0 ${ST_GUEST_ARGS:-}
+	elif [[ $kver == "$K612_OPS" ]]; then
+		st_result skip "$kver direct_hooks=0" "the functional suite with direct_hooks=0" "ST_OPS_BOOT=0"
+	fi
 	# numa_scan needs two NUMA nodes, which would split the cache-level
 	# guest's LLC: a boot of its own, on kernels where the feature exists
 	local numa_log=$out/guest/tap.log
@@ -301,6 +312,8 @@ for k in ${ST_KERNELS:-backports trixie-backports trixie stable}; do
 	fi
 done
 K612=$(st_resolve_kver backports) || exit 1
+# the direct_hooks=0 boot: the other 6.12, whose lane is shorter
+K612_OPS=$(st_resolve_kver trixie) || exit 1
 st_log "source tree: $ST_SRC ($(git -C "$ST_SRC" describe --always --dirty 2>/dev/null || echo 'not git'))"
 
 if st_build_helpers; then st_result pass host "static guest helpers build (gcc -static)"

@@ -2,34 +2,41 @@
 /*
  * Function redirection through ftrace.
  *
- * Every call of the hooked function goes to our replacement unless the
- * call comes from this module, which is how the replacement reaches the
- * original.  Two mechanisms do that:
+ * Every call of the hooked function goes to our replacement.  The
+ * replacement reaches the original by calling it past its fentry site
+ * (hook->orig), so its own call passes no ftrace hook at all, ours or a
+ * tracer's.  Nothing then has to tell our calls from foreign ones by
+ * looking at a return address, which function_graph and rethook
+ * (kretprobes, fprobe exits) rewrite; and a tracer on the function sees
+ * each call once, wrapping the replacement.  BPF trampolines call the
+ * original the same way (BPF_TRAMP_F_CALL_ORIG).
+ *
+ * Two mechanisms send calls to the replacement:
  *
  * - Direct (preferred): an ftrace direct call (the mechanism of BPF
  *   trampolines) makes the traced function's entry call a trampoline of
- *   fhook_direct.c.  It looks at the traced function's return address: in
- *   our text, it returns into the original; otherwise it drops its own
- *   return address and jumps to the replacement through a static call of
- *   ours, a patched direct jmp.  About a dozen instructions a hooked call.
+ *   fhook_direct.c, which returns into the replacement.  About half a
+ *   dozen instructions a hooked call.
  * - ftrace_ops (fallback): a callback that moves the saved IP to the
  *   replacement, as livepatch does.  It costs the ftrace trampoline's
  *   register save and restore around an indirect call, about 250
- *   instructions per hooked call with both passes counted (qemu icount).
+ *   instructions per hooked call (qemu icount).
  *
  * The fallback is taken when the kernel tracks call depth (retbleed=stuff:
- * fhook_direct.c does not account for it), when every trampoline is taken,
- * and when ftrace refuses the direct call with -EBUSY (another direct
- * user, e.g. a BPF trampoline, is on the function; ftrace_ops can share
- * with it).  Against livepatch or any other IPMODIFY user both fail with
- * -EBUSY, in either order of registration: a direct ops without ops_func
- * and an IPMODIFY ops never coexist on a function.
+ * fhook_direct.c does not account for it, and the original is then called
+ * at its entry, see st_fhook_resolve()), when every trampoline is taken,
+ * when direct_hooks=0, and when ftrace refuses the direct call with -EBUSY
+ * (another direct user, e.g. a BPF trampoline, is on the function;
+ * ftrace_ops can share with it).  Against livepatch or any other IPMODIFY
+ * user both fail with -EBUSY, in either order of registration: a direct
+ * ops without ops_func and an IPMODIFY ops never coexist on a function.
  *
- * Both rely on the replacement calling the original with a real call: a
- * tail call (jmp) would make the original's caller look foreign, redirect
- * again and spin forever with interrupts off.  Kbuild therefore builds
- * this module with -fno-optimize-sibling-calls, and the selftests check
- * the object code.
+ * The fallback's callback still lets calls from this module through (by
+ * parent_ip, which ftrace captures before any callback runs): that is how
+ * the original is reached where it is called at its entry.  There a tail
+ * call (jmp) into the original would look foreign, redirect again and
+ * spin forever with interrupts off, so Kbuild builds this module with
+ * -fno-optimize-sibling-calls and the selftests check the object code.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -53,32 +60,33 @@ module_param(direct_hooks, bool, 0444);
 MODULE_PARM_DESC(direct_hooks,
 		 "0|1: hook through ftrace direct calls where the kernel allows (default 1)");
 
+static char test_unhook_fail[32];
+module_param_string(test_unhook_fail, test_unhook_fail,
+		    sizeof(test_unhook_fail), 0);
+MODULE_PARM_DESC(test_unhook_fail,
+		 "testing only: FUNC: act as if ftrace refused to unhook FUNC (the hook stays in and the module pins itself)");
+
+static bool st_fhook_call_depth(void)
+{
+#ifdef X86_FEATURE_CALL_DEPTH
+	return boot_cpu_has(X86_FEATURE_CALL_DEPTH);
+#else
+	return false;
+#endif
+}
+
 #if ST_FHOOK_HAVE_DIRECT
 
 static DECLARE_BITMAP(st_fhook_slots_used, ST_FHOOK_SLOTS);
-
-/* Out of tree, the module must test the kernel version (layout.h). */
-static void st_fhook_text_init(void)
-{
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 4, 0)
-	st_fhook_text_lo = (unsigned long)THIS_MODULE->mem[MOD_TEXT].base;
-	st_fhook_text_len = THIS_MODULE->mem[MOD_TEXT].size;
-#else
-	st_fhook_text_lo = (unsigned long)THIS_MODULE->core_layout.base;
-	st_fhook_text_len = THIS_MODULE->core_layout.text_size;
-#endif
-}
 
 /* Why this kernel cannot take direct hooks at all, or NULL. */
 static const char *st_fhook_no_direct(void)
 {
 	if (!direct_hooks)
 		return "direct_hooks=0";
-#ifdef X86_FEATURE_CALL_DEPTH
 	/* the trampolines do no call-depth accounting (retbleed=stuff) */
-	if (boot_cpu_has(X86_FEATURE_CALL_DEPTH))
+	if (st_fhook_call_depth())
 		return "call depth tracking is on";
-#endif
 	return NULL;
 }
 
@@ -93,7 +101,6 @@ static int st_fhook_slot_get(struct st_fhook *hook)
 		return -ENOSPC;
 	set_bit(slot, st_fhook_slots_used);
 	hook->slot = slot;
-	st_fhook_text_init();
 	st_fhook_direct_set(slot, hook->replacement);
 	return slot;
 }
@@ -185,7 +192,36 @@ static void st_fhook_ops_prepare(struct st_fhook *hook)
 		hook->ops.flags |= FTRACE_OPS_FL_SAVE_REGS;
 }
 
-/* -ENOENT: no such symbol; -EINVAL or -EBUSY: ftrace refuses it. */
+ST_KCALL_DEFINE(st_ftrace_location, ftrace_location);
+
+/*
+ * Past the fentry call, or 0.  ftrace_location() maps a function's entry
+ * to its fentry site (after the ENDBR on IBT kernels); it is not exported.
+ * With call-depth tracking the original is called at its entry instead:
+ * the kernel patches a static call to an entry into a call of the
+ * function's accounting thunk, and a call past fentry would skip it.
+ */
+static unsigned long st_fhook_orig_addr(unsigned long addr)
+{
+	static bool bound;
+	unsigned long site;
+
+	if (st_fhook_call_depth())
+		return addr;
+	if (!bound && st_kcall_bind_sym(st_ftrace_location, "ftrace_location"))
+		return 0;
+	bound = true;
+	site = st_kcall(st_ftrace_location)(addr);
+	/* an ENDBR at most before it: anything else is not a known layout */
+	if (site < addr || site - addr > 4)
+		return 0;
+	return site + MCOUNT_INSN_SIZE;
+}
+
+/*
+ * -ENOENT: no such symbol; -EINVAL or -EBUSY: ftrace refuses it;
+ * -EOPNOTSUPP: no fentry site to call the original past.
+ */
 int st_fhook_resolve(struct st_fhook *hook)
 {
 	int ret;
@@ -193,6 +229,11 @@ int st_fhook_resolve(struct st_fhook *hook)
 	hook->addr = st_ksym(hook->func);
 	if (!hook->addr)
 		return -ENOENT;
+	hook->orig = st_fhook_orig_addr(hook->addr);
+	if (!hook->orig) {
+		hook->addr = 0;
+		return -EOPNOTSUPP;
+	}
 
 	/* register_ftrace_direct() wants ops->func unset */
 	hook->ops.func = NULL;
@@ -213,6 +254,9 @@ static int st_fhook_install_direct(struct st_fhook *hook)
 			     why);
 		return -EOPNOTSUPP;
 	}
+	/* the trampolines send every call to the replacement */
+	if (hook->orig == hook->addr)
+		return -EOPNOTSUPP;
 	ret = st_fhook_slot_get(hook);
 	if (ret < 0)
 		return ret;
@@ -238,6 +282,9 @@ static int st_fhook_install_one(struct st_fhook *hook)
 
 	if (hook->installed)
 		return 0;
+	/* its ops may still be registered: never prepared or registered again */
+	if (hook->pinned)
+		return -EPERM;
 	ret = st_fhook_install_direct(hook);
 	if (!ret) {
 		hook->mech = ST_FHOOK_DIRECT;
@@ -298,16 +345,36 @@ bool st_fhook_quiet(void)
 
 /*
  * A hook ftrace would not take off may still send CPUs into our code:
- * the module must then never be unloaded.
+ * the module must then never be unloaded, and the hook never reused.
  */
 static void st_fhook_pin(struct st_fhook *hook, int err)
 {
 	__module_get(THIS_MODULE);
 	pr_err("cannot unhook %s (ftrace error %d): module pinned, it can no longer be unloaded\n",
 	       hook->func, err);
-	/* ftrace may still use the filter and the trampoline: keep both */
-	hook->addr = 0;
-	hook->slot = -1;
+	/* ftrace may still use the ops, its filter and the trampoline */
+	hook->pinned = true;
+	hook->pin_err = err;
+}
+
+static int st_fhook_unregister(struct st_fhook *hook)
+{
+	if (test_unhook_fail[0] && !strcmp(test_unhook_fail, hook->func))
+		return -EBUSY;
+	if (hook->mech == ST_FHOOK_DIRECT)
+		return st_fhook_direct_unregister(hook);
+	return unregister_ftrace_function(&hook->ops);
+}
+
+/* The first hook that ftrace would not take off, or NULL. */
+const struct st_fhook *st_fhook_pinned(const struct st_fhook *hooks, int nr)
+{
+	int i;
+
+	for (i = 0; i < nr; i++)
+		if (hooks[i].pinned)
+			return &hooks[i];
+	return NULL;
 }
 
 /*
@@ -327,10 +394,7 @@ void st_fhook_remove(struct st_fhook *hooks, int nr)
 
 		if (!hook->installed)
 			continue;
-		if (hook->mech == ST_FHOOK_DIRECT)
-			ret = st_fhook_direct_unregister(hook);
-		else
-			ret = unregister_ftrace_function(&hook->ops);
+		ret = st_fhook_unregister(hook);
 		if (ret) {
 			st_fhook_pin(hook, ret);
 		} else {
@@ -352,6 +416,8 @@ void st_fhook_release(struct st_fhook *hooks, int nr)
 
 	st_fhook_remove(hooks, nr);
 	for (i = 0; i < nr; i++) {
+		if (hooks[i].pinned)
+			continue;
 		if (hooks[i].addr)
 			ftrace_free_filter(&hooks[i].ops);
 		hooks[i].addr = 0;

@@ -11,7 +11,7 @@
 /* How a hook is installed: see fhook.c. */
 enum st_fhook_mech {
 	ST_FHOOK_NONE,
-	ST_FHOOK_DIRECT,	/* ftrace direct call into fhook_direct.S */
+	ST_FHOOK_DIRECT,	/* ftrace direct call into fhook_direct.c */
 	ST_FHOOK_OPS,		/* ftrace_ops callback that moves the IP */
 };
 
@@ -19,13 +19,22 @@ struct st_fhook {
 	const char *func;
 	void *replacement;
 	unsigned long addr;
+	/*
+	 * Where the replacement calls the original: past its fentry site,
+	 * so that no ftrace user (ours included) sees that call; addr where
+	 * the kernel tracks call depth (see st_fhook_resolve()).
+	 */
+	unsigned long orig;
 	struct ftrace_ops ops;
-	/* direct mode: which trampoline of fhook_direct.S, or -1 */
+	/* direct mode: which trampoline of fhook_direct.c, or -1 */
 	int slot;
 	enum st_fhook_mech mech;
 	/* the mechanism dmesg last heard of */
 	enum st_fhook_mech announced;
 	bool installed;
+	/* ftrace would not take it off: never registered again (fhook.c) */
+	bool pinned;
+	int pin_err;
 };
 
 #define ST_FHOOK(_func, _replacement)					\
@@ -36,5 +45,6 @@ int st_fhook_install(struct st_fhook *hooks, int nr, const char **failed);
 bool st_fhook_quiet(void);
 void st_fhook_remove(struct st_fhook *hooks, int nr);
 void st_fhook_release(struct st_fhook *hooks, int nr);
+const struct st_fhook *st_fhook_pinned(const struct st_fhook *hooks, int nr);
 
 #endif /* SCHED_TUNE_WRAPPER_FHOOK_H */

@@ -2,55 +2,41 @@
 /*
  * Trampolines of the direct hooks (fhook.c), one per slot.
  *
- * ftrace's direct call reaches one from the patched call at the traced
- * function's entry (or from ftrace_regs_caller, with the same stack), so
- * on entry [rsp] returns into the traced function and [rsp + 8] into its
- * caller.  A caller in our text is a replacement calling the original:
- * return, and the original runs.  Any other caller gets the replacement:
- * drop our return address, so that the stack is the one the caller made
- * for the traced function, and jump to the slot's static call, which the
- * kernel patches into a direct jmp to the replacement.
+ * ftrace's direct call reaches one from the call at the traced function's
+ * fentry site (or from ftrace_regs_caller, with the same stack), so on
+ * entry [rsp] returns into the traced function and [rsp + 8] into its
+ * caller.  Every call that reaches us is foreign: the replacements call
+ * the original past its fentry site (st_fhook_resolve()), where no ftrace
+ * user sees them, as BPF trampolines do with BPF_TRAMP_F_CALL_ORIG.  That
+ * is why we no longer look at [rsp + 8]: function_graph and rethook
+ * (kretprobes, fprobe exits) rewrite that very slot before we run, and a
+ * test on it took our own calls for foreign ones.
  *
- * Only r11 and the flags are clobbered: at a function's entry they hold
- * nothing (r11 is a scratch register, never an argument).  IBT: we are
- * reached by a direct call and leave by a direct jmp or a return; the
- * ENDBR is there because fhook.c takes the trampolines' addresses.  The
- * return is the kernel's return-thunk macro, which objtool records so the
- * module loader can patch it.  No call-depth accounting: fhook.c does not
- * use these trampolines when X86_FEATURE_CALL_DEPTH is set.
+ * The trampoline replaces its return address with the replacement and
+ * returns there.  The return consumes the return-stack-buffer entry that
+ * the fentry call pushed, so the replacement's own return, and every
+ * return above it, is predicted right; dropping the entry instead (add
+ * $8, %rsp; jmp) left the RSB one entry off and every return above the
+ * hooked function mispredicted.  This return is the one mispredict per
+ * hooked call (docs/hook-cost.md), the same one livepatch's IPMODIFY
+ * return takes.
  *
- * The trampolines live in this C file, next to the static-call keys:
- * objtool then records each jmp as a static-call site of a key in this
- * object, which the module loader patches in place (an asm file of its
- * own would name a key it cannot see, and 6.1 refuses such a site with
- * "Failed to fixup __raw_static_call() usage").
+ * Only r11 and the return slot are touched: at a function's entry r11
+ * holds nothing (a scratch register, never an argument).  IBT: we are
+ * reached by a direct call and leave by a return; the ENDBR is there
+ * because fhook.c takes the trampolines' addresses.  The return is the
+ * kernel's return-thunk macro, which objtool records so that the module
+ * loader can patch it.  No call-depth accounting: fhook.c does not use
+ * these trampolines when X86_FEATURE_CALL_DEPTH is set.
  */
 #include <linux/kernel.h>
 #include <linux/linkage.h>
-#include <linux/objtool.h>
-#include <linux/static_call.h>
 #include <asm/ibt.h>
-#include <asm/unwind_hints.h>
 
 #include "fhook_direct.h"
 
-/* Read by the trampolines: our core text is [lo, lo + len). */
-unsigned long st_fhook_text_lo;
-unsigned long st_fhook_text_len;
-
-static void st_fhook_unset(void)
-{
-	WARN_ONCE(1, "sched_tune: direct hook slot used before it was set\n");
-}
-
-DEFINE_STATIC_CALL(st_fhook_slot0, st_fhook_unset);
-DEFINE_STATIC_CALL(st_fhook_slot1, st_fhook_unset);
-DEFINE_STATIC_CALL(st_fhook_slot2, st_fhook_unset);
-DEFINE_STATIC_CALL(st_fhook_slot3, st_fhook_unset);
-DEFINE_STATIC_CALL(st_fhook_slot4, st_fhook_unset);
-DEFINE_STATIC_CALL(st_fhook_slot5, st_fhook_unset);
-DEFINE_STATIC_CALL(st_fhook_slot6, st_fhook_unset);
-DEFINE_STATIC_CALL(st_fhook_slot7, st_fhook_unset);
+/* Read by the trampolines: slot n returns into st_fhook_targets[n]. */
+unsigned long st_fhook_targets[ST_FHOOK_SLOTS];
 
 #define ST_FHOOK_TRAMP(n)						\
 	asm(".pushsection .text, \"ax\"\n"				\
@@ -59,14 +45,9 @@ DEFINE_STATIC_CALL(st_fhook_slot7, st_fhook_unset);
 	    ".p2align 4\n"						\
 	    "st_fhook_tramp" #n ":\n\t"					\
 	    ASM_ENDBR							\
-	    "movq 8(%rsp), %r11\n\t"					\
-	    "subq st_fhook_text_lo(%rip), %r11\n\t"			\
-	    "cmpq st_fhook_text_len(%rip), %r11\n\t"			\
-	    "jae 1f\n\t"						\
+	    "movq st_fhook_targets + 8 * " #n "(%rip), %r11\n\t"	\
+	    "movq %r11, (%rsp)\n\t"					\
 	    ASM_RET							\
-	    "1: addq $8, %rsp\n\t"					\
-	    UNWIND_HINT_FUNC						\
-	    "jmp __SCT__st_fhook_slot" #n "\n"				\
 	    ".size st_fhook_tramp" #n ", . - st_fhook_tramp" #n "\n"	\
 	    ".popsection\n")
 
@@ -89,26 +70,8 @@ unsigned long st_fhook_direct_tramp(int slot)
 	return (unsigned long)st_fhook_tramps[slot];
 }
 
-#define ST_FHOOK_KEY(n)	(&STATIC_CALL_KEY(st_fhook_slot##n))
-#define ST_FHOOK_TRAMP_ADDR(n)	STATIC_CALL_TRAMP_ADDR(st_fhook_slot##n)
-
-static struct static_call_key *const st_fhook_keys[ST_FHOOK_SLOTS] = {
-	ST_FHOOK_KEY(0), ST_FHOOK_KEY(1), ST_FHOOK_KEY(2), ST_FHOOK_KEY(3),
-	ST_FHOOK_KEY(4), ST_FHOOK_KEY(5), ST_FHOOK_KEY(6), ST_FHOOK_KEY(7),
-};
-
-static void *const st_fhook_keys_tramp[ST_FHOOK_SLOTS] = {
-	ST_FHOOK_TRAMP_ADDR(0), ST_FHOOK_TRAMP_ADDR(1),
-	ST_FHOOK_TRAMP_ADDR(2), ST_FHOOK_TRAMP_ADDR(3),
-	ST_FHOOK_TRAMP_ADDR(4), ST_FHOOK_TRAMP_ADDR(5),
-	ST_FHOOK_TRAMP_ADDR(6), ST_FHOOK_TRAMP_ADDR(7),
-};
-
-/*
- * Before the slot's trampoline is registered: nothing runs it yet.  The
- * kernel patches the static call's trampoline and the jmp of ours.
- */
+/* Before the slot's trampoline is registered: nothing runs it yet. */
 void st_fhook_direct_set(int slot, void *fn)
 {
-	__static_call_update(st_fhook_keys[slot], st_fhook_keys_tramp[slot], fn);
+	WRITE_ONCE(st_fhook_targets[slot], (unsigned long)fn);
 }

@@ -5,8 +5,7 @@
 
 #define ST_FHOOK_SLOTS 8
 
-extern unsigned long st_fhook_text_lo;
-extern unsigned long st_fhook_text_len;
+extern unsigned long st_fhook_targets[ST_FHOOK_SLOTS];
 
 /* not C functions: reached only through ftrace's direct call */
 void st_fhook_tramp0(void);

@@ -48,7 +48,11 @@ unsigned long st_ksym(const char *name)
 	return st_kcall(st_kallsyms_lookup_name)(name);
 }
 
-/* What IBT will think of a direct jump or call to @addr. */
+/*
+ * What IBT will think of a direct jump or call to @addr, which is a
+ * function's entry or, for a hooked function's original, just past its
+ * fentry site (%pS shows which).
+ */
 void st_ksym_report_entry(const char *what, unsigned long addr)
 {
 #ifdef CONFIG_X86_KERNEL_IBT
@@ -57,13 +61,13 @@ void st_ksym_report_entry(const char *what, unsigned long addr)
 	if (copy_from_kernel_nofault(&insn, (void *)addr, sizeof(insn)))
 		insn = 0;
 	if (insn == gen_endbr())
-		pr_info("%s: ENDBR at entry; called through a static call\n",
-			what);
+		pr_info("%s: called at %pS, an ENDBR, through a static call\n",
+			what, (void *)addr);
 	else if (insn == gen_endbr_poison())
-		pr_info("%s: ENDBR sealed at boot; called through a static call (direct, IBT-safe)\n",
-			what);
+		pr_info("%s: called at %pS, an ENDBR sealed at boot, through a static call (direct, IBT-safe)\n",
+			what, (void *)addr);
 	else
-		pr_info("%s: no ENDBR at entry; called through a static call (direct, IBT-safe)\n",
-			what);
+		pr_info("%s: called at %pS, no ENDBR, through a static call (direct, IBT-safe)\n",
+			what, (void *)addr);
 #endif
 }

@@ -35,7 +35,8 @@ enum st_scx_mode st_layout_scx(void);
  * Wake flags are #defines in kernel/sched/sched.h, absent from BTF.
  * WF_TTWU is asserted there to equal SD_BALANCE_WAKE, an enumerator, so
  * it is read from BTF.  WF_CURRENT_CPU (v6.5, commit ab83f455f04d) is not
- * derivable: 0x40 from 6.5 on, checked against 6.12's source.  (An
+ * derivable: 0x40 from 6.5 on, checked against the kernel/sched/sched.h of
+ * 6.12.95, 6.12.118 and 7.3.4 (Debian's sources; 7.2 too).  (An
  * out-of-tree module must test LINUX_VERSION_CODE; checkpatch's advice
  * is for code merged into one version.)
  */
@@ -48,7 +49,8 @@ enum st_scx_mode st_layout_scx(void);
 /*
  * WF_MIGRATED: 0x20 since v5.11 (commit 3aef1551e942 gave the low bits to
  * WF_EXEC/WF_FORK/WF_TTWU); checked against the kernel/sched/sched.h of
- * 6.1.192 and 6.12.95.  0 = unknown here: the cache level refuses.
+ * 6.1.192, 6.12.95, 6.12.118 and 7.3.4.  0 = unknown here: the cache
+ * level refuses.
  */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 11, 0)
 #define ST_WF_MIGRATED		0x20

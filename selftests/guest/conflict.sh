@@ -48,3 +48,36 @@ t_ipmodify_conflict() {
 		not grep -qE '\[(sched_tune|st_ipmodify)\]' "$TR/enabled_functions"
 	check_no_splat "IPMODIFY conflict: no splat in dmesg"
 }
+
+pinned_logged() { dmesg_new | grep -q 'cannot unhook select_task_rq_fair (ftrace error -16): module pinned'; }
+
+# ftrace refusing to take a hook off (test_unhook_fail: the module acts as
+# if unregistering failed, and leaves that hook in as ftrace would).  The
+# module pins itself, the feature stays unsupported, and no knob write
+# prepares or registers that ftrace_ops again.  Last unit of a boot: the
+# module can no longer be unloaded.
+t_unhook_pinned() {
+	group "ftrace refuses to unhook: pinned, never reused"
+	dmesg_mark
+	st_load test_unhook_fail=select_task_rq_fair ratelimit_window_ns=2000000 ||
+		{ ktap_fail "pinned: insmod"; return 1; }
+	check "pinned: sched_tune on select_task_rq_fair" ours_on select_task_rq_fair
+	check_eq "pinned: ratelimit_window_ns=0 applies" "$(wr ratelimit_window_ns 0)" OK
+	check_eq "pinned: ratelimit unsupported" "$(feature_state ratelimit)" unsupported
+	diag "  ratelimit: $(feature_reason ratelimit)"
+	check "pinned: its reason names select_task_rq_fair and the pin" \
+		grep -q 'ftrace would not unhook select_task_rq_fair (error -16): the module is pinned' "$ST/features/ratelimit/reason"
+	check "pinned: dmesg says the module pinned itself" pinned_logged
+	check "pinned: the hook ftrace kept is still in" ours_on select_task_rq_fair
+	check "pinned: migrate_task_rq_fair, which ftrace let go, is out" not ours_on migrate_task_rq_fair
+	knob_bad ratelimit_window_ns 2000000 EOPNOTSUPP
+	check_eq "pinned: ratelimit still unsupported after the write" "$(feature_state ratelimit)" unsupported
+	check "pinned: the workload runs past the kept hook" timeout 300 sh -c ". /st/lib.sh; hb 200"
+	if supported cache_level; then
+		check_eq "pinned: cache_share_level=l2 still applies" "$(wr cache_share_level l2)" OK
+		check "pinned: ttwu_queue_wakelist hooked" ours_on ttwu_queue_wakelist
+		check_eq "pinned: cache_share_level=llc applies" "$(wr cache_share_level llc)" OK
+	fi
+	check "pinned: rmmod refused, the module stays" sh -c '! /sbin/rmmod sched_tune 2>/dev/null && grep -q "^sched_tune " /proc/modules'
+	check_no_splat "pinned: no splat in dmesg (no second registration of the kept ops)"
+}

@@ -80,7 +80,11 @@ group() {
 is_loaded() { grep -q '^sched_tune ' /proc/modules; }
 # Full paths: Debian's static busybox runs its own applets before PATH, and
 # its insmod retries a failed finit_module with init_module (init runs twice).
-st_load() { /sbin/insmod "$KO" "$@"; }
+# st_load_args=a=1,b=2 on the kernel command line adds parameters to every
+# load (the whole suite once with direct_hooks=0, run.sh).
+ST_LOAD_ARGS=$(st_arg load_args "" | tr ',' ' ')
+# shellcheck disable=SC2086 # a list of parameters
+st_load() { /sbin/insmod "$KO" $ST_LOAD_ARGS "$@"; }
 st_unload() { /sbin/rmmod sched_tune; }
 # Leaves the module unloaded, whatever state a failed test left it in.
 st_cleanup() { is_loaded && st_unload; true; }

@@ -1,0 +1,233 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash
+# Guest unit: sched_tune beside the tracers a scheduler engineer attaches
+# to the very functions it hooks, in both orders (tracer first, module
+# first): function_graph with set_graph_function, the function tracer
+# with a filter, a kretprobe, an fprobe exit event (kernels that have
+# them), BPF fentry and fexit (selftests/helpers/st_bpf_count.c).
+#
+# What each combination must show: the guest lives (no splat); each
+# hook's decision runs once per call of its function, counted against
+# what the scheduler itself counts (schedstats' wakeups, the
+# sched_migrate_task event in a trace instance of its own); the tracer
+# records the calls; after rmmod the tracer still records.  A replacement
+# that took its own call of the original for a foreign one (the tracer
+# had rewritten the return address it looked at) ran once per nesting
+# level: 7 decisions per wakeup under a kretprobe, 45 under
+# function_graph.
+
+TR_FUNCS="select_task_rq_fair migrate_task_rq_fair ttwu_queue_wakelist"
+TR_INST=$TR/instances/st_count
+# the hooks of ratelimit and cache_level in, both deciding
+TR_KNOBS="ratelimit_window_ns=2000000 cache_share_level=l2"
+# 5 senders and 5 receivers, 100 messages each: thousands of wakeups
+tr_load() { timeout 120 hackbench -g 1 -f 5 --threads --pipe -l 100 -s 100 >/tmp/tr_hb.out 2>&1; }
+
+# Every CPU's ttwu_count of /proc/schedstat (schedstats on).
+ttwu_total() { awk '/^cpu[0-9]/ { s += $6 } END { print s + 0 }' /proc/schedstat; }
+# Migrations, counted by the scheduler's own event in an instance, so
+# that the tracer's buffer is not touched.
+migcount_on() {
+	mkdir -p "$TR_INST"
+	echo 0 >"$TR_INST/tracing_on"
+	echo 4096 >"$TR_INST/buffer_size_kb"
+	echo 1 >"$TR_INST/events/sched/sched_migrate_task/enable"
+	echo >"$TR_INST/trace"
+	echo 1 >"$TR_INST/tracing_on"
+}
+migcount() { cat "$TR_INST"/per_cpu/cpu*/stats | awk '/^entries:/ || /^overrun:/ { s += $2 } END { print s + 0 }'; }
+migcount_off() {
+	echo 0 >"$TR_INST/events/sched/sched_migrate_task/enable"
+	rmdir "$TR_INST" 2>/dev/null
+	true
+}
+# The main buffer's events, entries and overruns (what a tracer recorded).
+recorded() { cat "$TR"/per_cpu/cpu*/stats | awk '/^entries:/ || /^overrun:/ { s += $2 } END { print s + 0 }'; }
+
+# per_call LABEL: one workload run; checks each hook's decisions against
+# what the scheduler counted over the same run.  Untraced, decisions run
+# once per wakeup of a task free to move (ratelimit_checked, 1.0-1.2 of
+# schedstats' ttwu_count on 6.12.95 under TCG), stamps once per call of
+# migrate_task_rq_fair (1.2-1.4 of the sched_migrate_task events, about
+# 20 more: the same run's counts), level checks up to twice per wakeup
+# (the on_cpu path and the queue path).  A replacement nested by a tracer
+# multiplied each by 7 (kretprobe) to 45 (function_graph).  The bound,
+# twice the natural rate plus 20, holds the first and fails the second.
+per_call() {
+	wr stats/reset 1 >/dev/null
+	w0=$(ttwu_total) m0=$(migcount)
+	tr_load || diag "  hackbench: $(tail -n 2 /tmp/tr_hb.out)"
+	w=$(($(ttwu_total) - w0)) m=$(($(migcount) - m0))
+	c=$(stat_get ratelimit_checked) s=$(stat_get ratelimit_migrations_stamped) l=$(stat_get ttwu_checked)
+	diag "  $1: $w wakeups, $m migrations; ratelimit_checked $c, ratelimit_migrations_stamped $s, ttwu_checked $l"
+	check "$1: select_task_rq_fair decides once per wakeup ($c for $w wakeups: at most $((2 * w + 20)), at least $((w / 2)))" \
+		test "$w" -gt 100 -a "$c" -le $((2 * w + 20)) -a "$c" -ge $((w / 2))
+	check "$1: migrate_task_rq_fair stamps once per migration ($s for $m: at most $((2 * m + 20)), at least $((m / 2)))" \
+		test "$m" -gt 0 -a "$s" -le $((2 * m + 20)) -a "$s" -ge $((m / 2))
+	check "$1: ttwu_queue_wakelist decides once per call, at most twice per wakeup ($l for $w: at most $((4 * w + 20)))" \
+		test "$l" -gt 0 -a "$l" -le $((4 * w + 20))
+}
+
+# Tracer setups, each on every function of TR_FUNCS at once: tr_on_KIND
+# and tr_off_KIND.
+tr_on_graph() { echo "$TR_FUNCS" >"$TR/set_graph_function" && echo function_graph >"$TR/current_tracer"; }
+tr_off_graph() { echo nop >"$TR/current_tracer"; echo >"$TR/set_graph_function"; }
+tr_on_function() { echo "$TR_FUNCS" >"$TR/set_ftrace_filter" && echo function >"$TR/current_tracer"; }
+tr_off_function() { echo nop >"$TR/current_tracer"; echo >"$TR/set_ftrace_filter"; }
+# tr_on_probes FILE SPEC: one event st_tr/<fn> a function, SPEC with @ for it
+tr_on_probes() {
+	for f in $TR_FUNCS; do
+		echo "$2" | sed "s/@/$f/g" >>"$TR/$1" || return 1
+	done
+	echo 1 >"$TR/events/st_tr/enable"
+}
+tr_off_probes() {
+	echo 0 >"$TR/events/st_tr/enable" 2>/dev/null
+	for f in $TR_FUNCS; do echo "-:st_tr/$f" >>"$TR/$1"; done
+}
+# no $retval: two of the functions return void, which fprobe events refuse
+tr_on_kretprobe() { tr_on_probes kprobe_events "r:st_tr/@ @"; }
+tr_off_kretprobe() { tr_off_probes kprobe_events; }
+tr_on_fexit() { tr_on_probes dynamic_events "f:st_tr/@ @%return"; }
+tr_off_fexit() { tr_off_probes dynamic_events; }
+has_fprobe_events() { grep -q 'f\[:\[<group>/\]' "$TR/README" 2>/dev/null; }
+
+# Every function of TR_FUNCS in the trace, or the ones missing.
+traced_all() {
+	miss=
+	for f in $TR_FUNCS; do grep -q "$f" "$TR/trace" || miss="$miss $f"; done
+	[ -z "$miss" ] || diag "  not in the trace:$miss"
+	[ -z "$miss" ]
+}
+
+# tr_case KIND ORDER: ORDER "tracer" attaches the tracer first; "module"
+# loads the module first.  Either way the module is unloaded under the
+# tracer, which must go on recording.
+tr_case() {
+	kind=$1 order=$2
+	label="$kind, $order first"
+	echo 0 >"$TR/tracing_on"
+	echo >"$TR/trace"
+	echo 1 >"$TR/tracing_on"
+	if [ "$order" = tracer ]; then
+		check "$label: tracer attaches to $TR_FUNCS" "tr_on_$kind"
+		# shellcheck disable=SC2086 # a list of parameters
+		check "$label: sched_tune loads" st_load $TR_KNOBS
+	else
+		# shellcheck disable=SC2086
+		check "$label: sched_tune loads" st_load $TR_KNOBS
+		check "$label: tracer attaches to $TR_FUNCS" "tr_on_$kind"
+	fi
+	for f in $TR_FUNCS; do check "$label: $f hooked by sched_tune" ours_on "$f"; done
+	per_call "$label"
+	check "$label: the tracer recorded calls of each function" traced_all
+	check "$label: rmmod under the tracer" st_unload
+	echo >"$TR/trace"
+	tr_load
+	check "$label: after rmmod the tracer still records each function" traced_all
+	"tr_off_$kind"
+	st_cleanup
+}
+
+# BPF fentry and fexit: a BPF trampoline is an ftrace direct call too.
+# First, it holds the function's direct slot and our hook shares it as an
+# ftrace_ops callback; after our direct hook the kernel refuses it with
+# EBUSY (README), unless direct_hooks=0.
+bpf_start() {
+	rm -f /tmp/bpf.out
+	st_bpf_count "$1" >/tmp/bpf.out 2>&1 &
+	BPF_PID=$!
+	i=0
+	while ! grep -qE '^(attached|refused)' /tmp/bpf.out 2>/dev/null && [ "$i" -lt 100 ]; do
+		usleep 100000
+		i=$((i + 1))
+	done
+	grep -q '^attached' /tmp/bpf.out
+}
+# Sets BPF_COUNTS to "fentry N fexit M".  Not in $(...): a subshell
+# cannot wait for the job, and would read the output before it is there.
+bpf_stop() {
+	kill -TERM "$BPF_PID" 2>/dev/null
+	wait "$BPF_PID"
+	BPF_COUNTS=$(sed -n 's/^\(fentry [0-9]* fexit [0-9]*\)$/\1/p' /tmp/bpf.out)
+}
+bpf_counts_ok() {
+	# shellcheck disable=SC2086 # "fentry N fexit M"
+	set -- $1
+	[ "${2:-0}" -gt 0 ] && [ "${4:-0}" -gt 0 ]
+}
+
+t_tracer_bpf() {
+	fn=select_task_rq_fair
+	label="BPF fentry+fexit on $fn, BPF first"
+	check "$label: st_bpf_count attaches" bpf_start "$fn"
+	diag "  $(head -n 1 /tmp/bpf.out)"
+	# shellcheck disable=SC2086
+	check "$label: sched_tune loads" st_load $TR_KNOBS
+	# enabled_functions names the BPF trampoline and ftrace's list
+	# function, not our callback: the ops path shows in the state and the
+	# decisions counted
+	check "$label: $fn hooked, ratelimit active" \
+		test "$(hooked "$fn" && feature_state ratelimit)" = active
+	diag "  $(grep -A1 "^$fn " "$TR/enabled_functions" | tr '\n\t' '  ')"
+	per_call "$label"
+	check "$label: rmmod" st_unload
+	tr_load
+	bpf_stop
+	diag "  $label: $BPF_COUNTS"
+	check "$label: the BPF programs counted calls, also after rmmod ($BPF_COUNTS)" bpf_counts_ok "$BPF_COUNTS"
+
+	label="BPF fentry+fexit on $fn, module first"
+	# shellcheck disable=SC2086
+	check "$label: sched_tune loads" st_load $TR_KNOBS
+	if ours_direct "$fn"; then
+		out=$(st_bpf_count -t "$fn")
+		diag "  $out"
+		case $out in
+		'refused: '*EBUSY*) ktap_ok "$label: refused cleanly with EBUSY next to our direct hook (README)" ;;
+		attached*) ktap_ok "$label: attached next to our direct hook" ;;
+		*) ktap_fail "$label: refused with EBUSY or attached" ;;
+		esac
+		check "$label: $fn still hooked by sched_tune" ours_on "$fn"
+		per_call "$label, BPF refused"
+		st_cleanup
+		# shellcheck disable=SC2086
+		check "$label: sched_tune loads with direct_hooks=0" st_load direct_hooks=0 $TR_KNOBS
+	fi
+	check "$label: st_bpf_count attaches" bpf_start "$fn"
+	per_call "$label, BPF attached"
+	check "$label: rmmod under BPF" st_unload
+	tr_load
+	bpf_stop
+	diag "  $label: $BPF_COUNTS"
+	check "$label: the BPF programs counted calls, also after rmmod ($BPF_COUNTS)" bpf_counts_ok "$BPF_COUNTS"
+	st_cleanup
+}
+
+# Our direct trampoline is on FUNC (enabled_functions names it).
+ours_direct() { grep -A1 "^$1 " "$TR/enabled_functions" 2>/dev/null | grep -q 'st_fhook_tramp'; }
+
+t_tracers() {
+	group "tracers on the hooked functions, both orders"
+	dmesg_mark
+	schedstats=$(cat /proc/sys/kernel/sched_schedstats)
+	echo 1 >/proc/sys/kernel/sched_schedstats
+	migcount_on
+	# shellcheck disable=SC2086
+	if check "no tracer: sched_tune loads" st_load $TR_KNOBS; then
+		per_call "no tracer"
+		st_unload
+	fi
+	kinds="graph function kretprobe"
+	if has_fprobe_events; then kinds="$kinds fexit"
+	else ktap_skip "fprobe exit events" "this kernel has no fprobe events (tracing/README)"; fi
+	for kind in $kinds; do
+		for order in tracer module; do tr_case "$kind" "$order"; done
+	done
+	if [ -d /sys/kernel/btf ]; then t_tracer_bpf
+	else ktap_fail "BPF fentry/fexit: kernel BTF present"; fi
+	migcount_off
+	echo "$schedstats" >/proc/sys/kernel/sched_schedstats
+	check "tracers: nothing of ours left in enabled_functions" not ours_in_ftrace
+	check_no_splat "tracers: no splat in dmesg"
+}
