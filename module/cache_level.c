@@ -208,8 +208,7 @@ static const char *st_cl_resolve(void)
 	st_cl_ext_class = (const void *)st_ksym("ext_sched_class");
 	if (st_kcall_bind_sym(st_smp_call_single_queue, "__smp_call_single_queue"))
 		return "__smp_call_single_queue is missing";
-	st_kcall_bind(st_orig_ttwu_queue_wakelist, st_cl_hooks[0].orig,
-		      "ttwu_queue_wakelist");
+	st_fhook_bind_orig(st_orig_ttwu_queue_wakelist, &st_cl_hooks[0]);
 	return NULL;
 }
 

@@ -115,6 +115,26 @@ static void st_feature_refuse(struct st_feature *f, const char *func)
 	pr_info("feature %s unsupported from now on: %s\n", f->name, f->reason);
 }
 
+/*
+ * A hook ftrace would not take off pinned the module (fhook.c): the
+ * feature stays off for good, and its hooks are never registered again.
+ * Nothing of it is released: the hook may still run and read its state.
+ */
+static bool st_feature_pinned(struct st_feature *f)
+{
+	const struct st_fhook *hook = st_fhook_pinned(f->hooks, f->nr_hooks);
+
+	if (!hook)
+		return false;
+	snprintf(f->busy_reason, sizeof(f->busy_reason),
+		 "ftrace would not unhook %s (error %d): the module is pinned and the feature off until reboot",
+		 hook->func, hook->pin_err);
+	f->reason = f->busy_reason;
+	f->supported = false;
+	pr_info("feature %s unsupported from now on: %s\n", f->name, f->reason);
+	return true;
+}
+
 static int st_feature_install(struct st_feature *f)
 {
 	const char *failed = NULL;
@@ -127,6 +147,8 @@ static int st_feature_install(struct st_feature *f)
 		/* hooks that went in before the failure had callers too */
 		if (f->quiesce)
 			f->quiesce();
+		if (st_feature_pinned(f))
+			return -EBUSY;
 		if (ret == -EBUSY)
 			st_feature_refuse(f, failed);
 		return ret;
@@ -143,6 +165,7 @@ static void st_feature_remove(struct st_feature *f)
 	if (f->quiesce)
 		f->quiesce();
 	f->installed = false;
+	st_feature_pinned(f);
 }
 
 /* Brings the installed hooks in line with @cfg. */
@@ -199,6 +222,27 @@ static int st_publish(struct st_config *cfg)
 	return 0;
 }
 
+/*
+ * A feature pinned by the change just published keeps a hook that still
+ * runs: its knobs go back to stock, so that hook decides as stock does.
+ */
+static void st_publish_stock_unsupported(void)
+{
+	struct st_config *cur, *cfg;
+
+	cur = rcu_dereference_protected(st_config, lockdep_is_held(&st_lock));
+	cfg = kmemdup(cur, sizeof(*cur), GFP_KERNEL);
+	if (!cfg)
+		return;
+	st_config_stock_unsupported(cfg);
+	if (!memcmp(cfg->knob, cur->knob, sizeof(cfg->knob))) {
+		kfree(cfg);
+		return;
+	}
+	st_config_derive(cfg);
+	st_publish(cfg);
+}
+
 int st_knob_store(enum st_knob_id id, u64 val)
 {
 	const struct st_knob_desc *d = &st_knobs[id];
@@ -241,6 +285,8 @@ int st_knob_store(enum st_knob_id id, u64 val)
 	}
 	if (ret && ret != -EOPNOTSUPP)
 		pr_warn("%s=%llu not applied: error %d\n", d->name, val, ret);
+	if (!ret)
+		st_publish_stock_unsupported();
 out:
 	mutex_unlock(&st_lock);
 	return ret;
@@ -268,6 +314,7 @@ static enum st_feature_state st_feature_status(const struct st_feature *f,
 					       const struct st_config *cfg,
 					       const char **reason)
 {
+	enum st_feature_state state;
 	bool idle = false;
 
 	*reason = NULL;
@@ -275,22 +322,33 @@ static enum st_feature_state st_feature_status(const struct st_feature *f,
 		*reason = f->reason;
 		return ST_STATE_UNSUPPORTED;
 	}
-	if (f->installed) {
-		if (st_fhook_quiet()) {
-			*reason = "kernel.ftrace_enabled=0: ftrace calls none of the hooks";
-			return ST_STATE_IDLE;
-		}
+	if (f->installed && st_fhook_quiet()) {
+		*reason = "kernel.ftrace_enabled=0: ftrace calls none of the hooks";
+		state = ST_STATE_IDLE;
+	} else if (f->installed) {
 		if (f->status)
 			*reason = f->status(&idle);
-		return idle ? ST_STATE_IDLE : ST_STATE_ACTIVE;
+		state = idle ? ST_STATE_IDLE : ST_STATE_ACTIVE;
+	} else {
+		if (!f->wanted)
+			*reason = "not implemented yet";
+		else if (!cfg->knob[ST_KNOB_ENABLED])
+			*reason = "enabled=0";
+		else
+			*reason = f->stock_reason;
+		state = ST_STATE_INACTIVE;
 	}
-	if (!f->wanted)
-		*reason = "not implemented yet";
-	else if (!cfg->knob[ST_KNOB_ENABLED])
-		*reason = "enabled=0";
-	else
-		*reason = f->stock_reason;
-	return ST_STATE_INACTIVE;
+	/* a copy run by allow_unchecked says so, whatever its state */
+	*reason = st_gate_reason(f->name, *reason);
+	return state;
+}
+
+/* "active", or "active (unchecked)" for a copy run by allow_unchecked */
+static const char *st_state_mark(const struct st_feature *f,
+				 enum st_feature_state state)
+{
+	return state != ST_STATE_UNSUPPORTED && st_gate_unchecked(f->name) ?
+	       " (unchecked)" : "";
 }
 
 const char *st_feature_name(int i)
@@ -311,7 +369,8 @@ int st_feature_show(int i, const char *what, char *buf, size_t size)
 	cfg = rcu_dereference_protected(st_config, lockdep_is_held(&st_lock));
 	state = st_feature_status(f, cfg, &reason);
 	if (!strcmp(what, "state"))
-		n = scnprintf(buf, size, "%s\n", st_state_names[state]);
+		n = scnprintf(buf, size, "%s%s\n", st_state_names[state],
+			      st_state_mark(f, state));
 	else if (!strcmp(what, "reason"))
 		n = scnprintf(buf, size, "%s\n", reason ? reason : "");
 	else
@@ -334,8 +393,9 @@ int st_features_show(char *buf, size_t size)
 		const char *reason;
 		enum st_feature_state state = st_feature_status(f, cfg, &reason);
 
-		n += scnprintf(buf + n, size - n, "%s %s %s", f->name,
-			       st_state_names[state], f->takes_over);
+		n += scnprintf(buf + n, size - n, "%s %s%s %s", f->name,
+			       st_state_names[state], st_state_mark(f, state),
+			       f->takes_over);
 		if (reason)
 			n += scnprintf(buf + n, size - n, " reason: %s", reason);
 		n += scnprintf(buf + n, size - n, "\n");

@@ -159,6 +159,23 @@ u64 st_rl_stamp(const struct st_rl_params *rp, u64 tat, u64 now)
 	return next < now + rp->window ? next : now + rp->window;
 }
 
+bool st_rl_slot_stamp(struct st_rl_slot *slot, const struct st_rl_params *rp,
+		      u64 owner, u64 now, unsigned long expires)
+{
+	u32 seq;
+	u64 tat;
+
+	if (!st_rl_write_begin(slot, &seq))
+		return false;
+	/* claimed: no other writer can change the fields under us */
+	tat = st_rl_read_owner(slot) == owner ? st_rl_read_tat(slot) : 0;
+	st_rl_write_owner(slot, owner);
+	st_rl_write_tat(slot, st_rl_stamp(rp, tat, now));
+	st_rl_write_expires(slot, expires);
+	st_rl_write_end(slot, seq);
+	return true;
+}
+
 unsigned int st_flips_after_record(const struct st_wakee_flips *w)
 {
 	unsigned int flips = w->flips;

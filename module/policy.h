@@ -10,6 +10,18 @@
 #ifdef __KERNEL__
 #include <linux/types.h>
 #include <linux/errno.h>
+#include <linux/atomic.h>
+#include <linux/compiler.h>
+#include <linux/jiffies.h>
+#include <asm/barrier.h>
+#define st_read_once(x)			READ_ONCE(x)
+#define st_write_once(x, val)		WRITE_ONCE(x, val)
+/* readers of a struct st_rl_slot: pairs with the writers' st_smp_wmb() */
+#define st_smp_rmb()			smp_rmb()
+/* writers of a struct st_rl_slot: pairs with the readers' st_smp_rmb() */
+#define st_smp_wmb()			smp_wmb()
+#define st_cmpxchg_acquire(ptr, old, new) cmpxchg_acquire(ptr, old, new)
+#define st_time_before_eq(a, b)		time_before_eq(a, b)
 #else
 /* the userspace unit tests build this file too */
 #include <errno.h>
@@ -18,6 +30,22 @@
 #include <stdint.h>
 typedef uint64_t u64;
 typedef uint32_t u32;
+/*
+ * The kernel's primitives as C11 atomics: relaxed accesses, fences that
+ * order loads (acquire) and stores (release) as smp_rmb()/smp_wmb() do.
+ */
+#define st_read_once(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define st_write_once(x, val)	__atomic_store_n(&(x), (val), __ATOMIC_RELAXED)
+#define st_smp_rmb()		__atomic_thread_fence(__ATOMIC_ACQUIRE)
+#define st_smp_wmb()		__atomic_thread_fence(__ATOMIC_RELEASE)
+static inline u32 st_cmpxchg_acquire(u32 *ptr, u32 old, u32 new)
+{
+	__atomic_compare_exchange_n(ptr, &old, new, false, __ATOMIC_ACQUIRE,
+				    __ATOMIC_RELAXED);
+	return old;
+}
+
+#define st_time_before_eq(a, b)	((long)((b) - (a)) >= 0)
 #endif
 
 enum st_knob_id {
@@ -85,6 +113,149 @@ struct st_rl_params {
 void st_rl_params_init(struct st_rl_params *rp, u64 window, u32 burst);
 bool st_rl_limited(const struct st_rl_params *rp, u64 tat, u64 now);
 u64 st_rl_stamp(const struct st_rl_params *rp, u64 tat, u64 now);
+
+/*
+ * One slot of the rate limit's lossy per-task table (ratelimit.c): the
+ * stamp of the task named by @owner.  Two tasks that hash to one slot
+ * may be stamped at once on two CPUs (each under its own rq lock) while
+ * wakeups read it anywhere, so the three fields are published as one
+ * under @seq, a sequence count whose writers exclude each other with a
+ * cmpxchg: a writer that finds the slot busy skips its stamp, a reader
+ * that finds it busy or changed sees no stamp.  Either way a task goes
+ * unlimited once, which the lossy table allows; what it never does is
+ * pair one task's owner with another task's tat.  32 bytes on 64-bit: a
+ * slot never straddles a cache line.
+ */
+struct st_rl_slot {
+	u32 seq;		/* odd while a writer fills the slot */
+	/* jiffies after which tat has surely passed: no clock to read */
+	unsigned long expires;
+	u64 owner;
+	u64 tat;
+};
+
+/*
+ * Where the unit tests run a writer in the middle of a read; nothing in
+ * the module.
+ */
+#ifndef st_rl_read_step
+#define st_rl_read_step()	do { } while (0)
+#endif
+
+/* The reader, one load a step, seqcount style. */
+static inline bool st_rl_read_begin(const struct st_rl_slot *slot, u32 *seq)
+{
+	*seq = st_read_once(slot->seq);
+	st_smp_rmb();
+	return !(*seq & 1);
+}
+
+static inline u64 st_rl_read_owner(const struct st_rl_slot *slot)
+{
+	return st_read_once(slot->owner);
+}
+
+static inline u64 st_rl_read_tat(const struct st_rl_slot *slot)
+{
+	return st_read_once(slot->tat);
+}
+
+static inline unsigned long st_rl_read_expires(const struct st_rl_slot *slot)
+{
+	return st_read_once(slot->expires);
+}
+
+/* Whether a writer came between st_rl_read_begin() and now. */
+static inline bool st_rl_read_retry(const struct st_rl_slot *slot, u32 seq)
+{
+	st_smp_rmb();
+	return st_read_once(slot->seq) != seq;
+}
+
+/*
+ * Whether @owner's stamp in @slot may still hold at jiffies @now.  Only a
+ * "yes" needs the retry check: a "no" from a torn read is a lost stamp.
+ */
+static inline bool st_rl_slot_may_limit(const struct st_rl_slot *slot,
+					u64 owner, unsigned long now)
+{
+	u32 seq;
+
+	if (!st_rl_read_begin(slot, &seq))
+		return false;
+	st_rl_read_step();
+	if (st_rl_read_owner(slot) != owner)
+		return false;
+	st_rl_read_step();
+	if (!st_time_before_eq(now, st_rl_read_expires(slot)))
+		return false;
+	st_rl_read_step();
+	return !st_rl_read_retry(slot, seq);
+}
+
+/* @owner's tat in @slot, or 0 (never limits) if it has none. */
+static inline u64 st_rl_slot_tat(const struct st_rl_slot *slot, u64 owner)
+{
+	u32 seq;
+	u64 tat;
+
+	if (!st_rl_read_begin(slot, &seq))
+		return 0;
+	st_rl_read_step();
+	if (st_rl_read_owner(slot) != owner)
+		return 0;
+	st_rl_read_step();
+	tat = st_rl_read_tat(slot);
+	st_rl_read_step();
+	return st_rl_read_retry(slot, seq) ? 0 : tat;
+}
+
+/*
+ * The writer: claims the slot (false if another writer has it), fills
+ * it, releases it.  The acquire lets the claimant read what the last
+ * writer left; the barrier after it keeps the fields from showing
+ * before the odd count, as write_seqcount_begin() does.
+ */
+static inline bool st_rl_write_begin(struct st_rl_slot *slot, u32 *seq)
+{
+	u32 old = st_read_once(slot->seq);
+
+	if ((old & 1) || st_cmpxchg_acquire(&slot->seq, old, old + 1) != old)
+		return false;
+	st_smp_wmb();
+	*seq = old + 1;
+	return true;
+}
+
+static inline void st_rl_write_owner(struct st_rl_slot *slot, u64 owner)
+{
+	st_write_once(slot->owner, owner);
+}
+
+static inline void st_rl_write_tat(struct st_rl_slot *slot, u64 tat)
+{
+	st_write_once(slot->tat, tat);
+}
+
+static inline void st_rl_write_expires(struct st_rl_slot *slot,
+				       unsigned long expires)
+{
+	st_write_once(slot->expires, expires);
+}
+
+static inline void st_rl_write_end(struct st_rl_slot *slot, u32 seq)
+{
+	st_smp_wmb();
+	st_write_once(slot->seq, seq + 1);
+}
+
+/*
+ * Stamps a migration of @owner at sched_clock @now; @expires is the
+ * jiffies value by which the new tat has surely passed.  False if
+ * another CPU is stamping the slot: nothing is then written.
+ */
+bool st_rl_slot_stamp(struct st_rl_slot *slot, const struct st_rl_params *rp,
+		      u64 owner, u64 now, unsigned long expires);
 
 /*
  * The stock wake_wide() heuristic applied to the waker's flip count as

@@ -34,13 +34,7 @@
 
 #define ST_RL_TABLE_BITS 15
 
-struct st_rl_slot {
-	u64 owner;
-	u64 tat;
-	/* jiffies after which tat has surely passed: no clock to read */
-	unsigned long expires;
-};
-
+/* struct st_rl_slot and its protocol: policy.h */
 static struct st_rl_slot *st_rl_table;
 static int __percpu *st_sd_llc_size;
 static const struct static_key *st_sched_energy_present;
@@ -72,12 +66,10 @@ static inline struct st_rl_slot *st_rl_slot(struct task_struct *p)
 	return &st_rl_table[hash_ptr(p, ST_RL_TABLE_BITS)];
 }
 
+/* The owner and the tat come from one stamp (st_rl_slot_tat()). */
 static u64 st_rl_tat(struct task_struct *p)
 {
-	struct st_rl_slot *slot = st_rl_slot(p);
-
-	return READ_ONCE(slot->owner) == st_rl_owner(p) ?
-		READ_ONCE(slot->tat) : 0;
+	return st_rl_slot_tat(st_rl_slot(p), st_rl_owner(p));
 }
 
 /*
@@ -87,10 +79,7 @@ static u64 st_rl_tat(struct task_struct *p)
  */
 static bool st_rl_may_be_limited(struct task_struct *p, unsigned long now)
 {
-	struct st_rl_slot *slot = st_rl_slot(p);
-
-	return READ_ONCE(slot->owner) == st_rl_owner(p) &&
-	       time_before_eq(now, READ_ONCE(slot->expires));
+	return st_rl_slot_may_limit(st_rl_slot(p), st_rl_owner(p), now);
 }
 
 /*
@@ -162,17 +151,16 @@ static void st_migrate_task_rq_fair(struct task_struct *p, int new_cpu)
 {
 	const struct st_config *cfg = st_config_get();
 
-	if (cfg && cfg->rl.window) {
-		struct st_rl_slot *slot = st_rl_slot(p);
-		u64 tat = st_rl_stamp(&cfg->rl, st_rl_tat(p),
-				      sched_clock_cpu(new_cpu));
-
-		WRITE_ONCE(slot->tat, tat);
-		/* tat is at most a window ahead of now (st_rl_stamp) */
-		WRITE_ONCE(slot->expires, jiffies + cfg->rl_window_jiffies);
-		WRITE_ONCE(slot->owner, st_rl_owner(p));
+	/*
+	 * Another task of the same slot being stamped on another CPU makes
+	 * us skip ours: the table is lossy, and no lock spins here.  The
+	 * tat is at most a window ahead of now (st_rl_stamp()).
+	 */
+	if (cfg && cfg->rl.window &&
+	    st_rl_slot_stamp(st_rl_slot(p), &cfg->rl, st_rl_owner(p),
+			     sched_clock_cpu(new_cpu),
+			     jiffies + cfg->rl_window_jiffies))
 		st_stat_inc(ST_STAT_RL_MIGRATIONS_STAMPED);
-	}
 	st_kcall(st_orig_migrate_task_rq_fair)(p, new_cpu);
 }
 
@@ -227,10 +215,10 @@ static int st_rl_probe(struct st_feature *f)
 		f->reason = "out of memory";
 		return -EOPNOTSUPP;
 	}
-	st_kcall_bind(st_orig_select_task_rq_fair,
-		      st_rl_hooks[ST_RL_HOOK_SELECT].addr, "select_task_rq_fair");
-	st_kcall_bind(st_orig_migrate_task_rq_fair,
-		      st_rl_hooks[ST_RL_HOOK_MIGRATE].addr, "migrate_task_rq_fair");
+	st_fhook_bind_orig(st_orig_select_task_rq_fair,
+			   &st_rl_hooks[ST_RL_HOOK_SELECT]);
+	st_fhook_bind_orig(st_orig_migrate_task_rq_fair,
+			   &st_rl_hooks[ST_RL_HOOK_MIGRATE]);
 	return 0;
 }
 
@@ -257,10 +245,29 @@ static bool st_rl_wanted(const struct st_config *cfg)
 	return cfg->knob[ST_KNOB_RL_WINDOW_NS];
 }
 
-/* Stamps of an earlier window would hold tasks for its length. */
+/*
+ * Stamps of an earlier window would hold tasks for its length.  Before
+ * the hooks go in, nothing else touches the table; after, a stamp may be
+ * under way in any slot, so each is cleared as a writer clears it.
+ */
 static void st_rl_forget(void)
 {
 	memset(st_rl_table, 0, sizeof(*st_rl_table) << ST_RL_TABLE_BITS);
+}
+
+static void st_rl_forget_live(void)
+{
+	u32 seq;
+	int i;
+
+	for (i = 0; i < 1 << ST_RL_TABLE_BITS; i++) {
+		while (!st_rl_write_begin(&st_rl_table[i], &seq))
+			cpu_relax();
+		st_rl_write_owner(&st_rl_table[i], 0);
+		st_rl_write_end(&st_rl_table[i], seq);
+		if (!(i & 1023))
+			cond_resched();
+	}
 }
 
 static void st_rl_reconfigure(const struct st_config *old,
@@ -268,7 +275,7 @@ static void st_rl_reconfigure(const struct st_config *old,
 {
 	if (old->rl.window != cfg->rl.window ||
 	    old->rl.interval != cfg->rl.interval)
-		st_rl_forget();
+		st_rl_forget_live();
 }
 
 struct st_feature st_ratelimit_feature = {

@@ -393,77 +393,14 @@ static int st_btf_find_member(struct st_btf_member_q *q,
 	return -ENOENT;
 }
 
-struct st_btf_by_name {
-	const struct st_btf *btf;
-	const char *name;
-	u32 kind;
-	const struct btf_type *found;
-	u32 type;		/* ->type of the first match */
-	bool ambiguous;		/* a second match with another ->type */
-};
-
-static int st_btf_match_name(const struct btf_type *t, u32 id, void *arg)
-{
-	struct st_btf_by_name *q = arg;
-	u32 kind = BTF_INFO_KIND(t->info);
-
-	if (q->kind == BTF_KIND_STRUCT ?
-	    kind != BTF_KIND_STRUCT && kind != BTF_KIND_UNION :
-	    kind != q->kind)
-		return 0;
-	if (!st_btf_name_is(q->btf, t->name_off, q->name))
-		return 0;
-	if (q->kind != BTF_KIND_FUNC) {
-		q->found = t;
-		return 1;
-	}
-	/* static functions of one name in several files */
-	if (!q->found) {
-		q->found = t;
-		q->type = t->type;
-	} else if (t->type != q->type) {
-		q->ambiguous = true;
-		return 1;
-	}
-	return 0;
-}
-
-/*
- * The struct or union (@kind BTF_KIND_STRUCT) or the function
- * (BTF_KIND_FUNC) called @name; -ENOENT if none, -EINVAL if the section
- * is malformed, -ENOTUNIQ for functions of that name with different
- * prototypes.
- */
-static int st_btf_find(const struct st_btf *btf, const char *name, u32 kind,
-		       const struct btf_type **t)
-{
-	struct st_btf_by_name q = { .btf = btf, .name = name, .kind = kind };
-	int ret;
-
-	if (!btf->types)
-		return -EINVAL;
-	ret = st_btf_walk(btf, st_btf_match_name, &q);
-	if (ret < 0)
-		return ret;
-	if (q.ambiguous)
-		return -ENOTUNIQ;
-	if (!q.found)
-		return -ENOENT;
-	*t = q.found;
-	return 0;
-}
-
-int st_btf_member(const struct st_btf *btf, const char *type,
-		  const char *member, u32 *offset, u32 *size)
+/* Member @member of struct @t: its byte offset and size (see btf.h). */
+static int st_btf_member_in(const struct st_btf *btf, const struct btf_type *t,
+			    const char *member, u32 *offset, u32 *size)
 {
 	struct st_btf_member_q q = { .btf = btf, .member = member };
-	const struct btf_type *t;
 	u32 msize;
 	int ret;
 
-	ret = st_btf_find(btf, type, BTF_KIND_STRUCT, &t);
-	if (ret)
-		return ret;
 	ret = st_btf_find_member(&q, t, 0, 0);
 	if (ret)
 		return ret;
@@ -474,8 +411,120 @@ int st_btf_member(const struct st_btf *btf, const char *type,
 	if (q.bits / 8 + msize > t->size)
 		return -EINVAL;
 	*offset = q.bits / 8;
+	*size = msize;
+	return 0;
+}
+
+struct st_btf_by_name {
+	const struct st_btf *btf;
+	const char *name;
+	u32 kind;
+	const struct btf_type *found;
+	u32 type;		/* ->type (a struct's ->size) of the first match */
+	bool ambiguous;		/* a second match that answers otherwise */
+	/* st_btf_member(): the first match's answer, which all must give */
+	const char *member;
+	int ret;
+	u32 offset;
+	u32 size;
+};
+
+static int st_btf_match_name(const struct btf_type *t, u32 id, void *arg)
+{
+	struct st_btf_by_name *q = arg;
+	u32 kind = BTF_INFO_KIND(t->info), offset = 0, size = 0;
+	int ret;
+
+	if (q->kind == BTF_KIND_STRUCT ?
+	    kind != BTF_KIND_STRUCT && kind != BTF_KIND_UNION :
+	    kind != q->kind)
+		return 0;
+	if (!st_btf_name_is(q->btf, t->name_off, q->name))
+		return 0;
+	if (!q->found) {
+		q->found = t;
+		q->type = t->type;
+		if (q->member)
+			q->ret = st_btf_member_in(q->btf, t, q->member,
+						  &q->offset, &q->size);
+		return 0;
+	}
+	/*
+	 * Static functions, and types, of one name in several files
+	 * (vmlinux has a few structs: dir_entry, workspace, the compat twin
+	 * of elf_note_info).  Which one the kernel code we hook uses cannot
+	 * be told, so an answer stands only if every match gives it: one
+	 * prototype; one struct size and, for a member, one offset and
+	 * size.  A same size alone proves nothing: unrelated structs of one
+	 * name often share it (two 24-byte dir_entry).
+	 */
+	if (t->type != q->type) {
+		q->ambiguous = true;
+		return 1;
+	}
+	if (!q->member)
+		return 0;
+	ret = st_btf_member_in(q->btf, t, q->member, &offset, &size);
+	if (ret != q->ret || offset != q->offset || size != q->size) {
+		q->ambiguous = true;
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * Walks the whole section for @q->name; -ENOENT if none, -EINVAL if the
+ * section is malformed, -ENOTUNIQ if two matches answer differently.
+ */
+static int st_btf_lookup(const struct st_btf *btf, struct st_btf_by_name *q)
+{
+	int ret;
+
+	if (!btf->types)
+		return -EINVAL;
+	ret = st_btf_walk(btf, st_btf_match_name, q);
+	if (ret < 0)
+		return ret;
+	if (q->ambiguous)
+		return -ENOTUNIQ;
+	if (!q->found)
+		return -ENOENT;
+	return 0;
+}
+
+/*
+ * The struct or union (@kind BTF_KIND_STRUCT) or the function
+ * (BTF_KIND_FUNC) called @name; -ENOTUNIQ for structs of that name with
+ * different sizes or functions with different prototypes.
+ */
+static int st_btf_find(const struct st_btf *btf, const char *name, u32 kind,
+		       const struct btf_type **t)
+{
+	struct st_btf_by_name q = { .btf = btf, .name = name, .kind = kind };
+	int ret = st_btf_lookup(btf, &q);
+
+	if (ret)
+		return ret;
+	*t = q.found;
+	return 0;
+}
+
+int st_btf_member(const struct st_btf *btf, const char *type,
+		  const char *member, u32 *offset, u32 *size)
+{
+	struct st_btf_by_name q = {
+		.btf = btf, .name = type, .kind = BTF_KIND_STRUCT,
+		.member = member,
+	};
+	int ret = st_btf_lookup(btf, &q);
+
+	if (ret)
+		return ret;
+	if (q.ret)
+		return q.ret;
+	*offset = q.offset;
 	if (size)
-		*size = msize;
+		*size = q.size;
 	return 0;
 }
 

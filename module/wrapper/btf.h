@@ -14,7 +14,9 @@
  *   -ELOOP     a chain of typedefs, qualifiers, pointers or arrays longer
  *              than 32 hops, or anonymous members / function pointers
  *              nested deeper than 8 (real kernels need a few)
- *   -ENOTUNIQ  functions of that name with different prototypes
+ *   -ENOTUNIQ  functions of that name with different prototypes, structs
+ *              or unions of that name with different sizes, or (for a
+ *              member) same-size ones that place it differently
  *   -ENOSPC    st_btf_func_sig(): @buf too small
  */
 #ifndef SCHED_TUNE_WRAPPER_BTF_H

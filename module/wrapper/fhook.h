@@ -8,6 +8,8 @@
 
 #include <linux/ftrace.h>
 
+#include "ksym.h"
+
 /* How a hook is installed: see fhook.c. */
 enum st_fhook_mech {
 	ST_FHOOK_NONE,
@@ -41,6 +43,14 @@ struct st_fhook {
 	{ .func = #_func, .replacement = (_replacement), .slot = -1 }
 
 int st_fhook_resolve(struct st_fhook *hook);
+
+/*
+ * Binds the static call @name, declared with ST_KCALL_DEFINE(), to the
+ * original of @hook, resolved: where the replacement must call it (an
+ * entry with a direct hook on it would send the call back to us).
+ */
+#define st_fhook_bind_orig(name, hook)					\
+	st_kcall_bind(name, (hook)->orig, (hook)->func)
 int st_fhook_install(struct st_fhook *hooks, int nr, const char **failed);
 bool st_fhook_quiet(void);
 void st_fhook_remove(struct st_fhook *hooks, int nr);

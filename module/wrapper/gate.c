@@ -3,17 +3,14 @@
  * The support gate.  ratelimit and cache_level carry copies of stock
  * decisions (want_affine/record_wakee/wake_wide; ttwu_queue_cond and the
  * wakelist queue path), numa_scan a copy of task_numa_work().  Each copy
- * was compared with the stock code of the series listed here, and a
- * feature runs only on those: on any other kernel it says unsupported
- * rather than overriding whatever stock has changed since.
- *
- * Checked against Debian's sources:
- *   6.1   6.1.192 (bookworm-security)
- *   6.12  6.12.95 (bookworm-backports), 6.12.117 (bookworm-security),
- *         6.12.118 (trixie-security): none of the copied code differs
- *   7.3   7.3.4 (trixie-backports): select_task_rq_fair, record_wakee,
- *         wake_wide as in 6.12; ttwu_queue_cond asks
- *         scx_allow_ttwu_queue(); task_numa_work has the cpuset return
+ * was compared with the stock code of Debian's kernels in gate_checked.h,
+ * by series and stable sublevel, and a feature runs only on those: on any
+ * other kernel it says unsupported rather than overriding whatever stock
+ * has changed since.  A stable update or another vendor's build of a
+ * checked series may well have the same code: allow_unchecked=1 runs the
+ * copy there anyway, and the feature says so.  An unchecked series never
+ * runs: its copy may not even fit (gate_range.c tells which kernel this
+ * is, and why both sublevels count).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -21,73 +18,86 @@
 #include <linux/moduleparam.h>
 #include <linux/string.h>
 #include <linux/utsname.h>
+#include <linux/version.h>
 
 #include "gate.h"
+#include "gate_range.h"
 #include "layout.h"
 
 struct st_gate_series_name {
 	enum st_series series;
-	const char *name;
+	unsigned int major, minor;
 };
 
+/* The series this module has a copy for. */
 static const struct st_gate_series_name st_series_names[] = {
-	{ ST_SERIES_6_1, "6.1" },
-	{ ST_SERIES_6_12, "6.12" },
-	{ ST_SERIES_7_3, "7.3" },
+	{ ST_SERIES_6_1, 6, 1 },
+	{ ST_SERIES_6_12, 6, 12 },
+	{ ST_SERIES_7_3, 7, 3 },
 };
 
 struct st_gate_feature {
 	const char *feature;
-	const char *checked;	/* for the reason, as users read it */
-	enum st_series series[3];
+	enum st_series series;
+	/* runs only because of allow_unchecked */
+	bool unchecked;
+	/* why it refuses, or why it runs unchecked */
+	char verdict[256];
+	/* a prototype that does not match (st_gate_shapes) */
 	char reason[160];
 };
 
 static struct st_gate_feature st_gate_features[] = {
-	{ "ratelimit", "6.1, 6.12, 7.3",
-	  { ST_SERIES_6_1, ST_SERIES_6_12, ST_SERIES_7_3 } },
-	{ "cache_level", "6.1, 6.12, 7.3",
-	  { ST_SERIES_6_1, ST_SERIES_6_12, ST_SERIES_7_3 } },
-	/* 6.1 has no per-VMA scan state (vma_numab_state came in 6.4) */
-	{ "numa_scan", "6.12, 7.3", { ST_SERIES_6_12, ST_SERIES_7_3 } },
+	{ .feature = "ratelimit" },
+	{ .feature = "cache_level" },
+	{ .feature = "numa_scan" },
 };
+
+/* verdict and the state's own reason, for st_gate_reason() */
+static char st_gate_notes[ARRAY_SIZE(st_gate_features)][416];
+
+static bool st_allow_unchecked;
+module_param_named(allow_unchecked, st_allow_unchecked, bool, 0444);
+MODULE_PARM_DESC(allow_unchecked,
+		 "0|1: run a feature on a kernel of a series it was checked on but outside the checked stable sublevels, or not built by Debian; its state then says (unchecked) (default 0)");
 
 /*
  * For the selftests: "feature=major.minor[,...]" makes the gate see that
- * series for that feature, and "feature=shape" a kernel whose first
- * function has another prototype, to show how the module refuses a kernel
- * it was not checked on.  It can only make a feature refuse, never pick
- * another copy than the running kernel's.
+ * series for that feature, "feature=sublevel:N" that stable sublevel of
+ * the running series, "feature=vendor" a kernel not built by Debian, and
+ * "feature=shape" a kernel whose first function has another prototype,
+ * to show how the module refuses a kernel it was not checked on (and,
+ * with allow_unchecked, runs it anyway).  It can only make a feature
+ * refuse or run unchecked, never pick another copy than the running
+ * kernel's.
  */
 static char st_gate_simulate[128];
 module_param_string(gate_simulate, st_gate_simulate, sizeof(st_gate_simulate), 0);
 MODULE_PARM_DESC(gate_simulate,
-		 "testing only: feature=series|shape[,...] refuses the feature as if the kernel were that series, or had another prototype");
+		 "testing only: feature=series|sublevel:N|vendor|shape[,...] refuses the feature as if the kernel were that series, that stable sublevel, not Debian's build, or had another prototype");
 
-static char st_release_series[16];
-
-/* "6.12.95+deb12-amd64" -> "6.12" */
-static void st_series_of(const char *release, char *buf, size_t size)
+static struct st_gate_feature *st_gate_find(const char *feature)
 {
-	unsigned int major, minor;
+	int i;
 
-	if (sscanf(release, "%u.%u", &major, &minor) == 2)
-		snprintf(buf, size, "%u.%u", major, minor);
-	else
-		strscpy(buf, "unknown", size);
+	for (i = 0; i < ARRAY_SIZE(st_gate_features); i++)
+		if (!strcmp(st_gate_features[i].feature, feature))
+			return &st_gate_features[i];
+	return NULL;
 }
 
-static enum st_series st_series_lookup(const char *name)
+static enum st_series st_series_lookup(unsigned int major, unsigned int minor)
 {
 	int i;
 
 	for (i = 0; i < ARRAY_SIZE(st_series_names); i++)
-		if (!strcmp(st_series_names[i].name, name))
+		if (st_series_names[i].major == major &&
+		    st_series_names[i].minor == minor)
 			return st_series_names[i].series;
 	return ST_SERIES_UNCHECKED;
 }
 
-/* The series gate_simulate names for @feature, copied to @buf, or false. */
+/* The value gate_simulate gives @feature, copied to @buf, or false. */
 static bool st_gate_simulated(const char *feature, char *buf, size_t size)
 {
 	size_t flen = strlen(feature);
@@ -110,57 +120,127 @@ static bool st_gate_simulated(const char *feature, char *buf, size_t size)
 	return false;
 }
 
+static void st_gate_judge_feature(struct st_gate_feature *g,
+				  const struct st_gate_kernel *k)
+{
+	const char *release = init_utsname()->release;
+	struct st_gate_kernel seen = *k;
+	struct st_gate_verdict v;
+	bool simulated = false;
+	char sim[16], list[64];
+	unsigned int sub;
+
+	g->series = ST_SERIES_UNCHECKED;
+	g->unchecked = false;
+	if (st_gate_simulated(g->feature, sim, sizeof(sim)) &&
+	    strcmp(sim, "shape")) {
+		simulated = true;
+		if (!strcmp(sim, "vendor")) {
+			seen.debian = false;
+		} else if (str_has_prefix(sim, "sublevel:") &&
+			   !kstrtouint(sim + strlen("sublevel:"), 10, &sub)) {
+			seen.sublevel = sub;
+		} else {
+			st_gate_series_list(g->feature, list, sizeof(list));
+			snprintf(g->verdict, sizeof(g->verdict),
+				 "kernel %s (simulated by gate_simulate; running %s) is not a series this feature was checked against (%s)%s",
+				 sim, release, list, st_allow_unchecked ?
+				 "; allow_unchecked=1 covers only a checked series" : "");
+			return;
+		}
+	}
+
+	/* a simulation may only make a kernel the gate admits refuse */
+	st_gate_judge(g->feature, k, &v);
+	if (simulated && v.why == ST_GATE_CHECKED)
+		st_gate_judge(g->feature, &seen, &v);
+	else
+		simulated = false;
+
+	if (!st_gate_admits(&v, st_allow_unchecked)) {
+		st_gate_explain(g->verdict, sizeof(g->verdict), g->feature,
+				release, simulated ? &seen : k, &v, false,
+				st_allow_unchecked, simulated);
+		return;
+	}
+	g->series = st_series_lookup(k->major, k->minor);
+	if (g->series == ST_SERIES_UNCHECKED) {
+		snprintf(g->verdict, sizeof(g->verdict),
+			 "kernel %s: this module has no copy for series %u.%u",
+			 release, k->major, k->minor);
+		return;
+	}
+	if (v.why != ST_GATE_CHECKED) {
+		g->unchecked = true;
+		st_gate_explain(g->verdict, sizeof(g->verdict), g->feature,
+				release, simulated ? &seen : k, &v, true,
+				st_allow_unchecked, simulated);
+	}
+}
+
 void st_gate_init(void)
 {
-	st_series_of(init_utsname()->release, st_release_series,
-		     sizeof(st_release_series));
+	struct st_gate_kernel k;
+	char names[64] = "";
+	int i;
+
+	st_gate_kernel_parse(&k, init_utsname()->release,
+			     init_utsname()->version, LINUX_VERSION_SUBLEVEL);
+	for (i = 0; i < ARRAY_SIZE(st_gate_features); i++) {
+		struct st_gate_feature *g = &st_gate_features[i];
+
+		st_gate_judge_feature(g, &k);
+		if (g->unchecked)
+			snprintf(names + strlen(names), sizeof(names) - strlen(names),
+				 "%s%s", *names ? ", " : "", g->feature);
+	}
+	/* once per load; each feature's reason says more */
+	if (*names)
+		pr_warn("allow_unchecked=1: kernel %s is outside the range checked for %s: running unchecked (see features/<name>/reason)\n",
+			init_utsname()->release, names);
 }
 
 enum st_series st_gate_check(const char *feature, const char **reason)
 {
-	struct st_gate_feature *g = NULL;
-	enum st_series series;
-	char sim[16];
-	int i, j;
+	struct st_gate_feature *g = st_gate_find(feature);
 
-	for (i = 0; i < ARRAY_SIZE(st_gate_features); i++)
-		if (!strcmp(st_gate_features[i].feature, feature))
-			g = &st_gate_features[i];
 	if (!g) {
 		*reason = "no kernel series checked for this feature";
 		return ST_SERIES_UNCHECKED;
 	}
+	if (g->series == ST_SERIES_UNCHECKED)
+		*reason = g->verdict;
+	return g->series;
+}
 
-	if (st_gate_simulated(feature, sim, sizeof(sim)) && strcmp(sim, "shape")) {
-		snprintf(g->reason, sizeof(g->reason),
-			 "kernel %s (simulated by gate_simulate; running %s) is not a series this feature was checked against (%s)",
-			 sim, init_utsname()->release, g->checked);
-		*reason = g->reason;
-		return ST_SERIES_UNCHECKED;
-	}
+bool st_gate_unchecked(const char *feature)
+{
+	struct st_gate_feature *g = st_gate_find(feature);
 
-	series = st_series_lookup(st_release_series);
-	for (j = 0; j < ARRAY_SIZE(g->series); j++)
-		if (series != ST_SERIES_UNCHECKED && g->series[j] == series)
-			return series;
+	return g && g->unchecked;
+}
 
-	snprintf(g->reason, sizeof(g->reason),
-		 "kernel %s (series %s) is not a series this feature was checked against (%s)",
-		 init_utsname()->release, st_release_series, g->checked);
-	*reason = g->reason;
-	return ST_SERIES_UNCHECKED;
+const char *st_gate_reason(const char *feature, const char *reason)
+{
+	struct st_gate_feature *g = st_gate_find(feature);
+	char *note;
+
+	if (!g || !g->unchecked)
+		return reason;
+	if (!reason || !*reason)
+		return g->verdict;
+	note = st_gate_notes[g - st_gate_features];
+	snprintf(note, sizeof(st_gate_notes[0]), "%s; %s", g->verdict, reason);
+	return note;
 }
 
 const char *st_gate_shapes(const char *feature,
 			   const struct st_func_shape *shapes, int nr)
 {
-	struct st_gate_feature *g = NULL;
+	struct st_gate_feature *g = st_gate_find(feature);
 	char sig[128], sim[16];
 	int i, ret;
 
-	for (i = 0; i < ARRAY_SIZE(st_gate_features); i++)
-		if (!strcmp(st_gate_features[i].feature, feature))
-			g = &st_gate_features[i];
 	if (!g)
 		return "no kernel series checked for this feature";
 

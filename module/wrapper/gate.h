@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The support gate: which kernel series each feature's copy of stock
- * logic was checked against.  A feature runs only on those series.
+ * The support gate: which kernels each feature's copy of stock logic was
+ * checked against (gate_checked.h).  A feature runs only on those, or,
+ * with allow_unchecked=1, on another sublevel or vendor of their series.
  */
 #ifndef SCHED_TUNE_WRAPPER_GATE_H
 #define SCHED_TUNE_WRAPPER_GATE_H
@@ -16,12 +17,21 @@ enum st_series {
 	ST_SERIES_7_3,
 };
 
+/* Judges every feature, once at load; one dmesg line if any runs unchecked. */
 void st_gate_init(void);
 /*
  * The series @feature runs on, or ST_SERIES_UNCHECKED with @reason set
  * (a string that lives as long as the module).
  */
 enum st_series st_gate_check(const char *feature, const char **reason);
+/* Whether @feature runs only because of allow_unchecked=1. */
+bool st_gate_unchecked(const char *feature);
+/*
+ * For a feature that runs unchecked: why, followed by @reason (the
+ * state's own, may be NULL); otherwise @reason.  The result lives in the
+ * gate until the next call for @feature: callers hold core.c's st_lock.
+ */
+const char *st_gate_reason(const char *feature, const char *reason);
 
 /* A kernel function a feature hooks or calls, and its prototype. */
 struct st_func_shape {

@@ -2,9 +2,9 @@
 /*
  * Unit tests of module/wrapper/btf.c: hand-built BTF blobs with the
  * shapes the module relies on (anonymous unions, bit fields of both
- * encodings, enums, prototypes) and the malformed ones a reader must
- * refuse (cycles, overflowing sizes, bad headers), then the running
- * kernel's own /sys/kernel/btf/vmlinux.
+ * encodings, enums, prototypes), the malformed ones a reader must refuse
+ * (cycles, overflowing sizes, bad headers) and structs of one name
+ * defined twice, then the running kernel's own /sys/kernel/btf/vmlinux.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +17,7 @@
 #define PLAN_MALFORMED	18
 #define PLAN_HEADER	13
 #define PLAN_VMLINUX	13
+#define PLAN_DUP	8
 
 static struct st_btf btf;
 static void *blob;
@@ -291,6 +292,86 @@ static void test_malformed(void)
 	bb_free(&b);
 }
 
+/*
+ * Starts a struct "rq" of @size bytes with @nr members; returns its id.
+ * A blob of several such structs is what dedup leaves for types of one
+ * name in several files.
+ */
+static u32 rq_type(struct bb *b, u32 size, u32 nr)
+{
+	return bb_type(b, "rq", BB_INFO(BTF_KIND_STRUCT, nr, 0), size);
+}
+
+static void test_dup(void)
+{
+	u32 off, sz, t_int, t_u32, t_long;
+	struct bb b;
+
+	/* a second rq of another size, in either order */
+	bb_init(&b);
+	t_int = bb_int(&b, "int", 4, 32, 0);
+	rq_type(&b, 64, 1);
+	bb_member(&b, "nr_running", t_int, 0);
+	rq_type(&b, 128, 1);
+	bb_member(&b, "nr_running", t_int, 0);
+	ktap_check(!load(&b) && member("rq", "nr_running", &off, &sz) ==
+		   -ENOTUNIQ && st_btf_type_size(&btf, "rq", &sz) == -ENOTUNIQ,
+		   "dup: two rq of different sizes, the member alike: -ENOTUNIQ");
+	bb_free(&b);
+	bb_init(&b);
+	t_int = bb_int(&b, "int", 4, 32, 0);
+	rq_type(&b, 128, 1);
+	bb_member(&b, "nr_running", t_int, 0);
+	bb_type(&b, "rq", BB_INFO(BTF_KIND_UNION, 1, 0), 8);
+	bb_member(&b, "nr_running", t_int, 0);
+	ktap_check(!load(&b) && member("rq", "nr_running", &off, &sz) ==
+		   -ENOTUNIQ,
+		   "dup: a smaller union of the name after the struct: -ENOTUNIQ");
+	bb_free(&b);
+
+	/*
+	 * Same size: accepted member by member, where every rq places it
+	 * alike (the compat twin of a struct: other type ids, one layout).
+	 */
+	bb_init(&b);
+	t_int = bb_int(&b, "int", 4, 32, 0);
+	t_u32 = bb_ref(&b, BTF_KIND_TYPEDEF, "u32", t_int);
+	t_long = bb_int(&b, "long", 8, 64, 0);
+	rq_type(&b, 24, 3);
+	bb_member(&b, "nr_running", t_int, 0);
+	bb_member(&b, "clock", t_long, 64);
+	bb_member(&b, "only_here", t_int, 128);
+	rq_type(&b, 24, 3);
+	bb_member(&b, "nr_running", t_u32, 0);
+	bb_member(&b, "clock", t_int, 64);
+	bb_member(&b, "cpu", t_long, 128);
+	ktap_check(!load(&b) && !member("rq", "nr_running", &off, &sz) &&
+		   off == 0 && sz == 4,
+		   "dup: same size, member at one offset and size (int, u32): accepted");
+	ktap_check(!st_btf_type_size(&btf, "rq", &sz) && sz == 24,
+		   "dup: same size, the type size is one answer: accepted");
+	ktap_check(member("rq", "clock", &off, &sz) == -ENOTUNIQ,
+		   "dup: same size, member at one offset but sizes 8 and 4: -ENOTUNIQ");
+	ktap_check(member("rq", "only_here", &off, &sz) == -ENOTUNIQ &&
+		   member("rq", "cpu", &off, &sz) == -ENOTUNIQ,
+		   "dup: same size, member in one rq only (either one): -ENOTUNIQ");
+	ktap_check(member("rq", "none", &off, &sz) == -ENOENT,
+		   "dup: same size, member in neither: -ENOENT");
+	bb_free(&b);
+
+	/* a forward declaration is no second definition */
+	bb_init(&b);
+	bb_type(&b, "rq", BB_INFO(BTF_KIND_FWD, 0, 0), 0);
+	t_int = bb_int(&b, "int", 4, 32, 0);
+	rq_type(&b, 64, 1);
+	bb_member(&b, "nr_running", t_int, 32);
+	bb_type(&b, "rq", BB_INFO(BTF_KIND_FWD, 0, 0), 0);
+	ktap_check(!load(&b) && !member("rq", "nr_running", &off, &sz) &&
+		   off == 4 && sz == 4 && !st_btf_type_size(&btf, "rq", &sz) &&
+		   sz == 64, "dup: forward declarations of rq beside it: accepted");
+	bb_free(&b);
+}
+
 /* A copy of the synthetic blob to corrupt, 4-aligned by malloc. */
 static char *copy_blob(size_t *size)
 {
@@ -463,9 +544,11 @@ static void test_vmlinux(const char *path)
 
 int main(int argc, char **argv)
 {
-	ktap_header(PLAN_SYNTH + PLAN_MALFORMED + PLAN_HEADER + PLAN_VMLINUX);
+	ktap_header(PLAN_SYNTH + PLAN_MALFORMED + PLAN_DUP + PLAN_HEADER +
+		    PLAN_VMLINUX);
 	test_synthetic();
 	test_malformed();
+	test_dup();
 	test_header();
 	test_vmlinux(argc > 1 ? argv[1] : "/sys/kernel/btf/vmlinux");
 	free(blob);

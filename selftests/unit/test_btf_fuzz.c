@@ -519,9 +519,9 @@ static void ask(const struct base *bs, const char *p, size_t size,
 		switch (q->kind) {
 		case Q_MEMBER:
 			ret = st_btf_member(&btf, q->a, q->b, &off, &sz);
-			if (ret == -ENOTUNIQ || ret == -ENOSPC ||
+			if (ret == -ENOSPC ||
 			    (ret < 0 && ret != -EINVAL && ret != -ENOENT &&
-			     ret != -ELOOP) || ret > 0)
+			     ret != -ELOOP && ret != -ENOTUNIQ) || ret > 0)
 				violation(st, seed, nr, "member", q, ret);
 			/* a found field lies inside the object */
 			else if (!ret && (st_btf_type_size(&btf, q->a, &tsz) ||
@@ -537,7 +537,8 @@ static void ask(const struct base *bs, const char *p, size_t size,
 			break;
 		case Q_SIZE:
 			ret = st_btf_type_size(&btf, q->a, &sz);
-			if (ret && ret != -EINVAL && ret != -ENOENT)
+			if (ret && ret != -EINVAL && ret != -ENOENT &&
+			    ret != -ENOTUNIQ)
 				violation(st, seed, nr, "type_size", q, ret);
 			break;
 		case Q_ENUM:

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The kernels each feature's copy of stock code was compared with: one
+ * ST_GATE_RANGE(feature, major, minor, first, last) per feature and
+ * series, first..last the stable sublevels of Debian's builds whose
+ * source was read.  gate_range.c makes the gate's table of it, and
+ * selftests/lib.sh (st_newer_kernels) reads these lines to name Debian
+ * kernels newer than any here: keep one entry a line, as below.
+ *
+ * Checked against Debian's sources:
+ *   6.1   6.1.192 (bookworm-security)
+ *   6.12  6.12.95 (bookworm-backports), 6.12.117 (bookworm-security),
+ *         6.12.118 (trixie-security): none of the copied code differs,
+ *         so the range holds every sublevel between them
+ *   7.3   7.3.4 (trixie-backports): select_task_rq_fair, record_wakee,
+ *         wake_wide as in 6.12; ttwu_queue_cond asks
+ *         scx_allow_ttwu_queue(); task_numa_work has the cpuset return
+ *
+ * A new stable update means: compare the copied code with its source,
+ * then widen the range.  numa_scan has no 6.1 entry: 6.1 has no per-VMA
+ * scan state (vma_numab_state came in 6.4).
+ */
+ST_GATE_RANGE(ratelimit, 6, 1, 192, 192)
+ST_GATE_RANGE(ratelimit, 6, 12, 95, 118)
+ST_GATE_RANGE(ratelimit, 7, 3, 4, 4)
+ST_GATE_RANGE(cache_level, 6, 1, 192, 192)
+ST_GATE_RANGE(cache_level, 6, 12, 95, 118)
+ST_GATE_RANGE(cache_level, 7, 3, 4, 4)
+ST_GATE_RANGE(numa_scan, 6, 12, 95, 118)
+ST_GATE_RANGE(numa_scan, 7, 3, 4, 4)

@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The support gate's judgement of a kernel (gate_range.h), shared by the
+ * module and the unit tests.
+ *
+ * Which sublevel: Debian's 6.1 release string is its ABI name
+ * ("6.1.0-57-amd64"), and Debian keeps that name across uploads that keep
+ * the ABI, so vermagic lets a module built against 6.1.192's headers load
+ * into a later 6.1.193 of the same name.  The running kernel's version
+ * string names the package actually running on every Debian build
+ * ("#1 SMP PREEMPT_DYNAMIC Debian 6.1.192-1 (...)", "... Debian
+ * 6.12.95-1~bpo12+1 (...)"), so that is the kernel's sublevel; the
+ * headers' LINUX_VERSION_SUBLEVEL must be in the range too, since the
+ * module was built from them.  Another vendor's version string names no
+ * Debian package: its release ("6.12.95-custom") then gives the sublevel,
+ * and the kernel is not a Debian build.
+ */
+#ifdef __KERNEL__
+#include <linux/kernel.h>
+#include <linux/string.h>
+#else
+#include <stdio.h>
+#include <string.h>
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
+
+#include "gate_range.h"
+
+#define ST_GATE_RANGE(_feature, _major, _minor, _first, _last)		\
+	{ .feature = #_feature, .major = (_major), .minor = (_minor),	\
+	  .first = (_first), .last = (_last) },
+
+const struct st_gate_range st_gate_ranges[] = {
+#include "gate_checked.h"
+};
+
+#undef ST_GATE_RANGE
+
+const unsigned int st_gate_nr_ranges = ARRAY_SIZE(st_gate_ranges);
+
+/* A decimal number at *@p, which moves past it; false if none. */
+static bool st_gate_uint(const char **p, unsigned int *val)
+{
+	const char *s = *p;
+	unsigned int v = 0;
+
+	if (*s < '0' || *s > '9')
+		return false;
+	for (; *s >= '0' && *s <= '9'; s++)
+		v = v < 100000 ? v * 10 + (*s - '0') : v;	/* no overflow */
+	*val = v;
+	*p = s;
+	return true;
+}
+
+/* "major.minor.sublevel" at *@p, which moves past it. */
+static bool st_gate_version(const char **p, unsigned int *major,
+			    unsigned int *minor, unsigned int *sublevel)
+{
+	return st_gate_uint(p, major) && *(*p)++ == '.' &&
+	       st_gate_uint(p, minor) && *(*p)++ == '.' &&
+	       st_gate_uint(p, sublevel);
+}
+
+void st_gate_kernel_parse(struct st_gate_kernel *k, const char *release,
+			  const char *version, unsigned int built_sublevel)
+{
+	unsigned int vmajor = 0, vminor = 0, vsub = 0, abi;
+	const char *p = release, *deb;
+	bool named = false, shaped = false;
+
+	memset(k, 0, sizeof(*k));
+	k->built_sublevel = built_sublevel;
+	if (!st_gate_uint(&p, &k->major) || *p++ != '.' ||
+	    !st_gate_uint(&p, &k->minor)) {
+		k->major = 0;
+		k->minor = 0;
+		return;
+	}
+	if (*p == '.') {
+		p++;
+		if (!st_gate_uint(&p, &k->sublevel))
+			return;
+	}
+
+	/* Debian's package version, "Debian 6.12.95-1~bpo12+1" */
+	deb = strstr(version, " Debian ");
+	if (deb) {
+		const char *q = deb + strlen(" Debian ");
+
+		named = st_gate_version(&q, &vmajor, &vminor, &vsub) &&
+			*q == '-' && vmajor == k->major && vminor == k->minor;
+	}
+	/*
+	 * and a release string of Debian's forms: "6.12.95+deb12-amd64"
+	 * (older backports "6.12.9+bpo-amd64") for the package named, or
+	 * 6.1's ABI name "6.1.0-57-amd64"
+	 */
+	if (!strncmp(p, "+deb", 4) || !strncmp(p, "+bpo", 4)) {
+		shaped = k->sublevel == vsub;
+	} else if (!k->sublevel && *p == '-') {
+		p++;
+		shaped = st_gate_uint(&p, &abi) && *p == '-';
+	}
+	k->debian = named && shaped;
+	if (named)
+		k->sublevel = vsub;
+}
+
+void st_gate_judge(const char *feature, const struct st_gate_kernel *k,
+		   struct st_gate_verdict *v)
+{
+	const struct st_gate_range *r = NULL;
+	unsigned int i;
+
+	for (i = 0; i < st_gate_nr_ranges; i++)
+		if (!strcmp(st_gate_ranges[i].feature, feature) &&
+		    st_gate_ranges[i].major == k->major &&
+		    st_gate_ranges[i].minor == k->minor)
+			r = &st_gate_ranges[i];
+	v->range = r;
+	v->by_headers = false;
+	if (!r)
+		v->why = ST_GATE_SERIES;
+	else if (!k->debian)
+		v->why = ST_GATE_VENDOR;
+	else if (k->sublevel < r->first)
+		v->why = ST_GATE_OLDER;
+	else if (k->sublevel > r->last)
+		v->why = ST_GATE_NEWER;
+	else if (k->built_sublevel < r->first)
+		v->why = ST_GATE_OLDER;
+	else if (k->built_sublevel > r->last)
+		v->why = ST_GATE_NEWER;
+	else
+		v->why = ST_GATE_CHECKED;
+	/* the kernel's own sublevel is in: the headers' is out */
+	if (r && k->debian && v->why != ST_GATE_CHECKED &&
+	    k->sublevel >= r->first && k->sublevel <= r->last)
+		v->by_headers = true;
+}
+
+bool st_gate_admits(const struct st_gate_verdict *v, bool allow_unchecked)
+{
+	return v->why == ST_GATE_CHECKED ||
+	       (allow_unchecked && v->why != ST_GATE_SERIES);
+}
+
+void st_gate_series_list(const char *feature, char *buf, size_t size)
+{
+	size_t n = 0;
+	unsigned int i;
+	int ret;
+
+	buf[0] = '\0';
+	for (i = 0; i < st_gate_nr_ranges && n < size; i++) {
+		if (strcmp(st_gate_ranges[i].feature, feature))
+			continue;
+		ret = snprintf(buf + n, size - n, "%s%u.%u", n ? ", " : "",
+			       st_gate_ranges[i].major, st_gate_ranges[i].minor);
+		if (ret < 0)
+			break;
+		n += ret;
+	}
+}
+
+void st_gate_explain(char *buf, size_t size, const char *feature,
+		     const char *release, const struct st_gate_kernel *k,
+		     const struct st_gate_verdict *v, bool admitted,
+		     bool allow_unchecked, bool simulated)
+{
+	const struct st_gate_range *r = v->range;
+	const char *pre = admitted ? "unchecked: " : "";
+	const char *post = admitted ? "; running it anyway (allow_unchecked=1)" :
+		": load with allow_unchecked=1 to run it anyway";
+	const char *sim = simulated ? " (simulated by gate_simulate)" : "";
+	const char *dir = v->why == ST_GATE_OLDER ? "older" : "newer";
+	char range[48], series[16], list[64];
+
+	if (v->why == ST_GATE_CHECKED) {
+		buf[0] = '\0';
+		return;
+	}
+	if (v->why == ST_GATE_SERIES) {
+		if (k->major)
+			snprintf(series, sizeof(series), "%u.%u", k->major, k->minor);
+		else
+			snprintf(series, sizeof(series), "unknown");
+		st_gate_series_list(feature, list, sizeof(list));
+		snprintf(buf, size,
+			 "kernel %s (series %s) is not a series this feature was checked against (%s)%s",
+			 release, series, list,
+			 allow_unchecked ? "; allow_unchecked=1 covers only a checked series" : "");
+		return;
+	}
+
+	if (r->first == r->last)
+		snprintf(range, sizeof(range), "%u.%u.%u", r->major, r->minor,
+			 r->first);
+	else
+		snprintf(range, sizeof(range), "%u.%u.%u..%u.%u.%u", r->major,
+			 r->minor, r->first, r->major, r->minor, r->last);
+
+	if (v->why == ST_GATE_VENDOR)
+		snprintf(buf, size,
+			 "%skernel %s%s is not a Debian build, and this feature's copy was compared with Debian's %s only%s",
+			 pre, release, sim, range, post);
+	else if (v->by_headers)
+		snprintf(buf, size,
+			 "%skernel %s: the module was built against %u.%u.%u headers, %s than the %s this feature's copy was compared with%s",
+			 pre, release, k->major, k->minor, k->built_sublevel,
+			 dir, range, post);
+	else
+		snprintf(buf, size,
+			 "%skernel %s is %u.%u.%u%s, %s than the %s this feature's copy was compared with%s",
+			 pre, release, k->major, k->minor, k->sublevel, sim,
+			 dir, range, post);
+}

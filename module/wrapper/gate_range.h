@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The support gate's judgement of a kernel, kept pure (no kernel state)
+ * so that the userspace unit tests compile the same file: which kernel
+ * this is, whether each feature's copy was compared with its stock code,
+ * and the reason a feature shows when it was not.
+ */
+#ifndef SCHED_TUNE_WRAPPER_GATE_RANGE_H
+#define SCHED_TUNE_WRAPPER_GATE_RANGE_H
+
+#ifdef __KERNEL__
+#include <linux/types.h>
+#else
+#include <stdbool.h>
+#include <stddef.h>
+#endif
+
+/* One line of gate_checked.h. */
+struct st_gate_range {
+	const char *feature;
+	unsigned int major, minor;
+	unsigned int first, last;	/* stable sublevels checked */
+};
+
+extern const struct st_gate_range st_gate_ranges[];
+extern const unsigned int st_gate_nr_ranges;
+
+/* The kernel as the gate sees it. */
+struct st_gate_kernel {
+	unsigned int major, minor;	/* 0.0: a release it cannot read */
+	unsigned int sublevel;		/* of the running kernel */
+	unsigned int built_sublevel;	/* of the headers the module was built with */
+	bool debian;			/* built by Debian, as Debian names it */
+};
+
+/*
+ * Fills @k from the running kernel's release and version strings
+ * (utsname) and the headers' LINUX_VERSION_SUBLEVEL.
+ */
+void st_gate_kernel_parse(struct st_gate_kernel *k, const char *release,
+			  const char *version, unsigned int built_sublevel);
+
+enum st_gate_why {
+	ST_GATE_CHECKED,	/* a Debian build inside the checked range */
+	ST_GATE_SERIES,		/* major.minor never checked: never runs */
+	ST_GATE_VENDOR,		/* checked series, not a Debian build */
+	ST_GATE_OLDER,		/* checked series, sublevel below the range */
+	ST_GATE_NEWER,		/* checked series, sublevel above the range */
+};
+
+struct st_gate_verdict {
+	enum st_gate_why why;
+	/* OLDER, NEWER: the headers' sublevel is out, the kernel's is not */
+	bool by_headers;
+	/* the feature's range for the kernel's series, NULL for SERIES */
+	const struct st_gate_range *range;
+};
+
+void st_gate_judge(const char *feature, const struct st_gate_kernel *k,
+		   struct st_gate_verdict *v);
+
+/*
+ * Whether the copy runs: on a checked kernel, or with allow_unchecked on
+ * a checked series; never on a series nobody compared it with.
+ */
+bool st_gate_admits(const struct st_gate_verdict *v, bool allow_unchecked);
+
+/* "6.12, 7.3": the series checked for @feature. */
+void st_gate_series_list(const char *feature, char *buf, size_t size);
+
+/*
+ * The reason for a verdict other than CHECKED: why the feature refuses
+ * (@admitted false), or why it runs unchecked.  @simulated marks the
+ * sublevel or vendor that gate_simulate made up; @allow_unchecked tells
+ * a refused series that the parameter does not cover it.
+ */
+void st_gate_explain(char *buf, size_t size, const char *feature,
+		     const char *release, const struct st_gate_kernel *k,
+		     const struct st_gate_verdict *v, bool admitted,
+		     bool allow_unchecked, bool simulated);
+
+#endif /* SCHED_TUNE_WRAPPER_GATE_RANGE_H */
