@@ -136,7 +136,7 @@ bench_guest() {
 	ST_INITRAMFS_HOOK=bench_initramfs_hook st_build_initramfs "$kver" "$ST_KO" "$out/initramfs.cpio" || return 1
 	st_log "$kver: booting the bench guest ($BENCH_SMP, 2 NUMA nodes, qemu $ST_QEMU_ACCEL), mode $mode"
 	ST_QEMU_SMP=$BENCH_SMP ST_QEMU_CPU=$BENCH_CPU ST_MEM=$BENCH_MEM ST_QEMU_EXTRA=$BENCH_NUMA \
-		ST_GUEST_TIMEOUT=${BENCH_TIMEOUT:-2700} st_boot "$ST_VMLINUZ" "$out/initramfs.cpio" "$out/guest" st_mode="$mode"
+		ST_GUEST_TIMEOUT=${BENCH_TIMEOUT:-2700} ST_GUEST_SILENCE=${BENCH_TIMEOUT:-2700} st_boot "$ST_VMLINUZ" "$out/initramfs.cpio" "$out/guest" st_mode="$mode"
 }
 
 # st_bench_smoke KVER: the smoke run, counted through st_result (KTAP of

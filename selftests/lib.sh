@@ -21,6 +21,7 @@ ST_QEMU_ACCEL=${ST_QEMU_ACCEL:-tcg,thread=single}
 # Extra qemu words, e.g. the NUMA nodes of the NUMA boot.
 ST_QEMU_EXTRA=${ST_QEMU_EXTRA:-}
 ST_QEMU=${ST_QEMU:-qemu-system-x86_64}
+ST_GUEST_SILENCE=${ST_GUEST_SILENCE:-600}
 ST_GUEST_TIMEOUT=${ST_GUEST_TIMEOUT:-2400}
 # Memory debugging that Debian's kernels have: SLUB consistency
 # checks, red zones, poisoning and owner tracking on every cache, and a
@@ -112,7 +113,9 @@ st_ingest_tap() {
 			if ((sub_n == 0)) && [[ -z $sub_plan ]]; then
 				st_tap_line "$group" "$line"
 			else
-				if [[ $line == 'not ok '* ]] && ((sub_fail == 0)); then
+				# a unit that ran no check says so on its own line
+				if [[ $line == 'not ok '* ]] && ((sub_fail == 0)) ||
+					{ ((sub_n == 0)) && [[ $line == *' # SKIP '* ]]; }; then
 					st_tap_line "$group" "$line"
 				fi
 				if [[ -n $sub_plan ]] && ((sub_plan != sub_n)); then
@@ -379,18 +382,27 @@ st_chroot_install() {
 #   security612       Debian 12, 6.12   bookworm-security     linux-headers-6.12-amd64
 #   trixie            Debian 13, 6.12   trixie(-security)     linux-headers-amd64
 #   trixie-backports  Debian 13, 7.x    trixie-backports      linux-headers-amd64
-ST_KERNEL_NAMES=(stable backports security612 trixie trixie-backports)
+# and each one's cloud flavour (NAME-cloud: the same suites, the meta
+# package's -cloud-amd64 twin, e.g. linux-headers-cloud-amd64, resolving
+# to 6.12.N+deb12-cloud-amd64): built in the same chroot, its image
+# fetched the same way.
+ST_KERNEL_NAMES=(stable backports security612 trixie trixie-backports
+	stable-cloud backports-cloud security612-cloud trixie-cloud trixie-backports-cloud)
 
 # st_kernel_suite NAME -> "ENV META SUITE-PATTERN"; ENV is host or a chroot.
 st_kernel_suite() {
-	case $1 in
-	stable) echo "bookworm linux-headers-amd64 (bookworm|bookworm-security|bookworm-updates)/" ;;
-	backports) echo "bookworm linux-headers-amd64 bookworm-backports/" ;;
-	security612) echo "bookworm linux-headers-6.12-amd64 bookworm-security/" ;;
-	trixie) echo "trixie linux-headers-amd64 (trixie|trixie-security|trixie-updates)/" ;;
-	trixie-backports) echo "trixie linux-headers-amd64 trixie-backports/" ;;
+	local spec
+	case ${1%-cloud} in
+	stable) spec="bookworm linux-headers-amd64 (bookworm|bookworm-security|bookworm-updates)/" ;;
+	backports) spec="bookworm linux-headers-amd64 bookworm-backports/" ;;
+	security612) spec="bookworm linux-headers-6.12-amd64 bookworm-security/" ;;
+	trixie) spec="trixie linux-headers-amd64 (trixie|trixie-security|trixie-updates)/" ;;
+	trixie-backports) spec="trixie linux-headers-amd64 trixie-backports/" ;;
 	*) return 1 ;;
 	esac
+	# the cloud flavour: linux-headers-[6.12-]cloud-amd64
+	if [[ $1 == *-cloud ]]; then spec=${spec/amd64 /cloud-amd64 }; fi
+	echo "$spec"
 }
 
 # Where modules for KVER are built: a chroot of its Debian release, never
@@ -427,6 +439,65 @@ st_resolve_kver() {
 		sed -n 's/^Depends:.*linux-headers-\([0-9][^ ,]*\).*/\1/p' | head -n1)
 	[[ -n $dep ]] || st_die "cannot parse Depends of $meta=$best"
 	echo "$dep"
+}
+
+# st_newer_kernels: for each series the support gate knows
+# (module/wrapper/gate_checked.h, its one table), the newest Debian 12 or
+# 13 kernel image in bookworm, trixie and their -backports and -security,
+# and a line for each one past the sublevels the gate checked:
+#   # kernel newer than the gate knows: 6.12 6.12.119-1 (checked up to 118)
+# "checked up to" is the lowest last sublevel of the series over the
+# features: past it, at least one feature says unsupported.  Reads the
+# package lists of the chroots there are (the host's for Debian 12 when
+# its chroot is not made yet); updates nothing and never fails.
+st_newer_kernels() {
+	local table=${ST_SRC:-$ST_ROOT}/module/wrapper/gate_checked.h
+	local series l env pkgs re ver suite sub
+	local -A last=() best=() bestsub=()
+	while read -r series l; do
+		if [[ -z ${last[$series]:-} ]] || ((l < ${last[$series]})); then last[$series]=$l; fi
+	done < <(sed -n 's/^ST_GATE_RANGE([a-z_]*, *\([0-9]*\), *\([0-9]*\), *[0-9]*, *\([0-9]*\))$/\1.\2 \3/p' \
+		"$table" 2>/dev/null)
+	if ((${#last[@]} == 0)); then
+		st_log "st_newer_kernels: no ST_GATE_RANGE line in $table"
+		return 0
+	fi
+	# ^linux-image-(6\.1|6\.12|7\.3)\.[0-9].*-amd64$
+	re=$(printf '%s|' "${!last[@]}" | sed 's/\./\\./g')
+	re="^linux-image-(${re%|})\\.[0-9].*-amd64\$"
+	for env in bookworm trixie; do
+		if [[ ! -f $(st_chroot_dir "$env")/.st-ready ]]; then
+			if [[ $env != bookworm ]]; then
+				st_log "st_newer_kernels: no $env chroot, its kernels not looked at"
+				continue
+			fi
+			env=host
+		fi
+		# the versioned images (a name of 6.1 carries the ABI, not the
+		# sublevel: the version does)
+		pkgs=$(st_env_run "$env" apt-cache pkgnames linux-image- 2>/dev/null | grep -E "$re")
+		[[ -n $pkgs ]] || continue
+		# shellcheck disable=SC2086 # $pkgs: one word per package name
+		while IFS='|' read -r _ ver suite; do
+			ver=${ver// /}
+			[[ $suite =~ \ (bookworm|trixie)(-backports|-security)?/ ]] || continue
+			[[ $ver =~ ^([0-9]+\.[0-9]+)\.([0-9]+) ]] || continue
+			series=${BASH_REMATCH[1]} sub=${BASH_REMATCH[2]}
+			[[ -n ${last[$series]:-} ]] || continue
+			# by sublevel; dpkg only between two uploads of one
+			if [[ -z ${best[$series]:-} ]] || ((sub > ${bestsub[$series]})) ||
+				{ ((sub == ${bestsub[$series]})) &&
+					dpkg --compare-versions "$ver" gt "${best[$series]}"; }; then
+				best[$series]=$ver bestsub[$series]=$sub
+			fi
+		done < <(st_env_run "$env" apt-cache madison $pkgs 2>/dev/null)
+	done
+	for series in "${!best[@]}"; do
+		if ((${bestsub[$series]} > ${last[$series]})); then
+			echo "# kernel newer than the gate knows: $series ${best[$series]} (checked up to ${last[$series]})"
+		fi
+	done | sort -V
+	return 0
 }
 
 # The headers tree of KVER, as the host sees it.
@@ -535,12 +606,12 @@ st_build_livepatch() {
 	st_kbuild "$1" "${ST_SRC:-$ST_ROOT}/selftests/livepatch" "$ST_BUILD/$1/livepatch"
 }
 
-# Pitfall 1: a wrapper ending in `return orig(...)` compiles to a jmp into the
-# static-call trampoline; ftrace then loops forever.  Any jmp/jcc whose
-# relocation names a __SCT__ symbol is a tail call into an original.  The
-# direct-hook trampolines of fhook_direct.c (st_fhook_trampN) jump by
-# design to their own slot's static call (__SCT__st_fhook_slotN, which
-# leads to the replacement) and to the return thunk, nowhere else.
+# Pitfall 1: under call-depth tracking the replacements call an original
+# at its entry, through its ftrace hook, and a wrapper ending in `return
+# orig(...)` compiled to a jmp into the static-call trampoline would then
+# loop forever.  Any jmp/jcc whose relocation names a __SCT__ symbol is
+# such a tail call.  The direct-hook trampolines of fhook_direct.c
+# (st_fhook_trampN) jump nowhere but to the return thunk.
 st_check_tailcalls() {
 	objdump -dr "$1" | awk '
 		/^[0-9a-f]+ <.*>:$/ { fn = $2; gsub(/[<>:]/, "", fn) }
@@ -548,11 +619,9 @@ st_check_tailcalls() {
 			# address, bytes, mnemonic; a bytes-only continuation line has no mnemonic
 			if (split($0, f, "\t") >= 3) { split(f[3], w, " "); insn = w[1] }
 			next }
-		/R_X86_64/ && fn ~ /^st_fhook_tramp[0-9]+$/ && insn ~ /^j/ {
-			if (index($NF, "__SCT__st_fhook_slot" substr(fn, 15) "-") == 1) { calls++; tramps++ }
-			else if (index($NF, "__x86_return_thunk") != 1) {
-				bad++; printf "trampoline %s: %s ->%s\n", fn, insn, $NF
-			}
+		/R_X86_64/ && fn ~ /^st_fhook_tramp[0-9]+$/ {
+			if (insn ~ /^j/ && index($NF, "__x86_return_thunk") == 1) tramps++
+			else if (insn ~ /^j/) { bad++; printf "trampoline %s: %s ->%s\n", fn, insn, $NF }
 			next
 		}
 		/R_X86_64/ && /__SCT__/ {
@@ -560,7 +629,7 @@ st_check_tailcalls() {
 			if (insn ~ /^j/) { bad++; printf "tail call in %s: %s ->%s\n", fn, insn, $NF }
 		}
 		END {
-			printf "# %d static-call references checked, %d of them direct-hook trampolines jumping to their own slot\n", calls, tramps
+			printf "# %d static-call references checked; %d direct-hook trampolines return through the return thunk\n", calls, tramps
 			# none at all means this check saw nothing: a failure too
 			if (!calls) print "no static-call reference found: objdump output not understood?"
 			exit bad > 0 || calls == 0
@@ -697,8 +766,19 @@ st_boot() {
 	pid=$!
 	# drain the monitor so qemu never blocks writing to it
 	cat "$mon.out" >"$out/monitor.log" 2>/dev/null &
+	# a guest that prints nothing for ST_GUEST_SILENCE s hangs too: every
+	# unit names its groups as it starts them, and no unit is that long
+	local size=0 n seen=$SECONDS
+	rm -f "$out/hung"
 	while kill -0 "$pid" 2>/dev/null; do
-		if ((SECONDS - t0 >= ST_GUEST_TIMEOUT)); then
+		n=$(stat -c %s "$out/tap.log")
+		((n != size)) && size=$n seen=$SECONDS
+		if ((SECONDS - t0 >= ST_GUEST_TIMEOUT || SECONDS - seen >= ST_GUEST_SILENCE)); then
+			if ((SECONDS - seen >= ST_GUEST_SILENCE)); then
+				echo "silent for ${ST_GUEST_SILENCE} s" >"$out/hung"
+			else
+				echo "still running after ${ST_GUEST_TIMEOUT} s" >"$out/hung"
+			fi
 			echo nmi >"$mon.in"
 			sleep 20
 			kill "$pid" 2>/dev/null; sleep 2; kill -9 "$pid" 2>/dev/null
@@ -826,7 +906,9 @@ st_guest_verdict() {
 	st_ingest_tap "$label" "$dir/tap.log"
 	if ((rc == 124)); then
 		last=$(grep -a '^# RUNNING' "$dir/tap.log" | tail -n1 | tr -d '\r')
-		st_result fail "$label" "guest hung: no end within its timeout (tail-call hang guard; last group: ${last#\# RUNNING }; NMI backtraces in the console log)"
+		st_result fail "$label" "guest hung: $(cat "$dir/hung" 2>/dev/null || echo 'no end within its timeout'), killed (last group: ${last#\# RUNNING }; NMI backtraces in the console log)"
+		st_log "last lines of $label's results:"
+		tail -n 15 "$dir/tap.log" | tr -d '\r' | sed 's/^/#   tap: /'
 	elif [[ -z $ST_TAP_PLAN ]]; then
 		st_result fail "$label" "guest died before printing its plan (panic or crash; qemu rc $rc)"
 	elif ((ST_TAP_PLAN != ST_TAP_COUNT)); then

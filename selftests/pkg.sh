@@ -10,11 +10,11 @@
 #  - which kernel releases dkms.conf admits, against the supported list;
 #  - apt install ./sched-tune-dkms_*.deb in a Debian 12 chroot holding the
 #    headers of the 6.1 and 6.12 kernels, and in the Debian 13 chroot
-#    holding those of its 6.12 and 7.3, each with an unsupported kernel's
-#    headers next to them (Debian's cloud flavour): DKMS built and signed
-#    a module with the right vermagic and version for each supported
-#    kernel, declined the other without failing the install; then apt
-#    purge leaves nothing;
+#    holding those of its 6.12 and 7.3, each in the amd64 and the
+#    cloud-amd64 flavour, with an unsupported kernel's headers next to
+#    them (Debian's rt flavour): DKMS built and signed a module with the
+#    right vermagic and version for each supported kernel, declined the
+#    other without failing the install; then apt purge leaves nothing;
 #  - the same package built with Debian 13's debhelper and dh-dkms, in the
 #    Debian 13 chroot, is the one installed there.
 #
@@ -23,12 +23,16 @@
 # purge reach neither the cached chroots nor the machine.
 
 # The kernel releases dkms.conf must admit (1) or decline (0): Debian's
-# 6.1, 6.12 and 7.3 amd64 kernels, nothing else.
+# 6.1, 6.12 and 7.3 kernels of the amd64 and cloud-amd64 flavours,
+# nothing else.
 PKG_KERNEL_TABLE=(
 	1:6.1.0-57-amd64 1:6.1.0-13-amd64 1:6.12.95+deb12-amd64 1:6.12.117+deb12-amd64
 	1:6.12.9+bpo-amd64 1:6.12.118+deb13-amd64 1:7.3.4+deb13-amd64 1:7.3.10+deb13-amd64
-	0:6.1.0-57-cloud-amd64 0:6.1.0-57-rt-amd64 0:6.12.118+deb13-cloud-amd64
-	0:6.12.118+deb13-rt-amd64 0:7.3.4+deb13-cloud-amd64 0:6.12.95+deb12-arm64
+	1:6.1.0-57-cloud-amd64 1:6.12.95+deb12-cloud-amd64 1:6.12.117+deb12-cloud-amd64
+	1:6.12.9+bpo-cloud-amd64 1:6.12.118+deb13-cloud-amd64 1:7.3.4+deb13-cloud-amd64
+	0:6.1.0-57-rt-amd64 0:6.12.95+deb12-rt-amd64 0:6.12.118+deb13-rt-amd64
+	0:7.3.4+deb13-rt-amd64 0:6.1.0-57-cloud-arm64 0:6.12.95+deb12-arm64
+	0:7.2.1+deb13-cloud-amd64 0:6.1.0-57-cloud-cloud-amd64 0:6.1.0-57-amd64-cloud-amd64
 	0:5.10.0-30-amd64 0:6.10.6+bpo-amd64 0:6.11.10+bpo-amd64 0:6.16.12+deb13-amd64
 	0:7.2.1+deb13-amd64 0:7.4.1+deb13-amd64 0:6.13.0-amd64 0:6.1.0-57-amd64-unsigned
 	0:6.120.1+deb13-amd64 0:16.1.0-1-amd64 0:6.1.55-amd64
@@ -189,7 +193,7 @@ pkg_kernel_table() {
 		if pkg_admits "$PKG_CONF" "$k"; then got=1; else got=0; fi
 		[[ $got == "$want" ]] || bad+=" $k($( ((want)) && echo declined || echo admitted))"
 	done
-	pkg_check pkg "dkms.conf admits Debian's 6.1, 6.12 and 7.3 amd64 kernels only (${#PKG_KERNEL_TABLE[@]} releases)${bad:+, wrong:$bad}" \
+	pkg_check pkg "dkms.conf admits Debian's 6.1, 6.12 and 7.3 amd64 and cloud-amd64 kernels only (${#PKG_KERNEL_TABLE[@]} releases)${bad:+, wrong:$bad}" \
 		test -z "$bad"
 	pkg_check pkg "dkms.conf: BUILD_EXCLUSIVE_ARCH admits x86_64 only" \
 		bash -c '. "$1" >/dev/null 2>&1; [[ x86_64 =~ $BUILD_EXCLUSIVE_ARCH && ! aarch64 =~ $BUILD_EXCLUSIVE_ARCH && ! i686 =~ $BUILD_EXCLUSIVE_ARCH ]]' _ "$PKG_CONF"
@@ -198,30 +202,37 @@ pkg_kernel_table() {
 # --- chroots -----------------------------------------------------------------------
 
 # The cached chroots, with DKMS, openssl (DKMS's signing key) and the
-# headers of the supported kernels plus one unsupported (cloud) kernel.
-# Sets PKG_KERNELS (supported) and PKG_UNSUP.
+# headers of the supported kernels, in both flavours, plus one
+# unsupported kernel: the rt flavour of one whose rt headers pull no
+# kernel image (6.1's, 7.3's).  Sets PKG_KERNELS (supported) and
+# PKG_UNSUP.
 pkg_prepare_chroot() {
 	local suite=$1 k
 	st_chroot_ensure "$suite"
 	PKG_KERNELS=() PKG_UNSUP=()
 	case $suite in
 	bookworm)
-		PKG_KERNELS=("$(st_resolve_kver stable)" "$(st_resolve_kver backports)")
+		PKG_KERNELS=("$(st_resolve_kver stable)" "$(st_resolve_kver backports)"
+			"$(st_resolve_kver stable-cloud)" "$(st_resolve_kver backports-cloud)")
 		# python3 (the bench), as on any Debian server: what purge leaves
 		# behind is then the package's own doing
 		st_chroot_install bookworm dkms openssl python3 || return 1
-		st_chroot_install bookworm "linux-headers-${PKG_KERNELS[0]}" || return 1
-		st_chroot_install bookworm -t bookworm-backports "linux-headers-${PKG_KERNELS[1]}" || return 1
+		st_chroot_install bookworm "linux-headers-${PKG_KERNELS[0]}" "linux-headers-${PKG_KERNELS[2]}" || return 1
+		st_chroot_install bookworm -t bookworm-backports "linux-headers-${PKG_KERNELS[1]}" \
+			"linux-headers-${PKG_KERNELS[3]}" || return 1
+		PKG_UNSUP=("${PKG_KERNELS[0]%-amd64}-rt-amd64")
+		st_chroot_install bookworm "linux-headers-${PKG_UNSUP[0]}" || return 1
 		;;
 	trixie)
-		PKG_KERNELS=("$(st_resolve_kver trixie)" "$(st_resolve_kver trixie-backports)")
+		PKG_KERNELS=("$(st_resolve_kver trixie)" "$(st_resolve_kver trixie-backports)"
+			"$(st_resolve_kver trixie-cloud)" "$(st_resolve_kver trixie-backports-cloud)")
 		st_chroot_install trixie dkms openssl python3 build-essential debhelper dh-dkms lintian || return 1
-		st_chroot_install trixie "linux-headers-${PKG_KERNELS[0]}" || return 1
-		st_chroot_install trixie -t trixie-backports "linux-headers-${PKG_KERNELS[1]}" || return 1
+		st_chroot_install trixie "linux-headers-${PKG_KERNELS[0]}" "linux-headers-${PKG_KERNELS[2]}" || return 1
+		PKG_UNSUP=("${PKG_KERNELS[1]%-amd64}-rt-amd64")
+		st_chroot_install trixie -t trixie-backports "linux-headers-${PKG_KERNELS[1]}" \
+			"linux-headers-${PKG_KERNELS[3]}" "linux-headers-${PKG_UNSUP[0]}" || return 1
 		;;
 	esac
-	PKG_UNSUP=("${PKG_KERNELS[0]%-amd64}-cloud-amd64")
-	st_chroot_install "$suite" "linux-headers-${PKG_UNSUP[0]}" || return 1
 	for k in "${PKG_KERNELS[@]}" "${PKG_UNSUP[@]}"; do
 		# the build links are absolute: resolve them in the chroot
 		chroot "$(st_chroot_dir "$suite")" test -e "/lib/modules/$k/build/include" || return 1
@@ -332,7 +343,7 @@ pkg_test_bookworm() {
 	local g="pkg Debian 12" root
 	pkg_log "Debian 12 chroot: DKMS and headers"
 	if ! pkg_prepare_chroot bookworm; then
-		st_result fail "$g" "Debian 12 chroot with dkms and the headers of 6.1, 6.12 and an unsupported kernel"
+		st_result fail "$g" "Debian 12 chroot with dkms and the headers of 6.1, 6.12 (amd64, cloud-amd64) and an unsupported kernel"
 		return
 	fi
 	st_log "$g: dkms $(chroot "$(st_chroot_dir bookworm)" dpkg-query -W -f='${Version}' dkms); supported ${PKG_KERNELS[*]}; unsupported ${PKG_UNSUP[*]}"
@@ -347,7 +358,7 @@ pkg_test_trixie() {
 	local g="pkg Debian 13" root deb13 log=$ST_BUILD/pkg/deb-trixie.log d12 d13 out rc
 	pkg_log "Debian 13 chroot: DKMS, debhelper, dh-dkms and headers"
 	if ! pkg_prepare_chroot trixie; then
-		st_result fail "$g" "Debian 13 chroot with dkms, debhelper, dh-dkms, lintian and the headers of 6.12, 7.3 and an unsupported kernel"
+		st_result fail "$g" "Debian 13 chroot with dkms, debhelper, dh-dkms, lintian and the headers of 6.12, 7.3 (amd64, cloud-amd64) and an unsupported kernel"
 		return
 	fi
 	pkg_overlay trixie trixie || { st_result fail "$g" "overlay on the Debian 13 chroot"; return; }

@@ -148,9 +148,10 @@ t_cache_bad_input() {
 }
 
 # --- level switches and an unload, under load -----------------------------------------------
-CL_SWITCHES=$(st_arg cl_switches 300)
+CL_SWITCHES=$(st_arg cl_switches "$(scaled 300 40)")
 t_cache_stress() {
 	group "cache level: $CL_SWITCHES switches and rmmod under load"
+	scaled_note "cache stress: level switches" 300 "$CL_SWITCHES"
 	cl_pick_pairs
 	b=${CL_FAR:-${CL_NEAR:-0}}
 	dmesg_mark

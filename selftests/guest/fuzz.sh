@@ -9,7 +9,7 @@
 # says for those bytes) or set the value it names; every read must parse;
 # the kernel log must stay clean.
 
-FZ_N=$(st_arg fuzz_n 200)
+FZ_N=$(st_arg fuzz_n "$(scaled 200 50)")
 FZ_SEED=$(st_arg fuzz_seed 1)
 FZ_WRITERS=4
 
@@ -65,6 +65,7 @@ fz_dmesg_err() { dmesg -r | tail -n +"$((ST_DMARK + 1))" | grep -E '^<[0-3]>'; }
 
 t_knob_fuzz() {
 	group "knob fuzz: $FZ_N inputs per writable file alone, $FZ_N more from $FZ_WRITERS writers at once"
+	scaled_note "knob fuzz: inputs per file" 200 "$FZ_N"
 	st_load || { ktap_fail "fuzz: insmod"; return 1; }
 	diag "features: $(sk_features)"
 	FZ_SPECS=

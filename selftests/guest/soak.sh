@@ -5,7 +5,7 @@
 # (t_soak) and CPU hotplug with every feature hooked (t_hotplug_all).
 # Also the helpers that fuzz.sh and livepatch.sh use.
 
-SK_CYCLES=$(st_arg soak_cycles 100)
+SK_CYCLES=$(st_arg soak_cycles "$(scaled 100 20)")
 SK_SETTLE=$(st_arg soak_settle 3)
 SK_CONTROL=$(st_arg soak_control 30)
 
@@ -209,6 +209,7 @@ sk_memdebug_check() {
 
 t_soak() {
 	group "soak: $SK_CYCLES load/unload cycles under hackbench and the NUMA workload"
+	scaled_note "soak: load/unload cycles" 100 "$SK_CYCLES"
 	sk_memdebug_check
 	dmesg_mark
 	sk_hung_on

@@ -19,6 +19,8 @@
 . /st/fuzz.sh
 # shellcheck source=selftests/guest/livepatch.sh
 . /st/livepatch.sh
+# shellcheck source=selftests/guest/tracers.sh
+. /st/tracers.sh
 
 # --- load / unload -------------------------------------------------------
 t_load_unload() {
@@ -81,7 +83,7 @@ t_hang_guard() {
 	st_load || { ktap_fail "tail-call hang guard: insmod"; return 1; }
 	c0=$(stat_get ratelimit_checked)
 	t0=$(now_cs)
-	check "tail-call hang guard: workload completes with hooks active" timeout 300 sh -c ". /st/lib.sh; hb 1000"
+	check "tail-call hang guard: workload completes with hooks active" timeout 300 sh -c ". /st/lib.sh; hb $(scaled 1000 200)"
 	t1=$(now_cs)
 	c1=$(stat_get ratelimit_checked)
 	diag "hang guard: workload took $(secs "$t0" "$t1") s, ratelimit_checked $c0 -> $c1"
@@ -415,8 +417,94 @@ t_gate_refusal() {
 		st_unload
 	done
 	done
+	gate_unchecked
 	ST_DMARK=$gmark
 	check_no_splat "gate: no splat"
+}
+
+# A stable sublevel or a vendor of a checked series outside what the copy
+# was compared with (module/wrapper/gate_checked.h): gate_simulate=
+# <feature>=sublevel:999 makes the gate see 999, <feature>=vendor a kernel
+# not built by Debian.  The feature refuses, naming its checked range and
+# allow_unchecked; with allow_unchecked=1 it runs, marked unchecked in its
+# state and reason, with one dmesg warning.  An unchecked series stays
+# refused, and on a checked kernel allow_unchecked=1 changes nothing.
+gate_unchecked() {
+	supported ratelimit || return 0
+	# "6.12.95..6.12.118" or "7.3.4", for this kernel's series
+	gs=$(uname -r | cut -d. -f1,2 | sed 's/\./\\./g')
+	rng="$gs\.[0-9]*\(\.\.$gs\.[0-9]*\)\{0,1\}"
+	dmesg_mark
+	if check "gate: insmod gate_simulate=ratelimit=sublevel:999" \
+		st_load gate_simulate=ratelimit=sublevel:999; then
+		check_eq "gate: ratelimit unsupported on a simulated sublevel 999" \
+			"$(feature_state ratelimit)" unsupported
+		diag "  ratelimit: $(feature_reason ratelimit)"
+		check "gate: ratelimit's reason names the range checked and allow_unchecked" \
+			grep -q "^kernel $(uname -r) is $gs\.999 (simulated by gate_simulate), newer than the $rng this feature's copy was compared with: load with allow_unchecked=1 to run it anyway\$" \
+			"$ST/features/ratelimit/reason"
+		check_eq "gate: one dmesg line says ratelimit is unsupported" \
+			"$(dmesg_new | grep -c 'feature ratelimit unsupported on this kernel')" 1
+		check "gate: refused ratelimit: select_task_rq_fair not hooked" not hooked select_task_rq_fair
+		check_eq "gate: ratelimit_window_ns=1000 on refused ratelimit fails with EOPNOTSUPP" \
+			"$(wr ratelimit_window_ns 1000)" EOPNOTSUPP
+		st_unload
+	fi
+
+	dmesg_mark
+	sim=ratelimit=sublevel:999,cache_level=vendor,numa_scan=6.13
+	if check "gate: insmod allow_unchecked=1 gate_simulate=$sim" \
+		st_load allow_unchecked=1 "gate_simulate=$sim"; then
+		check_eq "gate: allow_unchecked=1: ratelimit on sublevel 999 runs unchecked" \
+			"$(feature_state ratelimit)" "$F_ratelimit (unchecked)"
+		diag "  ratelimit: $(feature_reason ratelimit)"
+		check "gate: ratelimit's reason says unchecked, the range and allow_unchecked=1" \
+			grep -q "^unchecked: kernel $(uname -r) is $gs\.999 (simulated by gate_simulate), newer than the $rng this feature's copy was compared with; running it anyway (allow_unchecked=1)" \
+			"$ST/features/ratelimit/reason"
+		check "gate: unchecked ratelimit: select_task_rq_fair hooked" hooked select_task_rq_fair
+		check "gate: unchecked ratelimit: migrate_task_rq_fair hooked" hooked migrate_task_rq_fair
+		check_eq "gate: unchecked ratelimit: ratelimit_window_ns=1000 applies" \
+			"$(wr ratelimit_window_ns 1000)" OK
+		check "gate: debugfs summary: ratelimit $F_ratelimit (unchecked)" \
+			grep -q "^ratelimit $F_ratelimit (unchecked) " /sys/kernel/debug/sched_tune/features
+		if supported cache_level; then
+			check_eq "gate: allow_unchecked=1: cache_level on another vendor runs unchecked" \
+				"$(feature_state cache_level)" "$F_cache_level (unchecked)"
+			diag "  cache_level: $(feature_reason cache_level)"
+			check "gate: cache_level's reason says not a Debian build, the range, allow_unchecked=1" \
+				grep -q "^unchecked: kernel $(uname -r) (simulated by gate_simulate) is not a Debian build, and this feature's copy was compared with Debian's $rng only; running it anyway (allow_unchecked=1)" \
+				"$ST/features/cache_level/reason"
+		fi
+		check_eq "gate: allow_unchecked=1: numa_scan on an unchecked series stays unsupported" \
+			"$(feature_state numa_scan)" unsupported
+		check "gate: numa_scan's reason: allow_unchecked=1 covers only a checked series" \
+			grep -q 'allow_unchecked=1 covers only a checked series$' "$ST/features/numa_scan/reason"
+		check_eq "gate: one dmesg line says ratelimit runs unchecked" \
+			"$(dmesg_new | grep -c 'allow_unchecked=1: kernel .* is outside the range checked for ratelimit\(, cache_level\)\{0,1\}: running unchecked')" 1
+		check "gate: that line is a warning (level 4), not an error" \
+			sh -c "dmesg -r | grep 'allow_unchecked=1: kernel' | tail -n 1 | grep -q '^<4>'"
+		check_eq "gate: parameters/allow_unchecked reads Y" \
+			"$(cat /sys/module/sched_tune/parameters/allow_unchecked 2>/dev/null)" Y
+		st_unload
+		check "gate: nothing of ours in enabled_functions after rmmod" not ours_in_ftrace
+	fi
+
+	dmesg_mark
+	if check "gate: insmod allow_unchecked=1 on a checked kernel" st_load allow_unchecked=1; then
+		for o in $FEATURES; do
+			eval "want=\$F_$o"
+			check_eq "gate: allow_unchecked=1, checked kernel: $o as without it ($want)" \
+				"$(feature_state "$o")" "$want"
+		done
+		check "gate: allow_unchecked=1, checked kernel: no reason says unchecked" \
+			not grep -q '^unchecked' "$ST"/features/ratelimit/reason "$ST"/features/cache_level/reason \
+			"$ST"/features/numa_scan/reason
+		check_eq "gate: allow_unchecked=1, checked kernel: no dmesg line about it" \
+			"$(dmesg_new | grep -c 'allow_unchecked=1: kernel')" 0
+		check "gate: allow_unchecked=1, checked kernel: enabled_functions matches features" \
+			hooks_match_features
+		st_unload
+	fi
 }
 
 # --- the rate limit taking effect ----------------------------------------------
@@ -458,6 +546,7 @@ wakemig() {
 # window 0 and 1 s and prints its migration figures beside it.
 t_ratelimit_effect() {
 	group "rate limit effect"
+	scaled_note "ratelimit: hackbench loops per run" 8000 "$HB_LOOPS"
 	MIG_REPS=$(st_arg mig_reps 3)
 	MIG_ERR=0
 	# the other features at stock, so only the rate limit differs
@@ -507,9 +596,10 @@ t_ratelimit_effect() {
 
 # Half the writes install or remove hooks (slow under TCG): 80 writes are
 # 40 installs and removals, beside the soak's 100 load/unload cycles.
-TG_N=$(st_arg toggle_n 80)
+TG_N=$(st_arg toggle_n "$(($(scaled 80 20) / 4 * 4))")
 t_toggle_stress() {
 	group "knob toggling x$TG_N under load"
+	scaled_note "toggle: knob writes" 80 "$TG_N"
 	dmesg_mark
 	st_load || { ktap_fail "toggle: insmod"; return 1; }
 	bg_start 100
@@ -535,7 +625,8 @@ t_toggle_stress() {
 # Every unit this boot runs, in order; st_only=a,b picks some.
 ALL_UNITS="load_unload hang_guard knobs stats_reset params modprobe enabled ftrace_sysctl gate_refusal ratelimit_effect
 	toggle_stress cache_topology cache_effect cache_bad_input
-	cache_stress cache_hotplug numa_scan scx knob_fuzz hotplug_all livepatch soak ipmodify_conflict"
+	cache_stress cache_hotplug numa_scan scx knob_fuzz hotplug_all tracers livepatch soak ipmodify_conflict
+	unhook_pinned"
 t_whole_run() {
 	group "whole run"
 	ST_DMARK=$ST_BOOTMARK
