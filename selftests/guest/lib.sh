@@ -267,9 +267,11 @@ mig_setup() {
 	echo 1 >"$TR/events/sched/sched_migrate_task/enable"
 }
 mig_begin() { echo 0 >"$TR/tracing_on"; echo >"$TR/trace"; echo 1 >"$TR/tracing_on"; }
+# ring_events DIR: events a trace instance's ring holds or overwrote.
+ring_events() { cat "$1"/per_cpu/cpu*/stats | awk '/^entries:/ || /^overrun:/ { s += $2 } END { print s + 0 }'; }
 mig_end() {
 	echo 0 >"$TR/tracing_on"
-	cat "$TR"/per_cpu/cpu*/stats | awk '/^entries:/ || /^overrun:/ { s += $2 } END { print s + 0 }'
+	ring_events "$TR"
 }
 mig_teardown() {
 	echo 0 >"$TR/events/sched/sched_migrate_task/enable"

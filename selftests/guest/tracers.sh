@@ -35,14 +35,12 @@ migcount_on() {
 	echo >"$TR_INST/trace"
 	echo 1 >"$TR_INST/tracing_on"
 }
-migcount() { cat "$TR_INST"/per_cpu/cpu*/stats | awk '/^entries:/ || /^overrun:/ { s += $2 } END { print s + 0 }'; }
+migcount() { ring_events "$TR_INST"; }
 migcount_off() {
 	echo 0 >"$TR_INST/events/sched/sched_migrate_task/enable"
 	rmdir "$TR_INST" 2>/dev/null
 	true
 }
-# The main buffer's events, entries and overruns (what a tracer recorded).
-recorded() { cat "$TR"/per_cpu/cpu*/stats | awk '/^entries:/ || /^overrun:/ { s += $2 } END { print s + 0 }'; }
 
 # per_call LABEL: one workload run; checks each hook's decisions against
 # what the scheduler counted over the same run.  Untraced, decisions run
