@@ -43,7 +43,7 @@ st_die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 # "N passed, N failed" line and the per-kernel summary count the same things.
 ST_PASS=0 ST_FAIL=0 ST_SKIP=0 ST_NUM=0
 declare -A ST_KPASS=() ST_KFAIL=() ST_KSKIP=()
-ST_KORDER=()
+ST_KORDER=() ST_MATRIX=()
 
 # st_result pass|fail|skip GROUP DESC [SKIP-REASON]
 st_result() {
@@ -145,6 +145,42 @@ st_summary() {
 		echo "$ST_PASS passed, $ST_FAIL failed"
 	fi
 }
+
+# replay FILE GROUP: the results a job printed (its own numbering) into
+# this shell's counters, in job order, so the summary counts every result.
+# A job's last line is "# job-end RC" (run_job); one without it died
+# (st_die, a signal), and one that ended non-zero failed: either counts.
+replay() {
+	local line res group desc why end="" n=0
+	while IFS= read -r line; do
+		if [[ $line =~ ^\#\ job-end\ ([0-9]+)$ ]]; then
+			end=${BASH_REMATCH[1]}
+			continue
+		fi
+		if [[ $line =~ ^(not\ ok|ok)\ [0-9]+\ -\ \[([^]]*)\]\ (.*)$ ]]; then
+			res=pass group=${BASH_REMATCH[2]} desc=${BASH_REMATCH[3]} why=
+			[[ ${BASH_REMATCH[1]} == 'not ok' ]] && res=fail
+			if [[ $res == pass && $desc =~ ^(.*)\ \#\ SKIP\ (.*)$ ]]; then
+				res=skip desc=${BASH_REMATCH[1]} why=${BASH_REMATCH[2]}
+			fi
+			st_result "$res" "$group" "$desc" "$why"
+		elif [[ $line == '# matrix: '* ]]; then
+			ST_MATRIX+=("${line#\# matrix: }")
+		else
+			printf '%s\n' "$line"
+		fi
+		[[ $line == *ok\ [0-9]*\ -\ * ]] && n=$((n + 1))
+	done <"$1"
+	if [[ -z $end ]]; then
+		st_result fail "$2" "job ran to its end (it died after $n results; its last lines are above)"
+	elif ((end != 0)); then
+		st_result fail "$2" "job ran to its end (it exited $end after $n results)"
+	elif ((n == 0)); then
+		st_result fail "$2" "job printed results (none)"
+	fi
+}
+# run_job CMD...: CMD, then its exit status as the job's last line.
+run_job() { "$@"; echo "# job-end $?"; }
 
 # --- host dependencies -------------------------------------------------------
 
@@ -655,10 +691,15 @@ st_build_helpers() {
 # loader run in the guest with the chroot's own libraries from /st/scx/lib.
 ST_SCX_CHROOT_PKGS=(clang libbpf-dev)
 st_build_scx() {
-	local out=$ST_BUILD/scx dir lib
+	local out=$ST_BUILD/scx dir lib elf
 	[[ -f $out/st_scx_load && -f $out/st_scx_min.bpf.o ]] && return 0
 	st_chroot_ensure trixie
-	st_chroot_apt trixie install "${ST_SCX_CHROOT_PKGS[@]}" || return 1
+	# A 7.x kernel's headers bring libelf1t64 from trixie-backports, and
+	# libbpf-dev's libelf-dev from trixie wants its own: apt's solver gives
+	# up.  libelf-dev of the libelf already there keeps the pair matched.
+	# shellcheck disable=SC2016 # a dpkg-query format
+	elf=$(chroot "$(st_chroot_dir trixie)" dpkg-query -W -f='${Version}' libelf1t64 2>/dev/null)
+	st_chroot_apt trixie install "${ST_SCX_CHROOT_PKGS[@]}" ${elf:+"libelf-dev=$elf"} || return 1
 	dir=$(st_chroot_dir trixie)/tmp/st-scx
 	rm -rf "$dir" "$out"
 	mkdir -p "$dir" "$out/lib"
@@ -780,7 +821,7 @@ st_boot() {
 				echo "still running after ${ST_GUEST_TIMEOUT} s" >"$out/hung"
 			fi
 			echo nmi >"$mon.in"
-			sleep 20
+			sleep "${ST_NMI_WAIT:-20}"
 			kill "$pid" 2>/dev/null; sleep 2; kill -9 "$pid" 2>/dev/null
 			wait "$pid" 2>/dev/null
 			rm -f "$mon.in" "$mon.out"

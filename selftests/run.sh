@@ -41,6 +41,24 @@ set -uo pipefail
 ST_SRC=${ST_SRC:-$ST_ROOT}
 START=$SECONDS
 stamp() { st_log "[$((SECONDS - START)) s] $*"; }
+# The run's time budget, inside CI's 90 minutes: an optional boot (the
+# direct_hooks=0 suite, the two-node boot, the hook cost, the bench smoke)
+# that would end past it is skipped, and the skip says so.
+ST_BUDGET=${ST_BUDGET:-4500}
+# budget_ok GROUP DESC NEED: whether NEED more seconds fit; if not, a skip.
+budget_ok() {
+	local used=$((SECONDS - START))
+	((used + $3 <= ST_BUDGET)) && return 0
+	st_result skip "$1" "$2" "time budget: $used s of ST_BUDGET=$ST_BUDGET s used, it needs about $3 s more"
+	return 1
+}
+# stage_on VAR GROUP DESC: whether the stage VAR (ST_ICOUNT...) is on; off,
+# a skip that names it.
+stage_on() {
+	[[ ${!1:-1} == 1 ]] && return 0
+	st_result skip "$2" "$3" "$1=${!1}"
+	return 1
+}
 # before anything is installed: what the user has of sched_tune
 HOST_STATE_BEFORE=$(st_host_state)
 
@@ -149,7 +167,7 @@ run_dkms() {
 # --- one kernel: build, static checks, boot --------------------------------------
 # run_kernel KVER [build-only]
 run_kernel() {
-	local kver=$1 out=$ST_BUILD/$1 warn last rc
+	local kver=$1 out=$ST_BUILD/$1 warn last rc desc
 	stamp "kernel $kver: build"
 	st_prepare_kernel "$kver"
 	if ST_ROOT=$ST_SRC st_build_module "$kver"; then
@@ -215,18 +233,21 @@ run_kernel() {
 		guest_run "$kver" "$out/guest" tests st_topology=smt ${ST_GUEST_ARGS:-}
 	# The ftrace_ops fallback, which the boots above never take: the whole
 	# functional suite again, every load with direct_hooks=0, on one 6.12.
-	if [[ $kver == "$K612_OPS" && ${ST_OPS_BOOT:-1} == 1 ]]; then
+	local main_secs=$GUEST_SECS desc="the functional suite with direct_hooks=0"
+	if [[ $kver == "$K612_OPS" ]] && stage_on ST_OPS_BOOT "$kver direct_hooks=0" "$desc" &&
+		budget_ok "$kver direct_hooks=0" "$desc" "$main_secs"; then
 		# shellcheck disable=SC2086
 		ST_QEMU_SMP="$ST_SMP,sockets=1,cores=$((ST_SMP / 2)),threads=2" \
 			guest_run "$kver direct_hooks=0" "$out/guest-ops" tests st_topology=smt \
 			st_load_args=direct_hooks=0 ${ST_GUEST_ARGS:-}
-	elif [[ $kver == "$K612_OPS" ]]; then
-		st_result skip "$kver direct_hooks=0" "the functional suite with direct_hooks=0" "ST_OPS_BOOT=0"
 	fi
 	# numa_scan needs two NUMA nodes, which would split the cache-level
 	# guest's LLC: a boot of its own, on kernels where the feature exists
 	local numa_log=$out/guest/tap.log
-	if [[ $(st_guest_feature "$out/guest/tap.log" numa_scan) != unsupported && ${ST_NUMA_BOOT:-1} == 1 ]]; then
+	desc="numa_scan in a two-node boot"
+	if [[ $(st_guest_feature "$out/guest/tap.log" numa_scan) != unsupported ]] &&
+		stage_on ST_NUMA_BOOT "$kver numa" "$desc" &&
+		budget_ok "$kver numa" "$desc" $((main_secs / 3)); then
 		# shellcheck disable=SC2086
 		ST_QEMU_SMP="$ST_SMP,sockets=2" ST_QEMU_EXTRA="$ST_NUMA_QEMU" \
 			guest_run "$kver numa" "$out/guest-numa" numa ${ST_GUEST_ARGS:-}
@@ -234,36 +255,20 @@ run_kernel() {
 	fi
 	# the hooks' cost in instructions (qemu icount, exact): each feature
 	# with its hooks in and its decisions stock under 2% (docs/hook-cost.md)
-	if [[ $kver == "$K612" && ${ST_ICOUNT:-1} == 1 ]]; then
+	desc="hook cost in instructions (qemu icount), short"
+	if [[ $kver == "$K612" ]] && stage_on ST_ICOUNT "$kver icount" "$desc" &&
+		budget_ok "$kver icount" "$desc" 300; then
 		stamp "$kver icount: hook cost, short"
 		st_icount_short "$kver icount" "$out/icount"
 	fi
 	# sched-tune-bench's smoke run (bench/README.md): one more boot, 6.12 only
-	if [[ $kver == "$K612" && ${ST_BENCH_SMOKE:-1} == 1 ]]; then
+	desc="sched-tune-bench smoke run"
+	if [[ $kver == "$K612" ]] && stage_on ST_BENCH_SMOKE "$kver bench" "$desc" &&
+		budget_ok "$kver bench" "$desc" 600; then
 		stamp "$kver bench: smoke run"
 		BENCH_BUILD=0 st_bench_smoke "$kver"
 	fi
 	echo "# matrix: $kver $(st_guest_feature "$out/guest/tap.log" ratelimit) $(st_guest_feature "$out/guest/tap.log" cache_level) $(st_guest_feature "$numa_log" numa_scan)"
-}
-
-# Replays the results a kernel's job printed (its own numbering) into this
-# shell's counters, in kernel order, so the summary counts every result.
-replay() {
-	local line res group desc why
-	while IFS= read -r line; do
-		if [[ $line =~ ^(not\ ok|ok)\ [0-9]+\ -\ \[([^]]*)\]\ (.*)$ ]]; then
-			res=pass group=${BASH_REMATCH[2]} desc=${BASH_REMATCH[3]} why=
-			[[ ${BASH_REMATCH[1]} == 'not ok' ]] && res=fail
-			if [[ $res == pass && $desc =~ ^(.*)\ \#\ SKIP\ (.*)$ ]]; then
-				res=skip desc=${BASH_REMATCH[1]} why=${BASH_REMATCH[2]}
-			fi
-			st_result "$res" "$group" "$desc" "$why"
-		elif [[ $line == '# matrix: '* ]]; then
-			ST_MATRIX+=("${line#\# matrix: }")
-		else
-			printf '%s\n' "$line"
-		fi
-	done <"$1"
 }
 
 # The support matrix: each kernel booted, the state each feature reported
@@ -289,12 +294,13 @@ ST_NUMA_QEMU="-object memory-backend-ram,id=m0,size=1G -object memory-backend-ra
 # guest_run LABEL OUTDIR MODE [WORDS...]: boots the kernel with the
 # initramfs in OUTDIR/.., runs /st/MODE.sh and counts its KTAP as LABEL.
 guest_run() {
-	local label=$1 gout=$2 mode=$3 rc
+	local label=$1 gout=$2 mode=$3 rc t0=$SECONDS
 	shift 3
 	stamp "$label: boot ($ST_QEMU_SMP vCPUs, timeout ${ST_GUEST_TIMEOUT}s)"
 	st_boot "$ST_VMLINUZ" "$(dirname "$gout")/initramfs.cpio" "$gout" st_mode="$mode" "$@"
 	rc=$?
-	stamp "$label: guest exited (qemu rc $rc)"
+	GUEST_SECS=$((SECONDS - t0))
+	stamp "$label: guest exited (qemu rc $rc) after $GUEST_SECS s"
 	st_guest_verdict "$label" "$rc" "$gout"
 }
 
@@ -332,6 +338,13 @@ st_log "source tree: $ST_SRC ($(git -C "$ST_SRC" describe --always --dirty 2>/de
 
 if st_build_helpers; then st_result pass host "static guest helpers build (gcc -static)"
 else st_result fail host "static guest helpers build (gcc -static)"; fi
+stamp "the runner's own test (selftests/runner_test.sh)"
+bash "$ST_SRC/selftests/runner_test.sh" >"$ST_BUILD/runner.log" 2>&1
+rc=$?
+st_ingest_tap runner "$ST_BUILD/runner.log"
+if ((rc != 0 && ST_KFAIL[runner] == 0)) || [[ $ST_TAP_PLAN != "$ST_TAP_COUNT" ]] || ((ST_TAP_COUNT == 0)); then
+	st_result fail runner "selftests/runner_test.sh: exit $rc, plan 1..$ST_TAP_PLAN, $ST_TAP_COUNT results"
+fi
 stamp "unit tests"
 run_unit
 st_bench_unit
@@ -339,12 +352,11 @@ stamp "lint: shellcheck, checkpatch --strict"
 ST_ROOT=$ST_SRC st_lint lint
 # The package stage (chroots, apt, DKMS builds) runs beside the kernels.
 stamp "Debian package (selftests/pkg.sh), in the background"
-run_pkg >"$ST_BUILD/pkg.results" 2>&1 &
+run_job run_pkg >"$ST_BUILD/pkg.results" 2>&1 &
 PKG_PID=$!
 # Kernels run as jobs, ST_JOBS at a time (one single-threaded qemu per
 # host core); each job's output is replayed in kernel order.
 ST_JOBS=${ST_JOBS:-$(nproc)}
-ST_MATRIX=()
 # Kernels that are built and checked but not booted: the same series as a
 # booted one (bookworm-security's 6.12 is 6.12.y like the others).
 BUILD_ONLY=()
@@ -360,17 +372,17 @@ for k in "${KERNELS[@]}" "${BUILD_ONLY[@]}"; do
 	mkdir -p "$ST_BUILD/$k"
 	if [[ " ${SHORT[*]} " == *" $k "* ]]; then
 		# the user's ST_GUEST_ARGS come last and win (st_arg takes the last)
-		ST_NUMA_BOOT=0 ST_GUEST_ARGS="$ST_SHORT_ARGS ${ST_GUEST_ARGS:-}" \
-			run_kernel "$k" >"$ST_BUILD/$k.results" 2>&1 &
+		ST_NUMA_BOOT="0 (a short boot)" ST_GUEST_ARGS="$ST_SHORT_ARGS ${ST_GUEST_ARGS:-}" \
+			run_job run_kernel "$k" >"$ST_BUILD/$k.results" 2>&1 &
 	elif [[ " ${KERNELS[*]} " == *" $k "* ]]; then
-		run_kernel "$k" >"$ST_BUILD/$k.results" 2>&1 &
+		run_job run_kernel "$k" >"$ST_BUILD/$k.results" 2>&1 &
 	else
-		run_kernel "$k" build-only >"$ST_BUILD/$k.results" 2>&1 &
+		run_job run_kernel "$k" build-only >"$ST_BUILD/$k.results" 2>&1 &
 	fi
 done
 wait
-replay "$ST_BUILD/pkg.results"
-for k in "${KERNELS[@]}" "${BUILD_ONLY[@]}"; do replay "$ST_BUILD/$k.results"; done
+replay "$ST_BUILD/pkg.results" pkg
+for k in "${KERNELS[@]}" "${BUILD_ONLY[@]}"; do replay "$ST_BUILD/$k.results" "$k"; done
 # last: nothing the user had of sched_tune changed (DKMS registration and
 # trees, modules, key, package, configuration)
 if [[ $(st_host_state) == "$HOST_STATE_BEFORE" ]]; then

@@ -169,8 +169,9 @@ t_cache_stress() {
 	bad=0 t0=$(now_cs)
 	# every 25th switch goes to llc and back: a hook removal and an
 	# install (slow under TCG); the rest republish the configuration
+	# and the last to llc, whatever the count
 	for i in $(seq "$CL_SWITCHES"); do
-		case $((i % 25)):$((i % 3)) in
+		case $((i % 25 * (CL_SWITCHES - i))):$((i % 3)) in
 		0:*) l=llc ;; *:0) l=l2 ;; *:1) l=smt ;; *) l=auto ;;
 		esac
 		[ "$(wr cache_share_level $l)" = OK ] || bad=$((bad + 1))

@@ -8,7 +8,10 @@ ST_N=0
 ST_FAILED=0
 ST_TOP=0
 ST_UNIT_TITLE=
-KTAP_BUF=/tmp/ktap.unit
+# ST_TMP: where the unit buffer and the pace live (the host runner test
+# sources this file with a directory of its own)
+ST_TMP=${ST_TMP:-/tmp}
+KTAP_BUF=$ST_TMP/ktap.unit
 
 # Argument to st_arg: a kernel command line option st_NAME=VALUE.
 st_arg() {
@@ -32,7 +35,7 @@ ktap_start() {
 	echo "KTAP version 1"
 	echo "1..$1"
 	diag "kernel $(uname -r): $(cat /proc/version)"
-	diag "pace: 400 hackbench loops in $(cat /tmp/st_pace_cs 2>/dev/null || echo '?') cs (reference $ST_PACE_REF_CS): loop counts at $ST_PACE%"
+	diag "pace: 400 hackbench loops in $(cat "$ST_TMP"/st_pace_cs 2>/dev/null || echo '?') cs (reference $ST_PACE_REF_CS): loop counts at $ST_PACE%"
 }
 # unit_run NAME: runs t_NAME as one subtest.
 unit_run() {
@@ -45,8 +48,9 @@ unit_run() {
 	echo "    # Subtest: ${ST_UNIT_TITLE:-$1}"
 	echo "    1..$ST_N"
 	cat "$KTAP_BUF"
+	# a unit that does not apply says so with a skip; silence is a failure
 	if [ "$ST_N" = 0 ]; then
-		echo "ok $ST_TOP - ${ST_UNIT_TITLE:-$1} # SKIP no checks ran"
+		echo "not ok $ST_TOP - ${ST_UNIT_TITLE:-$1}: no checks ran"
 	elif [ "$ST_FAILED" -gt 0 ]; then
 		echo "not ok $ST_TOP - ${ST_UNIT_TITLE:-$1}"
 	else
@@ -115,17 +119,24 @@ stat_files() { ls "$ST/stats" | grep -vx reset | sed 's|^|stats/|'; }
 FEATURES="ratelimit cache_level numa_scan"
 feature_state() { cat "$ST/features/$1/state" 2>/dev/null; }
 feature_reason() { cat "$ST/features/$1/reason" 2>/dev/null; }
-# active and idle features have their hooks in
-feature_hooked() { case $(feature_state "$1") in active|idle) return 0 ;; esac; return 1; }
+# active and idle features have their hooks in, "(unchecked)" ones too
+feature_hooked() { case $(feature_state "$1") in active | idle | "active "* | "idle "*) return 0 ;; esac; return 1; }
 
 # Every kernel function a feature may take over (features lists them too).
 ST_FUNCS="select_task_rq_fair migrate_task_rq_fair ttwu_queue_wakelist task_numa_work"
 # A function is hooked when ftrace lists it in enabled_functions.
 hooked() { grep -q "^$1 " "$TR/enabled_functions" 2>/dev/null; }
-# ours_on FUNC: sched_tune's hook (direct call or ftrace_ops) is on FUNC;
-# a direct call shows its trampoline on the line after the function's.
+# ours_on FUNC: sched_tune's hook is on FUNC.  Alone on it, its ops or
+# its direct trampoline (on the next line) names the module; beside
+# another ftrace user, an ftrace_ops shows as the shared list function,
+# and then the feature that names FUNC must hold its hooks.
 ours_on() {
-	grep -A1 "^$1 " "$TR/enabled_functions" 2>/dev/null | grep -q '\[sched_tune\]'
+	grep -A1 "^$1 " "$TR/enabled_functions" 2>/dev/null | grep -q '\[sched_tune\]' && return 0
+	grep "^$1 " "$TR/enabled_functions" 2>/dev/null | grep -q 'ops_list_func' || return 1
+	for f in $FEATURES; do
+		feature_funcs "$f" | grep -qx "$1" && feature_hooked "$f" && return 0
+	done
+	return 1
 }
 ours_in_ftrace() {
 	grep -qE "^($(echo "$ST_FUNCS" | tr ' ' '|')) |\[sched_tune\]" \
@@ -211,12 +222,12 @@ check_no_splat() {
 # The loop counts below were set on a machine where 400 loops of
 # hackbench -g 1 -f 10 took about 0.3 s under TCG; on some CI machines of
 # the same kind they take 25 times that.  The first script that sources
-# this file times those 400 loops once (/tmp/st_pace) and every count
+# this file times those 400 loops once ($ST_TMP/st_pace) and every count
 # scales down by the ratio, never below the floor its check needs, so a
 # slow machine runs the same checks on fewer rounds.  st_pace=100 on the
 # kernel command line keeps the full counts.
 ST_PACE_REF_CS=30
-if [ ! -s /tmp/st_pace ]; then
+if [ ! -s "$ST_TMP"/st_pace ]; then
 	p=$(st_arg pace "")
 	# the hook-cost and bench boots have counts of their own
 	case $(st_arg mode tests) in tests|numa|demo) ;; *) p=${p:-100} ;; esac
@@ -225,13 +236,13 @@ if [ ! -s /tmp/st_pace ]; then
 		hackbench -g 1 -f 10 --threads --pipe -l 400 -s 100 >/dev/null 2>&1
 		b=$(awk '{ printf "%d", $1 * 100 }' /proc/uptime)
 		p=$((ST_PACE_REF_CS * 100 / (b - a + 1)))
-		echo "$((b - a))" >/tmp/st_pace_cs
+		echo "$((b - a))" >"$ST_TMP"/st_pace_cs
 	fi
 	[ "$p" -gt 100 ] && p=100
 	[ "$p" -lt 1 ] && p=1
-	echo "$p" >/tmp/st_pace
+	echo "$p" >"$ST_TMP"/st_pace
 fi
-ST_PACE=$(cat /tmp/st_pace)
+ST_PACE=$(cat "$ST_TMP"/st_pace)
 # scaled COUNT FLOOR: COUNT at this machine's pace, at least FLOOR
 scaled() { n=$(($1 * ST_PACE / 100)); [ "$n" -lt "$2" ] && n=$2; echo "$n"; }
 # scaled_note WHAT FULL RUN: a skip that says a count was cut to the pace
