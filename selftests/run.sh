@@ -25,7 +25,10 @@
 # package stage), ST_ICOUNT=0 and ST_BENCH_SMOKE=0 (skip the hook-cost and bench
 # boots of the 6.12 kernel), ST_OPS_BOOT=0 (skip the direct_hooks=0 boot
 # of Debian 13's 6.12),
-# ST_SMP=4, ST_GUEST_TIMEOUT=1200 (s per boot), ST_GUEST_ARGS="st_only=knobs
+# ST_SMP=4, ST_GUEST_TIMEOUT=2400 (s per boot), ST_GUEST_SILENCE=600 (s
+# without a new result: a hung guest), ST_BUDGET=4500 (s for the whole
+# run: optional boots that would end past it are skipped, and say so),
+# ST_FRESH=1 (chroots rebuilt from nothing), ST_GUEST_ARGS="st_only=knobs
 # st_hb_loops=400 st_mig_reps=2", ST_SRC=tree to test (default: this repo).
 # The last line is "N passed, N failed[, N skipped]"; exit 1 if any failed.
 set -uo pipefail
@@ -63,6 +66,12 @@ stage_on() {
 HOST_STATE_BEFORE=$(st_host_state)
 
 stamp "host setup"
+# ST_FRESH=1: the chroots made anew (debootstrap, apt), as a new machine
+# meets them; a chroot made months ago hides solver conflicts.
+if [[ ${ST_FRESH:-0} == 1 ]]; then
+	st_log "ST_FRESH=1: chroots rebuilt from nothing"
+	rm -f "$ST_CACHE"/chroot/*/.st-ready
+fi
 st_ensure_host
 if [[ ${ST_BENCH_SMOKE:-1} == 1 ]]; then st_apt_install "${BENCH_PKGS[@]}"; fi
 
@@ -334,6 +343,8 @@ done
 K612=$(st_resolve_kver backports) || exit 1
 # the direct_hooks=0 boot: the other 6.12, whose lane is shorter
 K612_OPS=$(st_resolve_kver trixie) || exit 1
+# a heads-up, no result: Debian kernels past what the gate checked
+st_newer_kernels
 st_log "source tree: $ST_SRC ($(git -C "$ST_SRC" describe --always --dirty 2>/dev/null || echo 'not git'))"
 
 if st_build_helpers; then st_result pass host "static guest helpers build (gcc -static)"
@@ -392,6 +403,9 @@ else
 	diff <(echo "$HOST_STATE_BEFORE") <(st_host_state) | sed 's/^/#   /'
 fi
 stamp "done"
+echo "#"
+echo "# the ten slowest guest units:"
+st_slowest_units 10 | sed 's/^/#   /'
 print_matrix
 st_summary
 ((ST_FAIL == 0))

@@ -79,6 +79,10 @@ while (($#)); do
 done
 # read-write, as qemu opens them: no wait for the other end
 exec 3<>"$mon.in" 4<>"$mon.out"
+# FAKE_TAP2, when set, is what every boot after the first prints
+boots=$(($(cat "$FAKE_BOOTS" 2>/dev/null || echo 0) + 1))
+echo "$boots" >"$FAKE_BOOTS"
+if ((boots > 1)) && [[ -n ${FAKE_TAP2:-} ]]; then FAKE_TAP=$FAKE_TAP2; fi
 printf '%b' "$FAKE_TAP" >>"${serial[1]}"
 case $FAKE_END in
 hang) sleep 600 ;;
@@ -94,7 +98,8 @@ guest() {
 	rc=$?
 	st_guest_verdict fake-guest "$rc" "$tmp/guest"
 }
-export FAKE_TAP FAKE_END
+FAKE_BOOTS=$tmp/boots FAKE_TAP2=
+export FAKE_TAP FAKE_END FAKE_BOOTS FAKE_TAP2
 FAKE_TAP='KTAP version 1\n1..1\nok 1 - unit\n' FAKE_END=0
 if [[ $(summary_of guest) == "1 passed, 0 failed|0" ]]; then
 	ok "a guest that printed its plan and one pass: '1 passed, 0 failed', status 0"
@@ -109,6 +114,39 @@ if ((SECONDS - t0 < 60)); then ok "the silent guest was killed in $((SECONDS - t
 else not_ok "the silent guest was killed in $((SECONDS - t0)) s (over 60)"; fi
 FAKE_TAP='' FAKE_END=1
 expect_fail "a guest that died before its plan (qemu rc 1)" 1 guest
+
+# --- the short hook cost: over the limit only on two independent medians -------------
+# icount_tap UNLOADED RATELIMIT CACHE_LEVEL: a guest's icount lines, 3 runs each
+icount_tap() {
+	local c v i t='KTAP version 1\n1..1\n'
+	for c in unloaded:$1 ratelimit:$2 cache_level:$3; do
+		for i in 1 2 3; do t+="# icount ${c%:*} ${c#*:}\n"; done
+	done
+	echo "${t}ok 1 - measured\n"
+}
+icount() {
+	rm -f "$FAKE_BOOTS"
+	mkdir -p "$tmp/ic"
+	: >"$tmp/ic/../initramfs.cpio"
+	ST_VMLINUZ=$tmp/vmlinuz ST_QEMU=$tmp/qemu ST_GUEST_SILENCE=3 ST_NMI_WAIT=1 \
+		st_icount_short fake-icount "$tmp/ic/icount"
+}
+FAKE_END=0
+FAKE_TAP=$(icount_tap 10000 10150 10100) FAKE_TAP2=
+if [[ $(summary_of icount) == "3 passed, 0 failed|0" ]]; then
+	ok "icount: +1.5% and +1.0% pass in one boot"
+else
+	not_ok "icount: +1.5% and +1.0% pass in one boot"; sed 's/^/# /' "$tmp/out"
+fi
+FAKE_TAP=$(icount_tap 10000 10250 10100) FAKE_TAP2=$(icount_tap 10000 10150 10100)
+if [[ $(summary_of icount) == "4 passed, 0 failed|0" ]] && grep -q 'second boot' "$tmp/out"; then
+	ok "icount: +2.5% once, +1.5% in a second boot: passes, the second boot said"
+else
+	not_ok "icount: +2.5% once, +1.5% in a second boot: passes"; sed 's/^/# /' "$tmp/out"
+fi
+FAKE_TAP=$(icount_tap 10000 10250 10100) FAKE_TAP2=$(icount_tap 10000 10210 10100)
+expect_fail "icount: ratelimit +2.5% and +2.1% on two boots" 1 icount
+FAKE_TAP2=
 
 # --- a unit that runs no check (the guest's own unit_run) -------------------------
 mkdir -p "$tmp/st"

@@ -50,7 +50,11 @@ int st_fhook_resolve(struct st_fhook *hook);
  * entry with a direct hook on it would send the call back to us).
  */
 #define st_fhook_bind_orig(name, hook)					\
-	st_kcall_bind(name, (hook)->orig, (hook)->func)
+	do {								\
+		const struct st_fhook *__hook = (hook);			\
+									\
+		st_kcall_bind(name, __hook->orig, __hook->func);	\
+	} while (0)
 int st_fhook_install(struct st_fhook *hooks, int nr, const char **failed);
 bool st_fhook_quiet(void);
 void st_fhook_remove(struct st_fhook *hooks, int nr);
