@@ -396,18 +396,20 @@ class Module:
             if f not in states:
                 problems.append("feature %s missing from features" % f)
                 continue
-            st, reason = states[f]
+            full, reason = states[f]
+            # "active (unchecked)" (allow_unchecked=1) holds its hooks too
+            st = full.split(" ", 1)[0]
             if self.support.get(f) == "unsupported":
                 if st != "unsupported":
-                    problems.append("%s is %s, was unsupported at probe" % (f, st))
+                    problems.append("%s is %s, was unsupported at probe" % (f, full))
                 continue
             if f in needs:
                 if st not in ("active", "idle"):
-                    problems.append("%s is %s (%s), configuration needs its hooks" % (f, st, reason))
+                    problems.append("%s is %s (%s), configuration needs its hooks" % (f, full, reason))
             elif passthrough:
                 pass
             elif st != "inactive":
-                problems.append("%s is %s, configuration leaves it at stock" % (f, st))
+                problems.append("%s is %s, configuration leaves it at stock" % (f, full))
         observed = {"loaded": True, "knobs": knobs,
                     "features": {f: {"state": s, "reason": r} for f, (s, r) in states.items()}}
         return not problems, problems, observed
