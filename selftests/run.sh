@@ -36,6 +36,9 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 # shellcheck source=selftests/pkg.sh
 . "$(dirname "$0")/pkg.sh"
+# the support matrix (selftests/support-matrix) and its checks
+# shellcheck source=selftests/support.sh
+. "$(dirname "$0")/support.sh"
 # the bench's unit tests and smoke run (st_bench_unit, st_bench_smoke)
 # shellcheck source=bench/vm.sh
 . "$(dirname "$0")/../bench/vm.sh"
@@ -217,6 +220,7 @@ run_kernel() {
 	fi
 
 	if [[ ${2:-} == build-only ]]; then
+		st_support_row_check "$kver" "$kver"
 		echo "# matrix: $kver built-only built-only built-only"
 		return
 	fi
@@ -244,6 +248,9 @@ run_kernel() {
 	# shellcheck disable=SC2086 # ST_GUEST_ARGS is a list of words on purpose
 	ST_QEMU_SMP="$ST_SMP,sockets=1,cores=$((ST_SMP / 2)),threads=2" \
 		guest_run "$kver" "$out/guest" tests st_topology=smt $skip ${ST_GUEST_ARGS:-}
+	local boot=main
+	[[ " ${SHORT[*]} " == *" $kver "* ]] && boot=short
+	st_support_assert "$kver" "$kver" "$boot" "$out/guest/tap.log"
 	# The ftrace_ops fallback, which the boots above never take: the whole
 	# functional suite again, every load with direct_hooks=0, on one 6.12.
 	local main_secs=$GUEST_SECS desc="the functional suite with direct_hooks=0"
@@ -253,6 +260,7 @@ run_kernel() {
 		ST_QEMU_SMP="$ST_SMP,sockets=1,cores=$((ST_SMP / 2)),threads=2" \
 			guest_run "$kver direct_hooks=0" "$out/guest-ops" tests st_topology=smt \
 			st_load_args=direct_hooks=0 $skip ${ST_GUEST_ARGS:-}
+		st_support_assert "$kver direct_hooks=0" "$kver" ops "$out/guest-ops/tap.log"
 	fi
 	# numa_scan needs two NUMA nodes, which would split the cache-level
 	# guest's LLC: a boot of its own, on kernels where the feature exists
@@ -264,6 +272,7 @@ run_kernel() {
 		# shellcheck disable=SC2086
 		ST_QEMU_SMP="$ST_SMP,sockets=2" ST_QEMU_EXTRA="$ST_NUMA_QEMU" \
 			guest_run "$kver numa" "$out/guest-numa" numa ${ST_GUEST_ARGS:-}
+		st_support_assert "$kver numa" "$kver" numa "$out/guest-numa/tap.log"
 		numa_log=$out/guest-numa/tap.log
 	fi
 	# the hooks' cost in instructions (qemu icount, exact): each feature
@@ -357,9 +366,18 @@ stamp "the runner's own test (selftests/runner_test.sh)"
 bash "$ST_SRC/selftests/runner_test.sh" >"$ST_BUILD/runner.log" 2>&1
 rc=$?
 st_ingest_tap runner "$ST_BUILD/runner.log"
-if ((rc != 0 && ST_KFAIL[runner] == 0)) || [[ $ST_TAP_PLAN != "$ST_TAP_COUNT" ]] || ((ST_TAP_COUNT == 0)); then
+if ((rc != 0 && ${ST_KFAIL[runner]:-0} == 0)) || [[ $ST_TAP_PLAN != "$ST_TAP_COUNT" ]] || ((ST_TAP_COUNT == 0)); then
 	st_result fail runner "selftests/runner_test.sh: exit $rc, plan 1..$ST_TAP_PLAN, $ST_TAP_COUNT results"
 fi
+stamp "the support matrix (selftests/support_test.sh, support-matrix, README.md)"
+bash "$ST_SRC/selftests/support_test.sh" >"$ST_BUILD/support.log" 2>&1
+rc=$?
+st_ingest_tap support "$ST_BUILD/support.log"
+if ((rc != 0 && ${ST_KFAIL[support]:-0} == 0)) || [[ $ST_TAP_PLAN != "$ST_TAP_COUNT" ]] || ((ST_TAP_COUNT == 0)); then
+	st_result fail support "selftests/support_test.sh: exit $rc, plan 1..$ST_TAP_PLAN, $ST_TAP_COUNT results"
+fi
+st_support_data_check host
+st_support_readme_check "$ST_SRC/README.md" host
 stamp "unit tests"
 run_unit
 st_bench_unit
