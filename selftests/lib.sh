@@ -637,9 +637,11 @@ st_kbuild() {
 		make -C "$out" KDIR="$(st_headers_dir "$kver")" >"$out/build.log" 2>&1
 		return
 	fi
-	cdir=/tmp/st-kbuild-$kver-$(basename "$out")
-	rm -rf "$(st_chroot_dir "$env")$cdir"
-	mkdir -p "$(st_chroot_dir "$env")$cdir"
+	# a directory of this build's own: two trees (two runs, a bench)
+	# may build for the same kernel at once
+	mkdir -p "$(st_chroot_dir "$env")/tmp"
+	cdir=$(mktemp -d "$(st_chroot_dir "$env")/tmp/st-kbuild-$kver-$(basename "$out").XXXXXX") || return 1
+	cdir=${cdir#"$(st_chroot_dir "$env")"}
 	tar -C "$src" --exclude=./build --exclude=./.git -cf - . | tar -C "$(st_chroot_dir "$env")$cdir" -xf -
 	st_in_chroot "$env" make -C "$cdir" KDIR="/usr/src/linux-headers-$kver" >"$out/build.log" 2>&1
 	rc=$?
