@@ -139,15 +139,37 @@ bench_guest() {
 		ST_GUEST_TIMEOUT=${BENCH_TIMEOUT:-2700} ST_GUEST_SILENCE=${BENCH_TIMEOUT:-2700} st_boot "$ST_VMLINUZ" "$out/initramfs.cpio" "$out/guest" st_mode="$mode"
 }
 
+# What the guest's check of the first smoke run asks for (the
+# configurations and workloads of bench/guest/benchsmoke.sh's
+# t_bench_loaded).
+BENCH_SMOKE_CHECK=(--configs "unloaded,stock,passthrough,seed,ratelimit,cache_level,numa_scan"
+	--workloads "hackbench,messaging,pipe,tbench,wakelat,numa")
+
 # st_bench_smoke KVER: the smoke run, counted through st_result (KTAP of
-# the guest, group "<kver> bench").
+# the guest, group "<kver> bench").  The guest turns sched-tune-bench
+# check's lines into results but not its exit status (a check that
+# crashes prints no "not ok"), so the same check runs again here on the
+# results the guest sent back, and its exit status counts.
 st_bench_smoke() {
 	local kver=$1 out=$ST_BUILD/$1/bench-smoke rc
 	BENCH_GUEST_ARGS=$(tr -s ' \t\n' '   ' <<<"$BENCH_SMOKE_ARGS")
 	bench_guest "$kver" benchsmoke "$out"
 	rc=$?
 	st_guest_verdict "$kver bench" "$rc" "$out/guest"
-	bench_extract "$out/guest/tap.log" "$out/result" 2>/dev/null || true
+	rm -rf "$out/result"
+	if ! bench_extract "$out/guest/tap.log" "$out/result" 2>/dev/null || [[ ! -f $out/result/results.json ]]; then
+		st_result fail "$kver bench" "the smoke run's results came back from the guest"
+		return
+	fi
+	/usr/bin/python3 "$BENCH_DIR/sched-tune-bench" check "$out/result" "${BENCH_SMOKE_CHECK[@]}" \
+		>"$out/check.log" 2>&1
+	rc=$?
+	if ((rc == 0)); then
+		st_result pass "$kver bench" "sched-tune-bench check on the smoke run's results exits 0 ($(grep -c '^ok ' "$out/check.log") ok lines)"
+	else
+		st_result fail "$kver bench" "sched-tune-bench check on the smoke run's results exits 0 (exit $rc)"
+		grep -v '^ok ' "$out/check.log" | head -n 20 | sed 's/^/#   /'
+	fi
 }
 
 # st_bench_unit: the bench's Python unit tests (statistics, report), KTAP

@@ -12,11 +12,18 @@
 #    headers of the 6.1 and 6.12 kernels, and in the Debian 13 chroot
 #    holding those of its 6.12 and 7.3, each in the amd64 and the
 #    cloud-amd64 flavour, with an unsupported kernel's headers next to
-#    them (Debian's rt flavour): DKMS built and signed a module with the
-#    right vermagic and version for each supported kernel, declined the
-#    other without failing the install; then apt purge leaves nothing;
+#    them (Debian's rt flavour): DKMS built a module with the right
+#    vermagic and version for each supported kernel, whose signature
+#    verifies against DKMS's mok.pub (openssl, over the module's bytes),
+#    declined the other without failing the install; then apt purge
+#    leaves nothing;
 #  - the same package built with Debian 13's debhelper and dh-dkms, in the
-#    Debian 13 chroot, is the one installed there.
+#    Debian 13 chroot, is the one installed there;
+#  - after the purge, DKMS straight from the tree as README.md says (add,
+#    install, remove) with each release's DKMS, for Debian 12's 6.12 and
+#    Debian 13's 7.3;
+#  - the verified module of each kernel is kept for make check's guests
+#    (pkg_ko_wait, pkg_initramfs_hook): the modprobe unit loads it.
 #
 # Every install happens in a throwaway overlay on top of the cached
 # chroots ($ST_CACHE/chroot/<suite>): the package, DKMS's work and the
@@ -52,7 +59,8 @@ pkg_check() {
 # What the package stage needs on the host (Debian 12): Debian's packaging
 # tools, lintian, debootstrap for the chroots, openssl for DKMS's key.
 pkg_host_tools() {
-	st_apt_install build-essential debhelper dh-dkms lintian debootstrap dpkg-dev openssl
+	st_apt_install build-essential debhelper dh-dkms lintian debootstrap dpkg-dev openssl \
+		xz-utils zstd
 }
 
 # --- overlays on the cached chroots ----------------------------------------------
@@ -239,26 +247,187 @@ pkg_prepare_chroot() {
 	done
 }
 
-# pkg_signer_ok ROOT KO: the module carries DKMS's signature: signer and
-# key serial of ROOT's /var/lib/dkms/mok.pub.
-pkg_signer_ok() {
-	local root=$1 ko=$2 cn serial signer key
-	cn=$(pkg_in "$root" openssl x509 -inform DER -in /var/lib/dkms/mok.pub -noout -subject -nameopt multiline |
-		sed -n 's/^ *commonName *= *//p')
-	serial=$(pkg_in "$root" openssl x509 -inform DER -in /var/lib/dkms/mok.pub -noout -serial | sed 's/^serial=//')
-	signer=$(pkg_in "$root" modinfo -F signer "$ko")
-	key=$(pkg_in "$root" modinfo -F sig_key "$ko" | tr -d ':')
-	st_log "$ko: signer '$signer', sig_key $key; /var/lib/dkms/mok.pub: CN '$cn', serial $serial"
-	key=${key^^} serial=${serial^^}
-	while [[ $key == 0* ]]; do key=${key#0}; done
-	while [[ $serial == 0* ]]; do serial=${serial#0}; done
-	[[ -n $signer && $signer == "$cn" && -n $key && $key == "$serial" ]]
+# --- module signatures -------------------------------------------------------------
+# A signed module ends with the PKCS#7 signature, struct module_signature
+# (algo, hash, id_type, signer_len, key_id_len, pad[3], sig_len as be32)
+# and the marker; the signature covers every byte before it.  The kernel
+# checks exactly that (mod_verify_sig), and so does pkg_sig_verify, on the
+# host, with openssl.
+PKG_SIG_MARKER='~Module signature appended~'
+
+# pkg_sig_split KO DIR: KO (decompressed as DKMS compressed it) as
+# DIR/data and DIR/sig; fails for a module without a PKCS#7 signature.
+pkg_sig_split() {
+	local ko=$1 d=$2 size id len
+	case $ko in
+	*.xz) xz -dc "$ko" ;;
+	*.zst) zstd -qdc "$ko" ;;
+	*.gz) gzip -dc "$ko" ;;
+	*) cat "$ko" ;;
+	esac >"$d/ko" || return 1
+	size=$(stat -c %s "$d/ko")
+	((size > 40)) && cmp -s <(tail -c 28 "$d/ko") <(printf '%s\n' "$PKG_SIG_MARKER") || return 1
+	read -r id len < <(tail -c 40 "$d/ko" | head -c 12 | od -An -tu1 |
+		awk '{ print $3, (($9 * 256 + $10) * 256 + $11) * 256 + $12 }')
+	# id_type 2: PKCS#7
+	[[ $id == 2 ]] && ((len > 0 && len < size - 40)) || return 1
+	head -c $((size - 40 - len)) "$d/ko" >"$d/data"
+	tail -c $((len + 40)) "$d/ko" | head -c "$len" >"$d/sig"
+}
+
+# pkg_sig_verify KO CERT: KO's signature verifies against the DER
+# certificate CERT, and against nothing else: the signer is looked up in
+# CERT only (-nointern), CERT is the only trust anchor, and the RSA
+# signature over the module's bytes must check.
+pkg_sig_verify() {
+	local ko=$1 cert=$2 d rc=1
+	d=$(mktemp -d "$ST_BUILD/pkg/sig.XXXXXX")
+	if pkg_sig_split "$ko" "$d" && openssl x509 -inform DER -in "$cert" -out "$d/cert.pem"; then
+		openssl cms -verify -binary -inform DER -in "$d/sig" -content "$d/data" \
+			-certfile "$d/cert.pem" -nointern -CAfile "$d/cert.pem" -purpose any \
+			-out /dev/null >"$d/log" 2>&1
+		rc=$?
+		((rc == 0)) || sed 's/^/#   openssl: /' "$d/log" | head -n 3
+	fi
+	rm -rf "$d"
+	return $rc
+}
+
+# pkg_sig_selftest GROUP KO CERT: pkg_sig_verify, which passed on KO,
+# fails on KO with one byte of its code flipped, and on KO signed by a
+# twin of CERT (same subject and serial, so modinfo shows CERT's signer
+# and sig_key, but another key): the check can fail, and does not go by
+# names.
+pkg_sig_selftest() {
+	local g=$1 ko=$2 cert=$3 d len subj ser
+	d=$(mktemp -d "$ST_BUILD/pkg/sigtest.XXXXXX")
+	if ! pkg_sig_split "$ko" "$d"; then
+		st_result fail "$g" "signature check: the module splits into its bytes and its signature"
+		rm -rf "$d"
+		return
+	fi
+	cp "$d/ko" "$d/flip.ko"
+	printf '\x55' | dd of="$d/flip.ko" bs=1 seek=$(($(stat -c %s "$d/data") / 2)) conv=notrunc status=none
+	if pkg_sig_verify "$d/flip.ko" "$cert" >/dev/null; then
+		st_result fail "$g" "signature check fails on that module with one byte flipped"
+	else
+		st_result pass "$g" "signature check fails on that module with one byte flipped"
+	fi
+	subj=$(openssl x509 -inform DER -in "$cert" -noout -subject -nameopt compat | sed 's/^subject=//')
+	ser=$(openssl x509 -inform DER -in "$cert" -noout -serial | sed 's/^serial=//')
+	openssl req -new -x509 -nodes -days 1 -subj "$subj" -set_serial "0x$ser" -newkey rsa:2048 \
+		-keyout "$d/twin.key" -out "$d/twin.pem" >/dev/null 2>&1
+	# as sign-file signs: detached, no certificate, no attributes
+	openssl cms -sign -binary -noattr -nocerts -nosmimecap -md sha256 -outform DER \
+		-signer "$d/twin.pem" -inkey "$d/twin.key" -in "$d/data" -out "$d/twin.sig" 2>/dev/null
+	len=$(stat -c %s "$d/twin.sig")
+	{
+		cat "$d/data" "$d/twin.sig"
+		# module_signature: id_type 2 (PKCS#7), sig_len big-endian
+		printf '\0\0\2\0\0\0\0\0'
+		# shellcheck disable=SC2059 # the format is the four octal bytes
+		printf "$(printf '\\%03o' $((len >> 24 & 255)) $((len >> 16 & 255)) $((len >> 8 & 255)) $((len & 255)))"
+		printf '%s\n' "$PKG_SIG_MARKER"
+	} >"$d/twin.ko"
+	if [[ -s $d/twin.sig && $(modinfo -F sig_key "$d/twin.ko") == "$(modinfo -F sig_key "$ko")" &&
+		$(modinfo -F signer "$d/twin.ko") == "$(modinfo -F signer "$ko")" ]] &&
+		! pkg_sig_verify "$d/twin.ko" "$cert" >/dev/null; then
+		st_result pass "$g" "signature check fails on that module signed by another key under mok.pub's name and serial (modinfo's signer and sig_key the same)"
+	else
+		st_result fail "$g" "signature check fails on that module signed by another key under mok.pub's name and serial (modinfo's signer and sig_key the same)"
+	fi
+	rm -rf "$d"
+}
+
+# --- the modules DKMS built, for make check's guests -----------------------------
+# Each supported kernel's module, as DKMS installed it and once its
+# signature verified, in $ST_BUILD/pkg/ko/KVER/lib/<its path under
+# /lib/modules/KVER>, with KVER/sha256 of that file and, written last,
+# KVER/status: "verified", or why there is none.  run.sh waits for the
+# status (pkg_ko_wait) and puts that very file in the guest's
+# /lib/modules (pkg_initramfs_hook), where the modprobe unit loads it.
+
+pkg_ko_status() {
+	mkdir -p "$ST_BUILD/pkg/ko/$1"
+	echo "$2" >"$ST_BUILD/pkg/ko/$1/status.new" && mv "$ST_BUILD/pkg/ko/$1/status.new" "$ST_BUILD/pkg/ko/$1/status"
+}
+
+# pkg_ko_keep GROUP ROOT KVER KO: KO (relative to ROOT) verified against
+# ROOT's /var/lib/dkms/mok.pub and kept; the first of an install also
+# shows that the check can fail (pkg_sig_selftest).
+pkg_ko_keep() {
+	local g=$1 root=$2 k=$3 ko=$4 dir=$ST_BUILD/pkg/ko/$3 f
+	rm -rf "$dir"
+	f=$dir/lib/${ko#"lib/modules/$k/"}
+	mkdir -p "$(dirname "$f")"
+	cp "$root/$ko" "$f"
+	cp "$root/var/lib/dkms/mok.pub" "$dir/mok.pub"
+	st_log "$k: /$ko: signer '$(modinfo -F signer "$f")', sig_key $(modinfo -F sig_key "$f"); mok.pub: $(openssl x509 -inform DER -in "$dir/mok.pub" -noout -subject -serial -nameopt compat | tr '\n' ' ')"
+	if pkg_check "$g" "$k: its signature verifies against /var/lib/dkms/mok.pub (openssl cms, over the module's bytes)" \
+		pkg_sig_verify "$f" "$dir/mok.pub"; then
+		(cd "$dir/lib" && sha256sum "${f#"$dir/lib/"}") >"$dir/sha256"
+		pkg_ko_status "$k" verified
+		if [[ -z $PKG_SIG_TESTED ]]; then
+			pkg_sig_selftest "$g" "$f" "$dir/mok.pub"
+			PKG_SIG_TESTED=1
+		fi
+	else
+		pkg_ko_status "$k" "its signature did not verify against DKMS's mok.pub (pkg results)"
+	fi
+}
+
+# pkg_ko_close: a status for each of PKG_KERNELS that has none yet (a
+# stage that stopped early).
+pkg_ko_close() {
+	local k
+	for k in "${PKG_KERNELS[@]}"; do
+		[[ -f $ST_BUILD/pkg/ko/$k/status ]] || pkg_ko_status "$k" "the package stage installed no module for it (pkg results)"
+	done
+}
+
+# pkg_ko_wait KVER PID: waits while the package stage (PID) runs for
+# KVER's status.  Sets PKG_KO_READY=KVER when its module verified, else
+# PKG_KO_WHY.
+pkg_ko_wait() {
+	local k=$1 pid=$2 f=$ST_BUILD/pkg/ko/$1/status
+	PKG_KO_READY='' PKG_KO_WHY=''
+	while [[ ! -f $f ]] && kill -0 "$pid" 2>/dev/null; do sleep 2; done
+	if [[ $(cat "$f" 2>/dev/null) == verified ]]; then
+		PKG_KO_READY=$k
+		return 0
+	fi
+	if [[ ${ST_PKG:-1} == 0 ]]; then
+		PKG_KO_WHY="ST_PKG=0: no package stage"
+	else
+		PKG_KO_WHY=$(cat "$f" 2>/dev/null || echo "the package stage ended without one")
+	fi
+	return 1
+}
+
+# pkg_initramfs_hook ROOT (st_build_initramfs's ST_INITRAMFS_HOOK): for
+# the kernel of PKG_KO_READY, its DKMS-built module replaces make check's
+# own build under /lib/modules (the guest's /st/sched_tune.ko stays
+# make check's), with depmod's indexes, and /st/dkms.sha256 says which
+# bytes were verified; otherwise /st/dkms.why says why there are none.
+pkg_initramfs_hook() {
+	local root=$1 k
+	k=$(cat "$root/st/kver")
+	if [[ -n $k && $k == "${PKG_KO_READY:-}" ]]; then
+		rm -f "$root/lib/modules/$k/updates/sched_tune.ko"
+		cp -a "$ST_BUILD/pkg/ko/$k/lib/." "$root/lib/modules/$k/"
+		sed "s|  |  /lib/modules/$k/|" "$ST_BUILD/pkg/ko/$k/sha256" >"$root/st/dkms.sha256"
+		depmod -b "$root" "$k" 2>/dev/null || st_log "depmod -b for $k failed: loading by name will fail in the guest"
+	else
+		echo "${PKG_KO_WHY:-no DKMS-built module of this kernel in this image}" >"$root/st/dkms.why"
+	fi
+	return 0
 }
 
 # pkg_install_test SUITE LABEL ROOT DEB: apt install, the modules, purge.
 pkg_install_test() {
 	local suite=$1 g=$2 root=$3 deb=$4 log=$ST_BUILD/pkg/install-$1.log k ko vm line
 	local before after left
+	PKG_SIG_TESTED=
 	cp "$deb" "$root/tmp/"
 	if [[ $suite == bookworm ]]; then
 		# As on a running server: the running kernel is installed.  DKMS
@@ -282,13 +451,14 @@ pkg_install_test() {
 	for k in "${PKG_KERNELS[@]}"; do
 		ko=$(cd "$root" && find "lib/modules/$k/updates" -name 'sched_tune.ko*' 2>/dev/null | head -n1)
 		if ! pkg_check "$g" "$k: DKMS installed sched_tune under /lib/modules/$k/updates" test -n "$ko"; then
+			pkg_ko_status "$k" "DKMS installed no module for it (pkg results)"
 			find "$root/var/lib/dkms/sched-tune" -name make.log -exec tail -n 20 {} \; 2>/dev/null | sed 's/^/#   make.log: /'
 			continue
 		fi
 		vm=$(pkg_in "$root" modinfo -F vermagic "/$ko")
 		pkg_check "$g" "$k: vermagic '${vm%% *}'" test "${vm%% *}" = "$k"
 		pkg_check "$g" "$k: modinfo -F version = $PKG_VER" test "$(pkg_in "$root" modinfo -F version "/$ko")" = "$PKG_VER"
-		pkg_check "$g" "$k: signed with DKMS's key (modinfo signer/sig_key = /var/lib/dkms/mok.pub)" pkg_signer_ok "$root" "/$ko"
+		pkg_ko_keep "$g" "$root" "$k" "$ko"
 		# DKMS 3.2 leaves depmod to the kernel image's own install when
 		# only the headers are there
 		if [[ -f $root/lib/modules/$k/modules.dep.st-before ]]; then
@@ -338,6 +508,61 @@ pkg_install_test() {
 		test -z "$left"
 }
 
+# pkg_logged LOG CMD...: CMD with its output appended to LOG.
+pkg_logged() {
+	local log=$1
+	shift
+	"$@" >>"$log" 2>&1
+}
+
+# pkg_tree_test GROUP ROOT KVER: DKMS straight from the tree, as README.md
+# says (dkms add ., dkms install sched-tune/<version>, dkms remove
+# sched-tune/<version> --all, rm -r /usr/src/sched-tune-<version>), in
+# ROOT after the package's purge: the version is debian/changelog's
+# through dkms.conf, the module built for KVER has its vermagic, that
+# version and a signature that verifies against DKMS's key, and the
+# removal leaves nothing.
+pkg_tree_test() {
+	local g=$1 root=$2 k=$3 log=$ST_BUILD/pkg/tree-$3.log ko vm left dk
+	dk=$(pkg_in "$root" dpkg-query -W -f='${Version}' dkms)
+	: >"$log"
+	if [[ ! -d $root/tmp/st-src ]]; then
+		mkdir -p "$root/tmp/st-src"
+		tar -C "$ST_SRC" --exclude=./build --exclude=./.git -cf - . | tar -C "$root/tmp/st-src" -xf -
+	fi
+	pkg_log "$g: DKMS from the tree, for $k"
+	if pkg_logged "$log" pkg_in "$root" sh -c 'cd /tmp/st-src && dkms add .' &&
+		grep -q "sched-tune/$PKG_VER: added" <<<"$(pkg_in "$root" dkms status -m sched-tune 2>/dev/null)" &&
+		! grep -qi deprecat "$log"; then
+		st_result pass "$g" "from the tree (dkms $dk): dkms add . registers sched-tune/$PKG_VER (debian/changelog's), no deprecation warning"
+	else
+		st_result fail "$g" "from the tree (dkms $dk): dkms add . registers sched-tune/$PKG_VER (debian/changelog's), no deprecation warning"
+		sed 's/^/#   /' "$log"
+	fi
+	pkg_check "$g" "from the tree: dkms install sched-tune/$PKG_VER -k $k" \
+		pkg_logged "$log" pkg_in "$root" dkms install "sched-tune/$PKG_VER" -k "$k"
+	ko=$(cd "$root" && find "lib/modules/$k/updates" -name 'sched_tune.ko*' 2>/dev/null | head -n1)
+	if pkg_check "$g" "from the tree: $k: DKMS installed sched_tune under /lib/modules/$k/updates" test -n "$ko"; then
+		vm=$(pkg_in "$root" modinfo -F vermagic "/$ko")
+		pkg_check "$g" "from the tree: $k: vermagic '${vm%% *}'" test "${vm%% *}" = "$k"
+		pkg_check "$g" "from the tree: $k: modinfo -F version = $PKG_VER" \
+			test "$(pkg_in "$root" modinfo -F version "/$ko")" = "$PKG_VER"
+		pkg_check "$g" "from the tree: $k: its signature verifies against /var/lib/dkms/mok.pub (openssl cms)" \
+			pkg_sig_verify "$root/$ko" "$root/var/lib/dkms/mok.pub"
+	else
+		tail -n 20 "$log" | sed 's/^/#   /'
+		find "$root/var/lib/dkms/sched-tune" -name make.log -exec tail -n 20 {} \; 2>/dev/null | sed 's/^/#   make.log: /'
+	fi
+	pkg_check "$g" "from the tree: dkms remove sched-tune/$PKG_VER --all" \
+		pkg_logged "$log" pkg_in "$root" dkms remove "sched-tune/$PKG_VER" --all
+	rm -rf "$root/usr/src/sched-tune-$PKG_VER"
+	left=$(cd "$root" && { ls -d var/lib/dkms/sched-tune usr/src/sched-tune* 2>/dev/null
+		find lib/modules -name 'sched_tune.ko*' 2>/dev/null
+		grep -l sched_tune lib/modules/*/modules.dep 2>/dev/null; })
+	pkg_check "$g" "from the tree: after dkms remove and rm -r /usr/src/sched-tune-$PKG_VER, no /var/lib/dkms entry, no .ko or modules.dep line${left:+ (left: $(tr '\n' ' ' <<<"$left"))}" \
+		test -z "$left"
+}
+
 # Debian 12: the host-built .deb in a bookworm overlay.
 pkg_test_bookworm() {
 	local g="pkg Debian 12" root
@@ -350,6 +575,7 @@ pkg_test_bookworm() {
 	pkg_overlay bookworm bookworm || { st_result fail "$g" "overlay on the Debian 12 chroot"; return; }
 	root=$PKG_ROOT
 	pkg_install_test bookworm "$g" "$root" "$PKG_DEB"
+	pkg_tree_test "$g" "$root" "${PKG_KERNELS[1]}"
 	pkg_overlay_down "$root"
 }
 
@@ -373,18 +599,6 @@ pkg_test_trixie() {
 		st_result fail "$g" "make deb builds sched-tune-dkms_${PKG_VER}_all.deb with Debian 13's debhelper and dh-dkms"
 		tail -n 30 "$log" | sed 's/^/#   /'
 	fi
-	# DKMS from the tree, as the README says, with Debian 13's DKMS: the
-	# version comes from debian/changelog through dkms.conf
-	if pkg_in "$root" dkms add /tmp/st-src >"$log.add" 2>&1 &&
-		grep -q "sched-tune/$PKG_VER: added" <<<"$(pkg_in "$root" dkms status -m sched-tune 2>/dev/null)" &&
-		! grep -qi deprecat "$log.add"; then
-		st_result pass "$g" "dkms add <tree> (dkms $(pkg_in "$root" dpkg-query -W -f='${Version}' dkms)): sched-tune/$PKG_VER, no deprecation warning"
-	else
-		st_result fail "$g" "dkms add <tree>: sched-tune/$PKG_VER, no deprecation warning"
-		sed 's/^/#   /' "$log.add"
-	fi
-	pkg_in "$root" dkms remove -m sched-tune -v "$PKG_VER" --all >>"$log.add" 2>&1
-	rm -rf "$root/usr/src/sched-tune-$PKG_VER"
 	deb13=$root/tmp/st-deb/sched-tune-dkms_${PKG_VER}_all.deb
 	if [[ -f $deb13 ]]; then
 		cp "$deb13" "$ST_BUILD/pkg/sched-tune-dkms_${PKG_VER}_all.deb13"
@@ -402,12 +616,14 @@ pkg_test_trixie() {
 			test "$rc" = 0 -a -z "$(grep -E '^[EW]: ' <<<"$out")"
 		pkg_install_test trixie "$g" "$root" "$deb13"
 	fi
+	pkg_tree_test "$g" "$root" "${PKG_KERNELS[1]}"
 	pkg_overlay_down "$root"
 }
 
 # Everything, as one stage.
 run_pkg() {
 	PKG_T0=$SECONDS
+	rm -rf "$ST_BUILD/pkg/ko"
 	mkdir -p "$ST_BUILD/pkg"
 	if [[ ${ST_PKG:-1} == 0 ]]; then
 		st_result skip pkg "Debian package" "ST_PKG=0"
@@ -423,7 +639,9 @@ run_pkg() {
 	pkg_contents "$PKG_DEB"
 	pkg_kernel_table
 	pkg_test_bookworm
+	pkg_ko_close
 	pkg_test_trixie
+	pkg_ko_close
 	pkg_log "done"
 }
 

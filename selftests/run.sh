@@ -5,13 +5,15 @@
 #  host:   install what is missing, resolve the kernels from their suites'
 #          meta packages (lib.sh), run selftests/unit and the lint
 #  pkg:    the Debian package (selftests/pkg.sh): make deb, lintian, apt
-#          install/purge in Debian 12 and 13 chroots
+#          install/purge in Debian 12 and 13 chroots, DKMS from the tree,
+#          each module's signature verified against DKMS's key
 #  kernel: (ST_JOBS at a time) build the module against its headers, on the
 #          host or in the Debian 13 chroot (no warnings), check the .ko for
-#          tail calls into static-call trampolines (a tail call into an original loops forever), DKMS in
-#          private trees, boot it under qemu TCG with our initramfs and
-#          collect the guest's KTAP; a two-node boot where numa_scan is
-#          supported
+#          tail calls into static-call trampolines (a tail call into an
+#          original loops forever), boot it under qemu TCG with our
+#          initramfs (for Debian 12's kernels, the package stage's
+#          DKMS-built module where modprobe finds it) and collect the
+#          guest's KTAP; a two-node boot where numa_scan is supported
 #  last:   what the user has of sched_tune on this machine (DKMS, /usr/src,
 #          modules, package) is exactly as before; the support matrix
 #          (kernel x feature) and the summary
@@ -99,83 +101,6 @@ run_unit() {
 	fi
 }
 
-# --- DKMS, for real, against one installed kernel's headers ---------------------
-# A private DKMS: its own trees (--dkmstree/--sourcetree/--installtree),
-# its own signing key, no depmod.  The machine's DKMS state (/var/lib/dkms,
-# /usr/src, /lib/modules, DKMS's key) is neither read nor written, so a
-# sched-tune the user installed stays as it is (st_host_state checks it).
-run_dkms() {
-	local kver=$1 env root pin p ver ko log=$ST_BUILD/$1/dkms.log d cn serial
-	if [[ ! -f $ST_SRC/dkms.conf ]]; then
-		st_result skip "$kver" "dkms add/build/install/remove" "no dkms.conf yet"
-		return
-	fi
-	# in the environment that builds for this kernel: the host, or a chroot
-	env=$(st_kernel_env "$kver")
-	root=
-	if [[ $env != host ]]; then
-		root=$(st_chroot_dir "$env")
-		if ! st_chroot_install "$env" dkms openssl >/dev/null; then
-			st_result fail "$kver" "dkms: dkms installed in the $env chroot"
-			return
-		fi
-	fi
-	ver=$(dpkg-parsechangelog -l "$ST_SRC/debian/changelog" -S Version)
-	pin=/tmp/st-dkms-$kver
-	p=$root$pin
-	rm -rf "$p"
-	mkdir -p "$p/dkms" "$p/src" "$p/modules/$kver" "$p/tree"
-	tar -C "$ST_SRC" --exclude=./build --exclude=./.git -cf - . | tar -C "$p/tree" -xf -
-	d=(st_env_run "$env" env mok_signing_key="$pin/mok.key" mok_certificate="$pin/mok.pub"
-		dkms --dkmstree "$pin/dkms" --sourcetree "$pin/src" --installtree "$pin/modules" --no-depmod)
-	: >"$log"
-	dkms_step() {
-		local what=$1; shift
-		if "$@" >>"$log" 2>&1; then
-			st_result pass "$kver" "dkms: $what"; return 0
-		fi
-		st_result fail "$kver" "dkms: $what"
-		tail -n 30 "$log" | sed 's/^/#   /'
-		find "$p/dkms/sched-tune" -name make.log -exec tail -n 20 {} \; 2>/dev/null | sed 's/^/#   make.log: /'
-		return 1
-	}
-	# "dkms add <tree>", as the README says: the version comes from
-	# debian/changelog through dkms.conf
-	if dkms_step "add <tree> (private trees, $env): sched-tune/$ver" "${d[@]}" add "$pin/tree" &&
-		dkms_step "build -k $kver" "${d[@]}" build -m sched-tune -v "$ver" -k "$kver" &&
-		dkms_step "install -k $kver" "${d[@]}" install -m sched-tune -v "$ver" -k "$kver"; then
-		ko=$(find "$p/modules/$kver/updates" -name 'sched_tune.ko*' 2>/dev/null | head -n1)
-		if [[ -n $ko ]] && [[ $(modinfo -F vermagic "$ko") == "$kver "* ]]; then
-			st_result pass "$kver" "dkms: installed module with vermagic $kver"
-			modinfo "$ko" | grep -E '^(version|vermagic|srcversion|signer|sig_key):' | sed 's/^/#   /'
-		else
-			st_result fail "$kver" "dkms: installed module with vermagic $kver"
-			[[ -n $ko ]] && modinfo "$ko" | sed 's/^/#   /'
-		fi
-		if [[ -n $ko && $(modinfo -F version "$ko") == "$ver" ]]; then
-			st_result pass "$kver" "dkms: modinfo -F version = $ver (debian/changelog)"
-		else
-			st_result fail "$kver" "dkms: modinfo -F version = $ver (debian/changelog)"
-		fi
-		cn=$(openssl x509 -inform DER -in "$p/mok.pub" -noout -subject -nameopt multiline 2>/dev/null |
-			sed -n 's/^ *commonName *= *//p')
-		serial=$(openssl x509 -inform DER -in "$p/mok.pub" -noout -serial 2>/dev/null | sed 's/^serial=//')
-		if [[ -n $ko && -n $cn && $(modinfo -F signer "$ko") == "$cn" &&
-			$(modinfo -F sig_key "$ko" | tr -d ':') == "$serial" ]]; then
-			st_result pass "$kver" "dkms: signed with DKMS's key ($cn, serial $serial)"
-		else
-			st_result fail "$kver" "dkms: signed with DKMS's key (modinfo signer/sig_key = the key's CN/serial)"
-		fi
-	fi
-	dkms_step "remove --all" "${d[@]}" remove -m sched-tune -v "$ver" --all
-	if [[ -z $(find "$p/modules" -name 'sched_tune.ko*') && ! -e $p/dkms/sched-tune ]]; then
-		st_result pass "$kver" "dkms: nothing left after remove"
-	else
-		st_result fail "$kver" "dkms: nothing left after remove"
-	fi
-	rm -rf "$p"
-}
-
 # --- one kernel: build, static checks, boot --------------------------------------
 # run_kernel KVER [build-only]
 run_kernel() {
@@ -214,11 +139,6 @@ run_kernel() {
 	fi
 	sed 's/^#* */#   /' "$out/tailcalls.log"
 
-	if [[ $kver == "$K612" ]]; then
-		stamp "kernel $kver: dkms (private trees)"
-		run_dkms "$kver"
-	fi
-
 	if [[ ${2:-} == build-only ]]; then
 		st_support_row_check "$kver" "$kver"
 		echo "# matrix: $kver built-only built-only built-only"
@@ -238,7 +158,15 @@ run_kernel() {
 		st_result fail "$kver" "build the test modules (selftests/kmod)"
 		tail -n 20 "$out/kmod/build.log" | sed 's/^/#   /'
 	fi
-	st_build_initramfs "$kver" "$ST_KO" "$out/initramfs.cpio"
+	# Debian 12's kernels: the module the package stage's DKMS built and
+	# signed, whose signature pkg.sh verified, is the one the modprobe
+	# unit loads (Debian 13's stage ends too late for their boots)
+	PKG_KO_READY='' PKG_KO_WHY="the package stage's DKMS-built modules go into the Debian 12 kernels' boots only"
+	if [[ $(st_kernel_env "$kver") == bookworm ]]; then
+		stamp "kernel $kver: the package stage's DKMS-built module"
+		pkg_ko_wait "$kver" "$PKG_PID" || st_log "$kver: no DKMS-built module for the guest: $PKG_KO_WHY"
+	fi
+	ST_INITRAMFS_HOOK=pkg_initramfs_hook st_build_initramfs "$kver" "$ST_KO" "$out/initramfs.cpio"
 	# SMT cores: one LLC, two L2s of two threads each, so the cache level
 	# has both kinds of pair (st_topology=smt makes their checks strict)
 	# knob parsing and its fuzz are the same code on both 6.12s: once,
@@ -385,6 +313,8 @@ stamp "lint: shellcheck, checkpatch --strict"
 ST_ROOT=$ST_SRC st_lint lint
 # The package stage (chroots, apt, DKMS builds) runs beside the kernels.
 stamp "Debian package (selftests/pkg.sh), in the background"
+# a kernel job waits for the stage's verified modules: none of an earlier run
+rm -rf "$ST_BUILD/pkg/ko"
 run_job run_pkg >"$ST_BUILD/pkg.results" 2>&1 &
 PKG_PID=$!
 # Kernels run as jobs, ST_JOBS at a time (one single-threaded qemu per

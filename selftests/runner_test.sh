@@ -118,11 +118,11 @@ expect_fail "a guest that died before its plan (qemu rc 1)" 1 guest
 # --- the short hook cost: over the limit only on two independent medians -------------
 # icount_tap UNLOADED RATELIMIT CACHE_LEVEL: a guest's icount lines, 3 runs each
 icount_tap() {
-	local c v i t='KTAP version 1\n1..1\n'
+	local c t='KTAP version 1\n1..1\n'
 	for c in unloaded:$1 ratelimit:$2 cache_level:$3; do
-		for i in 1 2 3; do t+="# icount ${c%:*} ${c#*:}\n"; done
+		t+=$(printf '# icount %s %s\\n' "${c%:*}" "${c#*:}" "${c%:*}" "${c#*:}" "${c%:*}" "${c#*:}")
 	done
-	echo "${t}ok 1 - measured\n"
+	printf '%s\n' "${t}ok 1 - measured\n"
 }
 icount() {
 	rm -f "$FAKE_BOOTS"

@@ -3,9 +3,11 @@
 # Guest test of loading by name, as on a server: settings in
 # /etc/modprobe.d reach the knobs at modprobe time (sourced by tests.sh,
 # test t_modprobe).  The initramfs holds the module where DKMS puts it,
-# /lib/modules/<kver>/updates/sched_tune.ko with depmod's indexes, and as
+# under /lib/modules/<kver>/updates with depmod's indexes, and as
 # /etc/modprobe.d/sched_tune.conf the example the package ships (every
-# line commented out).
+# line commented out).  On Debian 12's kernels that module is the one the
+# package stage's DKMS built and signed, whose signature the host
+# verified against DKMS's key (pkg.sh): /st/dkms.sha256 names its bytes.
 
 MP_CONF=/etc/modprobe.d/sched_tune.conf
 # kmod's modprobe, not busybox's applet (lib.sh: full paths)
@@ -32,6 +34,18 @@ t_modprobe() {
 		mp_all_commented "$MP_CONF"
 	check_eq "modinfo sched_tune (by name, depmod's index): version" \
 		"$(/sbin/modinfo -F version sched_tune 2>/dev/null)" "$want_ver"
+	# the file modprobe loads by name is the one whose signature the host
+	# checked; the guest kernel cannot (DKMS's key is in none of its
+	# keyrings), so the same bytes are what is asserted
+	mp_file=$(/sbin/modprobe --show-depends sched_tune 2>/dev/null | awk '$1 == "insmod" { print $2; exit }')
+	if [ -f /st/dkms.sha256 ]; then
+		diag "  $mp_file: signer '$(/sbin/modinfo -F signer "$mp_file" 2>/dev/null)', sig_key $(/sbin/modinfo -F sig_key "$mp_file" 2>/dev/null)"
+		check_eq "modprobe loads the DKMS-built module whose signature the host verified (sha256 of ${mp_file:-nothing})" \
+			"$(sha256sum "$mp_file" 2>/dev/null)" "$(cat /st/dkms.sha256)"
+	else
+		ktap_skip "modprobe loads the DKMS-built module whose signature the host verified" \
+			"$(cat /st/dkms.why 2>/dev/null || echo 'no /st/dkms.why')"
+	fi
 	if ! check "modprobe sched_tune, with the example as shipped" mp_load; then
 		dmesg_new | tail -n 20 | sed 's/^/#   /'
 		return 1

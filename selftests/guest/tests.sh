@@ -21,6 +21,8 @@
 . /st/livepatch.sh
 # shellcheck source=selftests/guest/tracers.sh
 . /st/tracers.sh
+# shellcheck source=selftests/guest/claims.sh
+. /st/claims.sh
 
 # --- load / unload -------------------------------------------------------
 t_load_unload() {
@@ -46,8 +48,11 @@ t_load_unload() {
 	check "default: enabled_functions matches features" hooks_match_features
 	check "rmmod sched_tune" st_unload
 	check "/sys/kernel/sched_tune gone after rmmod" test ! -e "$ST"
+	check "/sys/module/sched_tune gone after rmmod" test ! -e /sys/module/sched_tune
+	check "debugfs sched_tune gone after rmmod" test ! -e "$DBG_ST"
 	check "module gone from /proc/modules" not is_loaded
 	check "nothing of ours in enabled_functions after rmmod" not ours_in_ftrace
+	check "no kprobe of ours after rmmod" not ours_in_kprobes
 	check_no_splat "load/unload: no splat in dmesg"
 }
 
@@ -224,9 +229,7 @@ t_knobs() {
 
 	# read-only files: root's write must still fail
 	for f in $(for g in $FEATURES; do printf 'features/%s/state features/%s/reason features/%s/functions ' "$g" "$g" "$g"; done) $(stat_files); do
-		r=$(wr "$f" 1)
-		if [ "$r" != OK ]; then ktap_ok "$f is read-only (write: $r)"
-		else ktap_fail "$f is read-only (write: $r)"; fi
+		check_read_only "$f"
 	done
 	st_unload
 }
@@ -284,9 +287,12 @@ t_params() {
 	unsup=
 	supported numa_scan || unsup="numa_scan_threshold=50 numa_scan_renew=100"
 	supported cache_level || unsup="$unsup cache_share_level=smt cache_share_auto_llc_max=64"
+	# Over the 31 bytes a parameter keeps: 5000 in full, 0 if cut short.
+	long="ratelimit_window_ns=00000000000000000000000000000000005000 cache_share_level=l2$(printf '%040d' 0)"
 	for p in $unsup ratelimit_burst=0 ratelimit_window_ns=abc cache_share_level=foo \
 		ratelimit_window_ns=1000000001 numa_scan_threshold=101 enabled=2 \
-		cache_share_auto_llc_max=0 numa_scan_renew=-1; do
+		cache_share_auto_llc_max=0 numa_scan_renew=-1 ratelimit_burst=1001 \
+		cache_share_auto_llc_max=4097 numa_scan_renew=1025 $long; do
 		name=${p%%=*}
 		dmesg_mark
 		case " $unsup " in *" $p "*) p_why=" (feature unsupported here)" ;; *) p_why= ;; esac
@@ -305,6 +311,17 @@ t_params() {
 		fi
 		dmesg_new | grep -v 'taints kernel\|verification failed' | sed 's/^/#   dmesg: /'
 	done
+
+	# sysfs-abi: unknown names are the kernel's business, which loads
+	# the module anyway and says so once
+	dmesg_mark
+	if check "params: insmod with an unknown parameter no_such_knob=1 loads" st_load no_such_knob=1; then
+		check_eq "params: one dmesg line: unknown parameter 'no_such_knob' ignored" \
+			"$(dmesg_new | grep -c "unknown parameter 'no_such_knob' ignored")" 1
+		check_eq "params: no other line names it" "$(dmesg_new | grep -c no_such_knob)" 1
+		check_eq "params: ratelimit as without it ($F_ratelimit)" "$(feature_state ratelimit)" "$F_ratelimit"
+		st_unload
+	fi
 }
 
 # --- enabled switch -------------------------------------------------------------
@@ -360,24 +377,42 @@ t_ftrace_sysctl() {
 	group "kernel.ftrace_enabled=0 while hooked"
 	dmesg_mark
 	st_load || { ktap_fail "ftrace sysctl: insmod"; return 1; }
+	# every feature with its hooks in (active, or idle on its own account)
+	fs_hooked=
+	for f in $FEATURES; do
+		s=$(feature_state "$f")
+		case $s in active | idle) fs_hooked="$fs_hooked $f" ;; esac
+		eval "fs_was_$f=\$s"
+	done
 	# 7.x refuses the sysctl while a permanent ftrace user is in; either
 	# way, features/ must tell what the hooks see
 	r=$(echo 0 2>&1 >/proc/sys/kernel/ftrace_enabled && echo OK)
 	diag "  ftrace_enabled=0: ${r:-refused}, reads $(cat /proc/sys/kernel/ftrace_enabled)"
 	wr stats/reset 1 >/dev/null
 	hb 100
-	c=$(stat_get ratelimit_checked)
+	c=$(stat_get ratelimit_checked) q=$(stat_get ttwu_checked)
 	if [ "$(cat /proc/sys/kernel/ftrace_enabled)" = 0 ]; then
-		check_eq "ftrace_enabled=0: ratelimit says idle" "$(feature_state ratelimit)" idle
-		diag "  ratelimit: $(feature_reason ratelimit)"
-		check "ftrace_enabled=0: the reason names the sysctl" grep -q ftrace_enabled "$ST/features/ratelimit/reason"
+		for f in $fs_hooked; do
+			check_eq "ftrace_enabled=0: $f says idle" "$(feature_state "$f")" idle
+			diag "  $f: $(feature_reason "$f")"
+			check "ftrace_enabled=0: $f's reason names the sysctl" grep -q ftrace_enabled "$ST/features/$f/reason"
+		done
 		check_eq "ftrace_enabled=0: no wakeup reaches the rate limit" "$c" 0
+		case " $fs_hooked " in *" cache_level "*)
+			check_eq "ftrace_enabled=0: no wakeup reaches the cache level (ttwu_checked)" "$q" 0 ;;
+		esac
 	else
-		check_eq "ftrace_enabled stays 1: ratelimit active" "$(feature_state ratelimit)" active
+		for f in $fs_hooked; do
+			eval "was=\$fs_was_$f"
+			check_eq "ftrace_enabled stays 1: $f as before ($was)" "$(feature_state "$f")" "$was"
+		done
 		check "ftrace_enabled stays 1: wakeups reach the rate limit ($c)" test "${c:-0}" -gt 0
 	fi
 	echo 1 >/proc/sys/kernel/ftrace_enabled
-	check_eq "ftrace_enabled=1: ratelimit active" "$(feature_state ratelimit)" active
+	for f in $fs_hooked; do
+		eval "was=\$fs_was_$f"
+		check_eq "ftrace_enabled=1: $f as before ($was)" "$(feature_state "$f")" "$was"
+	done
 	hb 100
 	c=$(stat_get ratelimit_checked)
 	check "ftrace_enabled=1: wakeups reach the rate limit ($c)" test "${c:-0}" -gt 0
@@ -632,7 +667,8 @@ t_toggle_stress() {
 }
 
 # Every unit this boot runs, in order; st_only=a,b picks some.
-ALL_UNITS="load_unload hang_guard knobs stats_reset params modprobe enabled ftrace_sysctl gate_refusal ratelimit_effect
+ALL_UNITS="load_unload hang_guard knobs stats_reset params modprobe enabled ftrace_sysctl gate_refusal
+	ksym_missing btf_refusal all_unsupported param_livepatch unload_clean ratelimit_effect
 	toggle_stress cache_topology cache_effect cache_bad_input
 	cache_stress cache_hotplug numa_scan scx knob_fuzz hotplug_all tracers livepatch soak ipmodify_conflict
 	unhook_pinned"
