@@ -469,10 +469,27 @@ void st_core_exit(void)
 	struct st_config *cfg;
 	int i;
 
+	struct st_fhook *sets[ST_NR_FEATURES];
+	int nrs[ST_NR_FEATURES];
+	bool pinned[ST_NR_FEATURES];
+
 	mutex_lock(&st_lock);
 	st_remove_all();
+	for (i = 0; i < ST_NR_FEATURES; i++) {
+		struct st_feature *f = st_features[i];
+
+		sets[i] = f->hooks;
+		nrs[i] = f->nr_hooks;
+		pinned[i] = st_fhook_pinned(f->hooks, f->nr_hooks);
+		if (f->supported && !pinned[i])
+			st_feature_release(f);
+	}
+	mutex_unlock(&st_lock);
+	/* a pinned hook's feature state stays until ftrace lets it go */
+	st_fhook_exit_wait(sets, nrs, ST_NR_FEATURES);
+	mutex_lock(&st_lock);
 	for (i = 0; i < ST_NR_FEATURES; i++)
-		if (st_features[i]->supported)
+		if (pinned[i])
 			st_feature_release(st_features[i]);
 	cfg = rcu_dereference_protected(st_config, lockdep_is_held(&st_lock));
 	RCU_INIT_POINTER(st_config, NULL);

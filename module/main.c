@@ -10,6 +10,7 @@
 #include <linux/string.h>
 
 #include "sched_tune.h"
+#include "wrapper/fhook.h"
 #include "wrapper/gate.h"
 #include "wrapper/ksym.h"
 #include "wrapper/layout.h"
@@ -79,6 +80,9 @@ static int __init sched_tune_init(void)
 	int ret;
 
 	ret = st_params_parse(val);
+	if (ret)
+		return ret;
+	ret = st_fhook_check_params();
 	if (ret)
 		return ret;
 	ret = st_ksym_init();

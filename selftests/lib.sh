@@ -1101,8 +1101,9 @@ declare -A ST_CHECKPATCH_IGNORE=(
 	# BTF does not carry (wake flags, the 6.12-only task_numa_work copy);
 	# KERNEL_VERSION() on the right reads as the constant on the left
 	[module/wrapper/layout.h]="LINUX_VERSION_CODE,CONSTANT_COMPARISON"
-	# the same for the module's text bounds (6.4) and the direct-call
-	# API (6.6), which no symbol or BTF type can tell apart
+	# the same for the module's text bounds (6.4), the direct-call API
+	# (6.6) and the BPF trampoline race that bars the ftrace_ops path
+	# before 6.12, which no symbol or BTF type can tell apart
 	[module/wrapper/fhook.c]="LINUX_VERSION_CODE,CONSTANT_COMPARISON"
 )
 

@@ -40,6 +40,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/delay.h>
 #include <linux/module.h>
 #include <linux/rcupdate.h>
 #include <linux/version.h>
@@ -64,7 +65,36 @@ static char test_unhook_fail[32];
 module_param_string(test_unhook_fail, test_unhook_fail,
 		    sizeof(test_unhook_fail), 0);
 MODULE_PARM_DESC(test_unhook_fail,
-		 "testing only: FUNC: act as if ftrace refused to unhook FUNC (the hook stays in and the module pins itself)");
+		 "testing only: FUNC[:N]: act as if ftrace refused to unhook FUNC (the hook stays in and the module pins itself), every time or the first N times");
+
+/*
+ * 6.1's bpf_trampoline_update() answers -EAGAIN (an IPMODIFY ops is on
+ * the function) by clearing fops->func and registering again, while
+ * ftrace_ops_list_func may still walk to that fops: no grace period
+ * follows its failed registration.  FTRACE_WARN_ON(!op->func) then
+ * kills ftrace for good (make check on 6.1.0-57: a BPF fentry attached
+ * next to our callback on select_task_rq_fair).  6.12's retry leaves
+ * func alone.  Before 6.12 our hooks are direct calls only, next to
+ * which BPF gets a clean EBUSY; none is checked between the two.
+ */
+static const char *st_fhook_ops_unsafe(void)
+{
+	if (LINUX_VERSION_CODE < KERNEL_VERSION(6, 12, 0))
+		return "a BPF trampoline attaching next to an ftrace_ops that changes the IP can kill ftrace before 6.12";
+	return NULL;
+}
+
+/* At load: direct_hooks=0 leaves no hook where the ftrace_ops path is unsafe. */
+int st_fhook_check_params(void)
+{
+	const char *why = st_fhook_ops_unsafe();
+
+	if (!direct_hooks && why) {
+		pr_warn("direct_hooks=0 refused on this kernel: %s\n", why);
+		return -EINVAL;
+	}
+	return 0;
+}
 
 static bool st_fhook_call_depth(void)
 {
@@ -292,6 +322,11 @@ static int st_fhook_install_one(struct st_fhook *hook)
 		st_fhook_announce(hook);
 		return 0;
 	}
+	if (st_fhook_ops_unsafe()) {
+		pr_info("%s: no direct hook (error %d), and no ftrace_ops callback on this kernel: %s\n",
+			hook->func, ret, st_fhook_ops_unsafe());
+		return ret == -EOPNOTSUPP ? ret : -EBUSY;
+	}
 	/* -EBUSY from IPMODIFY users too: the fallback then fails alike */
 	if (ret != -EOPNOTSUPP)
 		pr_info("%s: no direct hook (error %d), using an ftrace_ops callback\n",
@@ -349,17 +384,40 @@ bool st_fhook_quiet(void)
  */
 static void st_fhook_pin(struct st_fhook *hook, int err)
 {
-	__module_get(THIS_MODULE);
-	pr_err("cannot unhook %s (ftrace error %d): module pinned, it can no longer be unloaded\n",
-	       hook->func, err);
+	/* at unload it is too late for a reference: st_fhook_exit_wait() */
+	if (module_is_live(THIS_MODULE)) {
+		__module_get(THIS_MODULE);
+		pr_err("cannot unhook %s (ftrace error %d): module pinned, it can no longer be unloaded\n",
+		       hook->func, err);
+	} else {
+		pr_err("cannot unhook %s (ftrace error %d) at unload\n",
+		       hook->func, err);
+	}
 	/* ftrace may still use the ops, its filter and the trampoline */
 	hook->pinned = true;
 	hook->pin_err = err;
 }
 
+/* test_unhook_fail=FUNC or FUNC:N names @hook and has a failure left */
+static bool st_fhook_test_fail(struct st_fhook *hook)
+{
+	static unsigned int failed;
+	size_t len = strlen(hook->func);
+	unsigned int times;
+
+	if (strncmp(test_unhook_fail, hook->func, len))
+		return false;
+	if (!test_unhook_fail[len])
+		return true;
+	if (test_unhook_fail[len] != ':' ||
+	    kstrtouint(test_unhook_fail + len + 1, 10, &times))
+		return false;
+	return failed++ < times;
+}
+
 static int st_fhook_unregister(struct st_fhook *hook)
 {
-	if (test_unhook_fail[0] && !strcmp(test_unhook_fail, hook->func))
+	if (st_fhook_test_fail(hook))
 		return -EBUSY;
 	if (hook->mech == ST_FHOOK_DIRECT)
 		return st_fhook_direct_unregister(hook);
@@ -423,4 +481,45 @@ void st_fhook_release(struct st_fhook *hooks, int nr)
 		hooks[i].addr = 0;
 		st_fhook_slot_put(&hooks[i]);
 	}
+}
+
+/*
+ * At unload, with every feature released: a hook that ftrace would not
+ * take off still sends calls into this module's text and keeps its ops
+ * on ftrace's lists, so the module's memory must not go.  Exit cannot
+ * fail: it tries again every second, for as long as it takes (forever
+ * once ftrace has killed itself), and rmmod waits.
+ */
+void st_fhook_exit_wait(struct st_fhook *const *sets, const int *nrs, int nr_sets)
+{
+	bool pinned, said = false;
+	int s, i, ret;
+
+	do {
+		pinned = false;
+		for (s = 0; s < nr_sets; s++) {
+			for (i = 0; i < nrs[s]; i++) {
+				struct st_fhook *hook = &sets[s][i];
+
+				if (!hook->pinned)
+					continue;
+				ret = st_fhook_unregister(hook);
+				if (ret) {
+					pinned = true;
+					continue;
+				}
+				pr_info("%s: unhooked at last\n", hook->func);
+				hook->pinned = false;
+				hook->ops.func = NULL;
+			}
+		}
+		if (pinned && !said) {
+			pr_crit("unload waits: ftrace would not take a hook off, and freeing the module would leave it calling freed code\n");
+			said = true;
+		}
+		if (pinned)
+			msleep(1000);
+	} while (pinned);
+	if (said)
+		synchronize_rcu();
 }

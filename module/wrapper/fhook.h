@@ -60,5 +60,7 @@ bool st_fhook_quiet(void);
 void st_fhook_remove(struct st_fhook *hooks, int nr);
 void st_fhook_release(struct st_fhook *hooks, int nr);
 const struct st_fhook *st_fhook_pinned(const struct st_fhook *hooks, int nr);
+int st_fhook_check_params(void);
+void st_fhook_exit_wait(struct st_fhook *const *sets, const int *nrs, int nr_sets);
 
 #endif /* SCHED_TUNE_WRAPPER_FHOOK_H */
