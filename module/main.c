@@ -22,6 +22,8 @@
 #define ST_PARAM_LEN 32
 static char st_param_text[ST_NR_KNOBS][ST_PARAM_LEN];
 static DECLARE_BITMAP(st_param_given, ST_NR_KNOBS);
+/* longer than any knob takes: a cut copy might parse ("000...0005000") */
+static DECLARE_BITMAP(st_param_long, ST_NR_KNOBS);
 
 static int st_param_set(const char *val, const struct kernel_param *kp)
 {
@@ -29,8 +31,9 @@ static int st_param_set(const char *val, const struct kernel_param *kp)
 
 	if (id < 0)
 		return id;
-	/* a truncated copy still fails the checks below */
-	strscpy(st_param_text[id], val ? val : "", ST_PARAM_LEN);
+	/* refused in init, with our line: an error here logs at error level */
+	if (strscpy(st_param_text[id], val ? val : "", ST_PARAM_LEN) < 0)
+		set_bit(id, st_param_long);
 	set_bit(id, st_param_given);
 	return 0;
 }
@@ -64,6 +67,11 @@ static int st_params_parse(u64 *val)
 		val[i] = d->def;
 		if (!test_bit(i, st_param_given))
 			continue;
+		if (test_bit(i, st_param_long)) {
+			pr_warn("invalid parameter %s=%s...: longer than the %d bytes any value takes\n",
+				d->name, text, ST_PARAM_LEN - 1);
+			return -EINVAL;
+		}
 		ret = st_knob_parse(d, text, strlen(text), &val[i]);
 		if (ret) {
 			pr_warn("invalid parameter %s=%s: %s\n", d->name, text,

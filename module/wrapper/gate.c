@@ -44,7 +44,7 @@ struct st_gate_feature {
 	/* why it refuses, or why it runs unchecked */
 	char verdict[256];
 	/* a prototype that does not match (st_gate_shapes) */
-	char reason[160];
+	char reason[320];
 };
 
 static struct st_gate_feature st_gate_features[] = {
@@ -62,19 +62,23 @@ MODULE_PARM_DESC(allow_unchecked,
 		 "0|1: run a feature on a kernel of a series it was checked on but outside the checked stable sublevels, or not built by Debian; its state then says (unchecked) (default 0)");
 
 /*
- * For the selftests: "feature=major.minor[,...]" makes the gate see that
- * series for that feature, "feature=sublevel:N" that stable sublevel of
- * the running series, "feature=vendor" a kernel not built by Debian, and
- * "feature=shape" a kernel whose first function has another prototype,
- * to show how the module refuses a kernel it was not checked on (and,
- * with allow_unchecked, runs it anyway).  It can only make a feature
- * refuse or run unchecked, never pick another copy than the running
- * kernel's.
+ * For the selftests, entries that make the module meet a kernel it was not
+ * checked on, through its real refusal paths:
+ *  feature=major.minor	the gate sees that series for that feature
+ *  feature=sublevel:N	that stable sublevel of the running series
+ *  feature=vendor	a kernel not built by Debian
+ *  feature=shape	its first function has another prototype in BTF
+ *  feature=shape:FUNC	FUNC, one of its functions, has another prototype
+ *  feature=nobtf:FUNC	BTF has no prototype of FUNC
+ *  nosym:SYM		kallsyms finds no SYM, whoever asks (st_ksym())
+ *  nokprobe		the kprobe that finds kallsyms fails: the load fails
+ * It can only make a feature refuse or run unchecked, never pick another
+ * copy than the running kernel's.
  */
 static char st_gate_simulate[128];
 module_param_string(gate_simulate, st_gate_simulate, sizeof(st_gate_simulate), 0);
 MODULE_PARM_DESC(gate_simulate,
-		 "testing only: feature=series|sublevel:N|vendor|shape[,...] refuses the feature as if the kernel were that series, that stable sublevel, not Debian's build, or had another prototype");
+		 "testing only: feature=series|sublevel:N|vendor|shape|shape:FUNC|nobtf:FUNC, nosym:SYM, nokprobe[,...]: refuses as if the kernel were that series, that stable sublevel, not Debian's build, had another prototype or none in BTF, no symbol SYM, or no kprobe on kallsyms");
 
 static struct st_gate_feature *st_gate_find(const char *feature)
 {
@@ -120,6 +124,47 @@ static bool st_gate_simulated(const char *feature, char *buf, size_t size)
 	return false;
 }
 
+/* Whether gate_simulate holds the entry @prefix followed by @name. */
+static bool st_gate_simulated_entry(const char *prefix, const char *name)
+{
+	size_t plen = strlen(prefix), nlen = strlen(name);
+	const char *p = st_gate_simulate;
+
+	while (*p) {
+		const char *end = strchrnul(p, ',');
+
+		if ((size_t)(end - p) == plen + nlen && !strncmp(p, prefix, plen) &&
+		    !strncmp(p + plen, name, nlen))
+			return true;
+		p = *end ? end + 1 : end;
+	}
+	return false;
+}
+
+bool st_gate_simulated_nosym(const char *sym)
+{
+	return st_gate_simulated_entry("nosym:", sym);
+}
+
+bool st_gate_simulated_nokprobe(void)
+{
+	return st_gate_simulated_entry("nokprobe", "");
+}
+
+/* Whether @sim, a feature's value, is @prefix followed by @func. */
+static bool st_gate_sim_func(const char *sim, const char *prefix,
+			     const char *func)
+{
+	return str_has_prefix(sim, prefix) && !strcmp(sim + strlen(prefix), func);
+}
+
+/* A value for st_gate_shapes(), not for the series gate. */
+static bool st_gate_sim_btf(const char *sim)
+{
+	return !strcmp(sim, "shape") || str_has_prefix(sim, "shape:") ||
+	       str_has_prefix(sim, "nobtf:");
+}
+
 static void st_gate_judge_feature(struct st_gate_feature *g,
 				  const struct st_gate_kernel *k)
 {
@@ -127,13 +172,13 @@ static void st_gate_judge_feature(struct st_gate_feature *g,
 	struct st_gate_kernel seen = *k;
 	struct st_gate_verdict v;
 	bool simulated = false;
-	char sim[16], list[64];
+	char sim[48], list[64];
 	unsigned int sub;
 
 	g->series = ST_SERIES_UNCHECKED;
 	g->unchecked = false;
 	if (st_gate_simulated(g->feature, sim, sizeof(sim)) &&
-	    strcmp(sim, "shape")) {
+	    !st_gate_sim_btf(sim)) {
 		simulated = true;
 		if (!strcmp(sim, "vendor")) {
 			seen.debian = false;
@@ -238,22 +283,33 @@ const char *st_gate_shapes(const char *feature,
 			   const struct st_func_shape *shapes, int nr)
 {
 	struct st_gate_feature *g = st_gate_find(feature);
-	char sig[128], sim[16];
+	char sig[128], sim[48], absent[64];
+	const char *func, *mark;
 	int i, ret;
 
 	if (!g)
 		return "no kernel series checked for this feature";
+	if (!st_gate_simulated(feature, sim, sizeof(sim)))
+		sim[0] = '\0';
 
 	for (i = 0; i < nr; i++) {
-		ret = st_layout_func_sig(shapes[i].func, sig, sizeof(sig));
+		func = shapes[i].func;
+		mark = "";
+		/* nobtf: the BTF reader looks for a name no kernel has */
+		if (st_gate_sim_func(sim, "nobtf:", func)) {
+			snprintf(absent, sizeof(absent), "%s (absent)", func);
+			func = absent;
+			mark = " (simulated by gate_simulate)";
+		}
+		ret = st_layout_func_sig(func, sig, sizeof(sig));
 		if (ret < 0) {
 			snprintf(g->reason, sizeof(g->reason),
-				 "no prototype of %s in the kernel's BTF (error %d)",
-				 shapes[i].func, ret);
+				 "no prototype of %s in the kernel's BTF (error %d)%s",
+				 shapes[i].func, ret, mark);
 			return g->reason;
 		}
-		if (!i && st_gate_simulated(feature, sim, sizeof(sim)) &&
-		    !strcmp(sim, "shape"))
+		if ((!i && !strcmp(sim, "shape")) ||
+		    st_gate_sim_func(sim, "shape:", shapes[i].func))
 			snprintf(sig + strlen(sig), sizeof(sig) - strlen(sig),
 				 " (simulated by gate_simulate)");
 		if (strcmp(sig, shapes[i].sig)) {

@@ -47,4 +47,11 @@ struct st_func_shape {
 const char *st_gate_shapes(const char *feature,
 			   const struct st_func_shape *shapes, int nr);
 
+/*
+ * gate_simulate, for the selftests: kallsyms is to find no @sym, the
+ * kprobe that finds kallsyms is to fail.
+ */
+bool st_gate_simulated_nosym(const char *sym);
+bool st_gate_simulated_nokprobe(void);
+
 #endif /* SCHED_TUNE_WRAPPER_GATE_H */

@@ -10,6 +10,7 @@
 #include <linux/uaccess.h>
 #include <asm/ibt.h>
 
+#include "gate.h"
 #include "ksym.h"
 
 ST_KCALL_DEFINE(st_kallsyms_lookup_name, kallsyms_lookup_name);
@@ -20,6 +21,9 @@ int st_ksym_init(void)
 	unsigned long addr, entry;
 	int ret;
 
+	/* gate_simulate=nokprobe: a probe on a name no kernel has fails here */
+	if (st_gate_simulated_nokprobe())
+		kp.symbol_name = "kallsyms_lookup_name (absent)";
 	ret = register_kprobe(&kp);
 	if (ret) {
 		pr_warn("cannot find kallsyms_lookup_name: kprobe error %d\n",
@@ -45,6 +49,9 @@ int st_ksym_init(void)
 
 unsigned long st_ksym(const char *name)
 {
+	/* gate_simulate=nosym:NAME: what kallsyms answers for a name it lacks */
+	if (st_gate_simulated_nosym(name))
+		return 0;
 	return st_kcall(st_kallsyms_lookup_name)(name);
 }
 
