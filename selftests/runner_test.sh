@@ -85,7 +85,7 @@ echo "$boots" >"$FAKE_BOOTS"
 if ((boots > 1)) && [[ -n ${FAKE_TAP2:-} ]]; then FAKE_TAP=$FAKE_TAP2; fi
 printf '%b' "$FAKE_TAP" >>"${serial[1]}"
 case $FAKE_END in
-hang) sleep 600 ;;
+hang) exec sleep 600 ;;
 *) exit "$FAKE_END" ;;
 esac
 EOF
