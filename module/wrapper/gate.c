@@ -56,6 +56,27 @@ static struct st_gate_feature st_gate_features[] = {
 /* verdict and the state's own reason, for st_gate_reason() */
 static char st_gate_notes[ARRAY_SIZE(st_gate_features)][416];
 
+/* gate_checked.h's config facts, with the value this build has */
+struct st_gate_config {
+	const char *feature;
+	unsigned int major, minor;
+	const char *option;
+	bool want, have;
+};
+
+#define ST_GATE_RANGE(...)
+#define ST_GATE_CONFIG(_feature, _major, _minor, _option, _want)	\
+	{ .feature = #_feature, .major = (_major), .minor = (_minor),	\
+	  .option = #_option, .want = (_want),				\
+	  .have = IS_ENABLED(CONFIG_##_option) },
+
+static const struct st_gate_config st_gate_configs[] = {
+#include "gate_checked.h"
+};
+
+#undef ST_GATE_RANGE
+#undef ST_GATE_CONFIG
+
 static bool st_allow_unchecked;
 module_param_named(allow_unchecked, st_allow_unchecked, bool, 0444);
 MODULE_PARM_DESC(allow_unchecked,
@@ -78,7 +99,7 @@ MODULE_PARM_DESC(allow_unchecked,
 static char st_gate_simulate[128];
 module_param_string(gate_simulate, st_gate_simulate, sizeof(st_gate_simulate), 0);
 MODULE_PARM_DESC(gate_simulate,
-		 "testing only: feature=series|sublevel:N|vendor|shape|shape:FUNC|nobtf:FUNC, nosym:SYM, nokprobe[,...]: refuses as if the kernel were that series, that stable sublevel, not Debian's build, had another prototype or none in BTF, no symbol SYM, or no kprobe on kallsyms");
+		 "testing only: feature=series|sublevel:N|vendor|config:OPTION|shape|shape:FUNC|nobtf:FUNC, nosym:SYM, nokprobe[,...]: refuses as if the kernel were that series, that stable sublevel, not Debian's build, built with the other value of CONFIG_OPTION, had another prototype or none in BTF, no symbol SYM, or no kprobe on kallsyms");
 
 static struct st_gate_feature *st_gate_find(const char *feature)
 {
@@ -165,6 +186,48 @@ static bool st_gate_sim_btf(const char *sim)
 	       str_has_prefix(sim, "nobtf:");
 }
 
+/*
+ * On a checked kernel: every config fact of the feature's series holds,
+ * or the feature refuses (runs unchecked with allow_unchecked=1).
+ * gate_simulate=FEATURE=config:OPTION makes this build's value the
+ * other one.
+ */
+static void st_gate_judge_config(struct st_gate_feature *g,
+				 const struct st_gate_kernel *k)
+{
+	const char *release = init_utsname()->release;
+	char sim[48];
+	int i;
+
+	if (!st_gate_simulated(g->feature, sim, sizeof(sim)))
+		sim[0] = '\0';
+	for (i = 0; i < ARRAY_SIZE(st_gate_configs); i++) {
+		const struct st_gate_config *c = &st_gate_configs[i];
+		bool flip = st_gate_sim_func(sim, "config:", c->option);
+		bool have = c->have != flip;
+
+		if (strcmp(c->feature, g->feature) || c->major != k->major ||
+		    c->minor != k->minor || have == c->want)
+			continue;
+		if (st_allow_unchecked) {
+			g->unchecked = true;
+			snprintf(g->verdict, sizeof(g->verdict),
+				 "unchecked: kernel %s is built with CONFIG_%s=%s%s, and this feature's %u.%u copy was compared with Debian's =%s only; running it anyway (allow_unchecked=1)",
+				 release, c->option, have ? "y" : "n",
+				 flip ? " (simulated by gate_simulate)" : "",
+				 c->major, c->minor, c->want ? "y" : "n");
+			continue;
+		}
+		g->series = ST_SERIES_UNCHECKED;
+		snprintf(g->verdict, sizeof(g->verdict),
+			 "kernel %s is built with CONFIG_%s=%s%s, and this feature's %u.%u copy was compared with Debian's =%s only: load with allow_unchecked=1 to run it anyway",
+			 release, c->option, have ? "y" : "n",
+			 flip ? " (simulated by gate_simulate)" : "",
+			 c->major, c->minor, c->want ? "y" : "n");
+		return;
+	}
+}
+
 static void st_gate_judge_feature(struct st_gate_feature *g,
 				  const struct st_gate_kernel *k)
 {
@@ -178,7 +241,7 @@ static void st_gate_judge_feature(struct st_gate_feature *g,
 	g->series = ST_SERIES_UNCHECKED;
 	g->unchecked = false;
 	if (st_gate_simulated(g->feature, sim, sizeof(sim)) &&
-	    !st_gate_sim_btf(sim)) {
+	    !st_gate_sim_btf(sim) && !str_has_prefix(sim, "config:")) {
 		simulated = true;
 		if (!strcmp(sim, "vendor")) {
 			seen.debian = false;
@@ -220,7 +283,9 @@ static void st_gate_judge_feature(struct st_gate_feature *g,
 		st_gate_explain(g->verdict, sizeof(g->verdict), g->feature,
 				release, simulated ? &seen : k, &v, true,
 				st_allow_unchecked, simulated);
+		return;
 	}
+	st_gate_judge_config(g, k);
 }
 
 void st_gate_init(void)

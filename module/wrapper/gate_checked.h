@@ -28,3 +28,26 @@ ST_GATE_RANGE(cache_level, 6, 12, 95, 118)
 ST_GATE_RANGE(cache_level, 7, 3, 4, 4)
 ST_GATE_RANGE(numa_scan, 6, 12, 95, 118)
 ST_GATE_RANGE(numa_scan, 7, 3, 4, 4)
+
+/*
+ * The config options whose value decides which stock code a copy stands
+ * for, as Debian's compared builds have them: ST_GATE_CONFIG(feature,
+ * major, minor, OPTION, 0|1).  A kernel of that series built otherwise
+ * runs code nobody compared with the copy: the feature refuses it, or
+ * with allow_unchecked=1 runs unchecked.  Read from the headers the
+ * module is built against (DKMS builds it per kernel), at load.
+ *   SCHED_CLASS_EXT  ttwu_queue_cond asks scx_allow_ttwu_queue() (7.3);
+ *                    Debian's 6.1 and 6.12 are built without it
+ *   SCHED_CACHE      7.3's cache-aware load balancing: not read on the
+ *                    wakeup paths copied, but the compared builds had it
+ *   NUMA_BALANCING   task_numa_work exists only with it
+ *   CPUSETS          7.3's task_numa_work returns early for one-node cpusets
+ */
+ST_GATE_CONFIG(ratelimit, 7, 3, SCHED_CACHE, 1)
+ST_GATE_CONFIG(cache_level, 6, 1, SCHED_CLASS_EXT, 0)
+ST_GATE_CONFIG(cache_level, 6, 12, SCHED_CLASS_EXT, 0)
+ST_GATE_CONFIG(cache_level, 7, 3, SCHED_CLASS_EXT, 1)
+ST_GATE_CONFIG(cache_level, 7, 3, SCHED_CACHE, 1)
+ST_GATE_CONFIG(numa_scan, 6, 12, NUMA_BALANCING, 1)
+ST_GATE_CONFIG(numa_scan, 7, 3, NUMA_BALANCING, 1)
+ST_GATE_CONFIG(numa_scan, 7, 3, CPUSETS, 1)

@@ -29,12 +29,15 @@
 #define ST_GATE_RANGE(_feature, _major, _minor, _first, _last)		\
 	{ .feature = #_feature, .major = (_major), .minor = (_minor),	\
 	  .first = (_first), .last = (_last) },
+/* gate.c reads these: their values come from the kernel's config */
+#define ST_GATE_CONFIG(...)
 
 const struct st_gate_range st_gate_ranges[] = {
 #include "gate_checked.h"
 };
 
 #undef ST_GATE_RANGE
+#undef ST_GATE_CONFIG
 
 const unsigned int st_gate_nr_ranges = ARRAY_SIZE(st_gate_ranges);
 

@@ -462,8 +462,34 @@ t_gate_refusal() {
 	done
 	done
 	gate_unchecked
+	gate_config
 	ST_DMARK=$gmark
 	check_no_splat "gate: no splat"
+}
+
+# A config fact of gate_checked.h (ST_GATE_CONFIG) that does not hold:
+# gate_simulate=<feature>=config:OPTION makes the gate see the other
+# value.  cache_level's SCHED_CLASS_EXT is a fact on every series.
+gate_config() {
+	supported cache_level || return 0
+	sim=cache_level=config:SCHED_CLASS_EXT
+	if check "gate: insmod gate_simulate=$sim" st_load "gate_simulate=$sim"; then
+		check_eq "gate: cache_level unsupported when built with the other CONFIG_SCHED_CLASS_EXT" \
+			"$(feature_state cache_level)" unsupported
+		diag "  cache_level: $(feature_reason cache_level)"
+		check "gate: cache_level's reason names CONFIG_SCHED_CLASS_EXT, the series and allow_unchecked" \
+			grep -q "^kernel $(uname -r) is built with CONFIG_SCHED_CLASS_EXT=[yn] (simulated by gate_simulate), and this feature's [0-9.]* copy was compared with Debian's =[yn] only: load with allow_unchecked=1 to run it anyway\$" \
+			"$ST/features/cache_level/reason"
+		check_eq "gate: ratelimit beside it as without simulation" "$(feature_state ratelimit)" "$F_ratelimit"
+		st_unload
+	fi
+	if check "gate: insmod allow_unchecked=1 gate_simulate=$sim" st_load allow_unchecked=1 "gate_simulate=$sim"; then
+		check_eq "gate: allow_unchecked=1: cache_level runs unchecked on the other config" \
+			"$(feature_state cache_level)" "$F_cache_level (unchecked)"
+		check "gate: cache_level's reason says unchecked and names the option" \
+			grep -q "^unchecked: kernel $(uname -r) is built with CONFIG_SCHED_CLASS_EXT=" "$ST/features/cache_level/reason"
+		st_unload
+	fi
 }
 
 # A stable sublevel or a vendor of a checked series outside what the copy
