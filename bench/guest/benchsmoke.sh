@@ -82,6 +82,8 @@ t_bench_loaded() {
 	check "module still loaded after the run" is_loaded
 	check_eq "every knob restored after the run" "$(knob_snapshot)" "$before"
 	grep -E '^\[' /tmp/smoke1.log | tail -n 3 | sed 's/^/#   progress: /'
+	# the module was this unit's to load: the machine goes back as found
+	st_cleanup
 }
 
 t_bench_sigint() {
@@ -100,6 +102,7 @@ t_bench_sigint() {
 	check "SIGINT: results.json says interrupted" grep -qE '"state": ?"interrupted' /tmp/smoke2/results.json
 	check "SIGINT: partial report written" test -s /tmp/smoke2/report.md
 	grep -E 'interrupted|restor' /tmp/smoke2.log | sed 's/^/#   /'
+	st_cleanup
 }
 
 t_bench_unloaded() {

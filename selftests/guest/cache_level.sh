@@ -21,6 +21,12 @@ cl_hooked() { hooked ttwu_queue_wakelist; }
 # cl_few N WAKEUPS: the counters are global, so a pair that must stay
 # direct may still see a few unrelated kernel wakeups: under 2%.
 cl_few() { [ "${1:-0}" -le $(($2 / 50)) ]; }
+# cl_most N WAKEUPS: a level that queues the pair's wakeups queued at least
+# 90% of them: 1951-2000 of 2000 on 6.1, 6.12.95 and 7.3.4 under TCG
+# (each run's diag line prints it).  The counter moves only where the level
+# changes stock's decision; the few others took a path where both agree
+# or that never reaches ttwu_queue_wakelist.
+cl_most() { [ "${2:-0}" -gt 0 ] && [ "${1:-0}" -ge $(($2 * 9 / 10)) ]; }
 
 # Sets CL_FAR (same LLC as CL_A, other L2) and CL_NEAR (same L2, or "").
 cl_pick_pairs() {
@@ -98,7 +104,8 @@ t_cache_effect() {
 	l2_cal=$CL_CAL l2_wake=$CL_WAKE
 	check "cache: l2 hooks ttwu_queue_wakelist" cl_hooked
 	check_eq "cache: features says cache_level active with l2" "$(feature_state cache_level)" active
-	check "cache: l2: ttwu_queued_by_level grows ($CL_Q, checked $CL_C)" test "${CL_Q:-0}" -gt 0
+	check "cache: l2: ttwu_queued_by_level at least 90% of the wakeups ($CL_Q of $CL_WAKE, checked $CL_C)" \
+		cl_most "$CL_Q" "$CL_WAKE"
 	check_eq "cache: l2: ttwu_direct_by_level stays 0" "$CL_D" 0
 	# l2 must queue nearly every cross-L2 wakeup that llc did directly
 	if [ "${l2_wake:-0}" -gt 0 ] && [ "$l2_cal" -ge $((2 * llc_cal)) ] &&
@@ -108,11 +115,13 @@ t_cache_effect() {
 		ktap_fail "cache: CAL IPIs per wakeup higher with l2 than llc ($l2_cal/$l2_wake vs $llc_cal/$llc_wake)"
 	fi
 	cl_run smt "$CL_A" "$CL_FAR"
-	check "cache: smt: ttwu_queued_by_level grows ($CL_Q)" test "${CL_Q:-0}" -gt 0
+	check "cache: smt: ttwu_queued_by_level at least 90% of the wakeups ($CL_Q of $CL_WAKE)" \
+		cl_most "$CL_Q" "$CL_WAKE"
 	llc_n=$(cl_expand "$(cl_list "$CL_A" 3)" | wc -w)
 	wr cache_share_auto_llc_max $((llc_n - 1)) >/dev/null
 	cl_run auto "$CL_A" "$CL_FAR"
-	check "cache: auto, LLC of $llc_n > auto_llc_max $((llc_n - 1)): queued_by_level grows ($CL_Q)" test "${CL_Q:-0}" -gt 0
+	check "cache: auto, LLC of $llc_n > auto_llc_max $((llc_n - 1)): queued_by_level at least 90% of the wakeups ($CL_Q of $CL_WAKE)" \
+		cl_most "$CL_Q" "$CL_WAKE"
 	wr cache_share_auto_llc_max "$llc_n" >/dev/null
 	cl_run auto "$CL_A" "$CL_FAR"
 	check_eq "cache: auto, LLC of $llc_n <= auto_llc_max $llc_n: queued_by_level stays 0" "$CL_Q" 0
@@ -226,7 +235,8 @@ t_cache_hotplug() {
 	usleep 200000
 	diag "cpu$CL_FAR online: L2 {$(cl_list "$CL_FAR" 2)} LLC {$(cl_list "$CL_FAR" 3)}"
 	cl_run l2 "$CL_A" "$CL_FAR"
-	check "cache hotplug: after re-online, l2 still queues $CL_A->$CL_FAR ($CL_Q)" test "${CL_Q:-0}" -gt 0
+	check "cache hotplug: after re-online, l2 still queues at least 90% of $CL_A->$CL_FAR's wakeups ($CL_Q of $CL_WAKE)" \
+		cl_most "$CL_Q" "$CL_WAKE"
 	if cl_need_near && { [ -z "$CL_NEAR" ] || [ ! -w "$CPUS/cpu$CL_NEAR/online" ]; }; then
 		ktap_fail "cache hotplug: a hot-pluggable same-L2 CPU in a guest booted with SMT cores"
 	elif [ -n "$CL_NEAR" ] && [ -w "$CPUS/cpu$CL_NEAR/online" ]; then

@@ -37,19 +37,22 @@ ktap_start() {
 	diag "kernel $(uname -r): $(cat /proc/version)"
 	diag "pace: 400 hackbench loops in $(cat "$ST_TMP"/st_pace_cs 2>/dev/null || echo '?') cs (reference $ST_PACE_REF_CS): loop counts at $ST_PACE%"
 }
-# unit_run NAME: runs t_NAME as one subtest.
+# unit_run NAME: runs t_NAME as one subtest, then checks that it left the
+# machine as it found it (st_state_check).
 unit_run() {
-	ST_N=0 ST_FAILED=0 ST_UNIT_TITLE=
+	ST_N=0 ST_FAILED=0 ST_UNIT_TITLE='' ST_UNIT_LEAVES=''
 	: >"$KTAP_BUF"
 	diag "RUNNING $1 (uptime $(cut -d' ' -f1 /proc/uptime) s)"
 	"t_$1"
+	# a unit that does not apply says so with a skip; silence is a failure
+	ST_UNIT_N=$ST_N
+	st_state_check
 	ST_TOP=$((ST_TOP + 1))
 	echo "    KTAP version 1"
 	echo "    # Subtest: ${ST_UNIT_TITLE:-$1}"
 	echo "    1..$ST_N"
 	cat "$KTAP_BUF"
-	# a unit that does not apply says so with a skip; silence is a failure
-	if [ "$ST_N" = 0 ]; then
+	if [ "$ST_UNIT_N" = 0 ]; then
 		echo "not ok $ST_TOP - ${ST_UNIT_TITLE:-$1}: no checks ran"
 	elif [ "$ST_FAILED" -gt 0 ]; then
 		echo "not ok $ST_TOP - ${ST_UNIT_TITLE:-$1}"
@@ -57,13 +60,17 @@ unit_run() {
 		echo "ok $ST_TOP - ${ST_UNIT_TITLE:-$1}"
 	fi
 }
-# units_run NAME...: the plan, then every unit in order.
+# units_run NAME...: the plan, then every unit in order, each from the
+# machine as the first one found it.
 units_run() {
 	ktap_start $#
+	st_state >"$ST_TMP/st_state"
+	diag "machine before the units: $(tr '\n' ';' <"$ST_TMP/st_state")"
 	for u in "$@"; do
 		unit_run "$u"
-		st_cleanup
 	done
+	# the host times the last unit up to here (st_slowest_units)
+	diag "units done (uptime $(cut -d' ' -f1 /proc/uptime) s)"
 }
 # check DESC CMD...: one result line from a command's status.
 check() {
@@ -94,6 +101,130 @@ st_unload() { /sbin/rmmod sched_tune; }
 # Leaves the module unloaded, whatever state a failed test left it in.
 st_cleanup() { is_loaded && st_unload; true; }
 
+# --- the machine between units ------------------------------------------------
+# What every unit leaves as it found it, one "key value" line each: CPUs
+# online, sched_ext, livepatches, modules of ours (sched_tune, the st_*
+# test modules), ftrace's tracer, trace events, kprobe events, trace
+# instances, tracing_on, kernel.ftrace_enabled, NUMA balancing and its
+# scan periods.  A leftover would fail or skew the next unit instead.
+ST_NB_DBG=/sys/kernel/debug/sched/numa_balancing
+st_state() {
+	echo "cpus_online $(cat /sys/devices/system/cpu/online 2>/dev/null)"
+	echo "sched_ext $(cat /sys/kernel/sched_ext/state 2>/dev/null)"
+	# shellcheck disable=SC2012 # livepatch names are module names
+	echo "livepatch $(ls /sys/kernel/livepatch 2>/dev/null | tr '\n' ' ')"
+	echo "modules $(awk '$1 == "sched_tune" || $1 ~ /^st_/ { printf "%s ", $1 }' /proc/modules)"
+	echo "tracer $(cat "$TR/current_tracer" 2>/dev/null)"
+	echo "tracing_on $(cat "$TR/tracing_on" 2>/dev/null)"
+	echo "events $(tr '\n' ' ' <"$TR/set_event" 2>/dev/null)"
+	echo "kprobe_events $(grep -c . "$TR/kprobe_events" 2>/dev/null)"
+	# shellcheck disable=SC2012 # instance names are ours
+	echo "trace_instances $(ls "$TR/instances" 2>/dev/null | tr '\n' ' ')"
+	echo "ftrace_enabled $(cat /proc/sys/kernel/ftrace_enabled 2>/dev/null)"
+	echo "numa_balancing $(cat /proc/sys/kernel/numa_balancing 2>/dev/null)"
+	echo "numa_scan_ms $(cat "$ST_NB_DBG/scan_delay_ms" "$ST_NB_DBG/scan_period_min_ms" \
+		"$ST_NB_DBG/scan_period_max_ms" 2>/dev/null | tr '\n' ' ')"
+}
+# unit_leaves KEY WHY: the unit leaves KEY changed on purpose (a module
+# that pinned itself cannot go); said, not failed, and not undone.
+unit_leaves() { ST_UNIT_LEAVES="$ST_UNIT_LEAVES $1"; diag "this unit leaves $1 changed: $2"; }
+# st_cpulist "0-1,4": "0 1 4"
+st_cpulist() {
+	echo "$1" | tr ',' '\n' | awk -F- 'NF { e = NF > 1 ? $2 : $1; for (i = $1; i <= e; i++) printf "%d ", i }'
+}
+# st_state_check: one result, "left the machine as it found it", naming
+# every key that differs from $ST_TMP/st_state; then puts each back, so
+# that the next unit starts as this one did and a leftover fails only
+# the unit that left it.
+st_state_check() {
+	local left bad k was now
+	st_state >"$ST_TMP/st_state.now"
+	left=$(awk 'NR == FNR { k = $1; sub(/^[^ ]* ?/, ""); v[k] = $0; next }
+		{ k = $1; sub(/^[^ ]* ?/, ""); if (v[k] != $0) printf "%s ", k }' \
+		"$ST_TMP/st_state" "$ST_TMP/st_state.now")
+	bad=
+	for k in $left; do
+		was=$(sed -n "s/^$k //p" "$ST_TMP/st_state") now=$(sed -n "s/^$k //p" "$ST_TMP/st_state.now")
+		case " $ST_UNIT_LEAVES " in
+		*" $k "*) diag "left on purpose: $k '$now' (found '$was')" ;;
+		*) bad="$bad $k"; diag "  left: $k '$now' (found '$was')" ;;
+		esac
+	done
+	if [ -z "$bad" ]; then ktap_ok "left the machine as it found it"; else
+		ktap_fail "left the machine as it found it (left:$bad)"
+		for k in $bad; do st_state_restore "$k" "$(sed -n "s/^$k //p" "$ST_TMP/st_state")"; done
+	fi
+	# what the next unit must leave: as found, or what could not be undone
+	cp "$ST_TMP/st_state" "$ST_TMP/st_state.found"
+	st_state >"$ST_TMP/st_state"
+	for k in $bad; do
+		grep -qxF "$(grep "^$k " "$ST_TMP/st_state.found")" "$ST_TMP/st_state" ||
+			diag "  could not put back: $(grep "^$k " "$ST_TMP/st_state")"
+	done
+	true
+}
+# st_state_restore KEY VALUE: puts KEY back to VALUE (from st_state).
+st_state_restore() {
+	local c d e m
+	case $1 in
+	cpus_online)
+		for c in $(st_cpulist "$2"); do
+			[ "$(cat "/sys/devices/system/cpu/cpu$c/online" 2>/dev/null)" = 0 ] &&
+				echo 1 >"/sys/devices/system/cpu/cpu$c/online"
+		done ;;
+	sched_ext)
+		# a BPF scheduler lives while its link is pinned (scx.sh); SysRq-S
+		# stops whatever else runs
+		rm -f /sys/fs/bpf/st_scx_*
+		st_wait_for 100 sh -c "[ \"\$(cat /sys/kernel/sched_ext/state)\" = '$2' ]" ||
+			echo S >/proc/sysrq-trigger
+		st_wait_for 100 sh -c "[ \"\$(cat /sys/kernel/sched_ext/state)\" = '$2' ]" ;;
+	livepatch)
+		for d in /sys/kernel/livepatch/*; do
+			[ -d "$d" ] || continue
+			case " $2 " in *" ${d##*/} "*) continue ;; esac
+			echo 0 >"$d/enabled"
+			st_wait_for 600 sh -c "[ ! -e $d ]"
+			/sbin/rmmod "${d##*/}"
+		done ;;
+	modules)
+		awk '$1 == "sched_tune" || $1 ~ /^st_/ { print $1 }' /proc/modules |
+			while read -r m; do
+				case " $2 " in *" $m "*) ;; *) /sbin/rmmod "$m" ;; esac
+			done ;;
+	tracer) echo "${2:-nop}" >"$TR/current_tracer" ;;
+	tracing_on) echo "$2" >"$TR/tracing_on" ;;
+	events)
+		echo >"$TR/set_event"
+		for e in $2; do echo "$e" >>"$TR/set_event"; done ;;
+	kprobe_events) echo >"$TR/kprobe_events" ;;
+	trace_instances)
+		for d in "$TR"/instances/*; do
+			[ -d "$d" ] || continue
+			case " $2 " in *" ${d##*/} "*) ;; *) rmdir "$d" ;; esac
+		done ;;
+	ftrace_enabled) echo "$2" >/proc/sys/kernel/ftrace_enabled ;;
+	numa_balancing) echo "$2" >/proc/sys/kernel/numa_balancing ;;
+	numa_scan_ms)
+		# shellcheck disable=SC2086 # three numbers
+		set -- $2
+		echo "$1" >"$ST_NB_DBG/scan_delay_ms"
+		echo "$2" >"$ST_NB_DBG/scan_period_min_ms"
+		echo "$3" >"$ST_NB_DBG/scan_period_max_ms" ;;
+	esac 2>/dev/null
+	true
+}
+# st_wait_for TENTHS CMD...: CMD succeeds within TENTHS tenths of a second.
+st_wait_for() {
+	local i=0 n=$1
+	shift
+	while ! "$@"; do
+		[ "$i" -ge "$n" ] && return 1
+		usleep 100000
+		i=$((i + 1))
+	done
+}
+
 knob() { cat "$ST/$1" 2>/dev/null; }
 # knob_bad KNOB STRING ERRNO: the write fails with ERRNO and nothing changes.
 knob_bad() {
@@ -107,6 +238,16 @@ knob_bad() {
 		ktap_fail "$k: '$s' rejected with $err, value kept"
 		diag "  write: $r, value '$before' -> '$after'"
 	fi
+}
+# check_read_only FILE (below $ST): root's write is refused for want of
+# permission: EACCES (sysfs, a file without write mode or store method)
+# or EPERM; any other errno means the file took the write and failed.
+check_read_only() {
+	r=$(wr "$1" 1)
+	case $r in
+	EACCES | EPERM) ktap_ok "$1 is read-only (write: $r)" ;;
+	*) ktap_fail "$1 is read-only (write: $r, want EACCES or EPERM)" ;;
+	esac
 }
 # The active choice of a "llc [l2] smt auto" style knob.
 knob_choice() { knob "$1" | sed -n 's/.*\[\([^]]*\)\].*/\1/p'; }
@@ -164,7 +305,8 @@ hooks_match_features() {
 # defaults: F_ratelimit, F_cache_level, F_numa_scan = active|inactive|unsupported.
 feat_detect() {
 	local f
-	for f in $FEATURES; do eval "F_$f=$(feature_state "$f")"; done
+	# quoted: "active (unchecked)" is two words
+	for f in $FEATURES; do eval "F_$f=\"$(feature_state "$f")\""; done
 }
 supported() { eval "[ \"\$F_$1\" != unsupported ]"; }
 # Loads the module with its defaults once, before the units, to learn
@@ -233,7 +375,7 @@ if [ ! -s "$ST_TMP"/st_pace ]; then
 	case $(st_arg mode tests) in tests|numa|demo) ;; *) p=${p:-100} ;; esac
 	if [ -z "$p" ]; then
 		a=$(awk '{ printf "%d", $1 * 100 }' /proc/uptime)
-		hackbench -g 1 -f 10 --threads --pipe -l 400 -s 100 >/dev/null 2>&1
+		timeout 300 hackbench -g 1 -f 10 --threads --pipe -l 400 -s 100 >/dev/null 2>&1
 		b=$(awk '{ printf "%d", $1 * 100 }' /proc/uptime)
 		p=$((ST_PACE_REF_CS * 100 / (b - a + 1)))
 		echo "$((b - a))" >"$ST_TMP"/st_pace_cs
@@ -253,13 +395,15 @@ scaled_note() {
 
 HB_GROUPS=$(st_arg hb_groups 1)
 HB_LOOPS=$(st_arg hb_loops "$(scaled 8000 400)")
-hb() { hackbench -g "$HB_GROUPS" -f 10 --threads --pipe -l "${1:-$HB_LOOPS}" -s 100 >/tmp/hb.out 2>&1; }
+# Every workload has a timeout: a wakeup lost for good fails its run
+# instead of hanging the guest until the host gives up on it.
+hb() { timeout 900 hackbench -g "$HB_GROUPS" -f 10 --threads --pipe -l "${1:-$HB_LOOPS}" -s 100 >/tmp/hb.out 2>&1; }
 
 # Starts the workload in a loop until bg_stop; failures land in /tmp/bg.fail.
 bg_start() {
 	rm -f /tmp/bg.stop /tmp/bg.fail /tmp/bg.runs
 	(while [ ! -f /tmp/bg.stop ]; do
-		if hackbench -g 2 -f 10 --threads --pipe -l "${1:-100}" -s 100 >/dev/null 2>&1; then
+		if timeout 300 hackbench -g 2 -f 10 --threads --pipe -l "${1:-100}" -s 100 >/dev/null 2>&1; then
 			echo . >>/tmp/bg.runs
 		else echo "rc $?" >>/tmp/bg.fail; fi
 	done) &
