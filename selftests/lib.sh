@@ -573,7 +573,8 @@ st_ensure_headers() {
 	env=$(st_kernel_env "$kver")
 	if [[ $env != host ]]; then st_chroot_ensure "$env"; fi
 	[[ -f $(st_headers_dir "$kver")/Makefile ]] && return 0
-	if st_env_run "$env" apt-cache madison "linux-headers-$kver" | grep -q -- '-backports/'; then
+	# not piped into grep -q: under pipefail a SIGPIPE'd apt-cache fails it
+	if [[ $(st_env_run "$env" apt-cache madison "linux-headers-$kver") == *-backports/* ]]; then
 		if [[ $env == host ]]; then t=(-t bookworm-backports); else t=(-t "$env-backports"); fi
 	fi
 	if [[ $env == host ]]; then

@@ -139,7 +139,10 @@ st_support_expect() {
 # first word only); 1 when the log has no such line.
 st_support_reported() {
 	local line item
-	line=$(tr -d '\r' <"$1" 2>/dev/null | grep -m1 'features on this kernel:') || return 1
+	# grep reads the file itself: under pipefail, a tr cut off by
+	# grep -m1 (SIGPIPE, on a long log) would fail the line it found
+	line=$(grep -a -m1 'features on this kernel:' "$1" 2>/dev/null) || return 1
+	line=${line%$'\r'}
 	line=${line#*features on this kernel: }
 	while [[ -n $line ]]; do
 		item=${line%%, *}
