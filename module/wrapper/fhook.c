@@ -454,12 +454,13 @@ void st_fhook_remove(struct st_fhook *hooks, int nr)
 			continue;
 		ret = st_fhook_unregister(hook);
 		if (ret) {
+			/* its mechanism stays: st_fhook_exit_wait() unhooks by it */
 			st_fhook_pin(hook, ret);
 		} else {
 			hook->ops.func = NULL;
 			hook->ops.trampoline = 0;
+			hook->mech = ST_FHOOK_NONE;
 		}
-		hook->mech = ST_FHOOK_NONE;
 		hook->installed = false;
 		removed = true;
 	}
@@ -511,6 +512,8 @@ void st_fhook_exit_wait(struct st_fhook *const *sets, const int *nrs, int nr_set
 				pr_info("%s: unhooked at last\n", hook->func);
 				hook->pinned = false;
 				hook->ops.func = NULL;
+				hook->ops.trampoline = 0;
+				hook->mech = ST_FHOOK_NONE;
 			}
 		}
 		if (pinned && !said) {

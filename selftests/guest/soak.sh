@@ -177,7 +177,8 @@ SK_AWK_HEX='function hex(s,  i, n) {
 
 # sk_text_note: adds the loaded module's code to SK_TEXT, "START END KIND"
 # in low 32-bit addresses: each section named *text* up to the next
-# section (or the module's size), KIND text; and st_task_numa_work up to
+# section (or the module's size), KIND text; and st_task_numa_work (and
+# st_task_numa_work_copy, where the compiler kept it apart: 7.3) up to
 # the next symbol, KIND numab.  Once per load address.
 sk_text_note() {
 	local t sz f
@@ -203,7 +204,8 @@ sk_text_note() {
 				print at[i], e - 1, "text"
 			}
 			for (i = 1; i <= m; i++) {
-				if (sym[i] != "st_task_numa_work") continue
+				# the copy is inlined into st_task_numa_work or not
+				if (sym[i] !~ /^st_task_numa_work(_copy)?$/) continue
 				e = sa[i] + 65536
 				for (j = 1; j <= m; j++) if (sa[j] > sa[i] && sa[j] < e) e = sa[j]
 				print sa[i], e - 1, "numab"
@@ -224,6 +226,9 @@ sk_text_note() {
 #    register_ftrace_direct*), replaced by each registration and kept
 #    between them, and the trampoline of the kprobes' shared ftrace_ops
 #    (arch_ftrace_update_trampoline under arm_kprobe), made once a boot;
+#  - index: a node of a kernel index (idr, xarray, maple tree: kernfs
+#    inode numbers, ftrace's trampoline list) allocated inside the kernel
+#    while our code called it; the index keeps and shares its nodes;
 #  - module: anything else; after rmmod, a leak.
 sk_mod_objects() {
 	local f
@@ -243,7 +248,7 @@ sk_mod_objects() {
 		# the KIND of the module code a frame is in, or ""
 		function ours(line,  w, n, i, j, v, k) {
 			if (line ~ /\[sched_tune\]/)
-				return line ~ /(^|[ \t])st_task_numa_work\+/ ? "numab" : "text"
+				return line ~ /(^|[ \t])st_task_numa_work(_copy)?\+/ ? "numab" : "text"
 			n = split(line, w, /[ \t]+/)
 			for (i = 1; i <= n; i++) {
 				if (length(w[i]) != 18 || substr(w[i], 1, 10) != "0xffffffff") continue
@@ -269,6 +274,7 @@ sk_mod_objects() {
 				k = "module"
 				if (sk == "numab") k = "numab"
 				else if (sk == "" && ((ahash && regd) || (tramp && kprobe))) k = "ftrace"
+				else if (sk == "" && cache ~ /(radix_tree|maple)_node$/) k = "index"
 				print k, cnt, cache, sname
 			}
 			cnt = 0
@@ -321,7 +327,7 @@ sk_mod_check() {
 	sk_traces_on || return 0
 	sk_mod_objects >/tmp/sk.mod1
 	n=$(sk_mod_count /tmp/sk.mod1 module)
-	diag "soak: $(wc -l <"$SK_TEXT") text ranges of $(wc -l </tmp/sk.text.seen) load addresses; outliving the module: $(sk_mod_count /tmp/sk.mod1 ftrace) objects of ftrace's own state, $(sk_mod_count /tmp/sk.mod1 numab) vma->numab_state"
+	diag "soak: $(wc -l <"$SK_TEXT") text ranges of $(wc -l </tmp/sk.text.seen) load addresses; outliving the module: $(sk_mod_count /tmp/sk.mod1 ftrace) objects of ftrace's own state, $(sk_mod_count /tmp/sk.mod1 numab) vma->numab_state, $(sk_mod_count /tmp/sk.mod1 index) kernel index nodes"
 	sed 's/^/#   /' /tmp/sk.mod1 | head -n 20
 	check_eq "soak: no live object, KFENCE object or vmalloc area allocated by the module's code after the last rmmod" "$n" 0
 }
