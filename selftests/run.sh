@@ -292,20 +292,21 @@ st_log "source tree: $ST_SRC ($(git -C "$ST_SRC" describe --always --dirty 2>/de
 
 if st_build_helpers; then st_result pass host "static guest helpers build (gcc -static)"
 else st_result fail host "static guest helpers build (gcc -static)"; fi
+# host_test GROUP SCRIPT: a host-side KTAP test of selftests/ counted under
+# GROUP; a non-zero exit with no failure, a short plan or no result fails.
+host_test() {
+	local rc
+	bash "$ST_SRC/selftests/$2" >"$ST_BUILD/$1.log" 2>&1
+	rc=$?
+	st_ingest_tap "$1" "$ST_BUILD/$1.log"
+	if ((rc != 0 && ${ST_KFAIL[$1]:-0} == 0)) || [[ $ST_TAP_PLAN != "$ST_TAP_COUNT" ]] || ((ST_TAP_COUNT == 0)); then
+		st_result fail "$1" "selftests/$2: exit $rc, plan 1..$ST_TAP_PLAN, $ST_TAP_COUNT results"
+	fi
+}
 stamp "the runner's own test (selftests/runner_test.sh)"
-bash "$ST_SRC/selftests/runner_test.sh" >"$ST_BUILD/runner.log" 2>&1
-rc=$?
-st_ingest_tap runner "$ST_BUILD/runner.log"
-if ((rc != 0 && ${ST_KFAIL[runner]:-0} == 0)) || [[ $ST_TAP_PLAN != "$ST_TAP_COUNT" ]] || ((ST_TAP_COUNT == 0)); then
-	st_result fail runner "selftests/runner_test.sh: exit $rc, plan 1..$ST_TAP_PLAN, $ST_TAP_COUNT results"
-fi
+host_test runner runner_test.sh
 stamp "the support matrix (selftests/support_test.sh, support-matrix, README.md)"
-bash "$ST_SRC/selftests/support_test.sh" >"$ST_BUILD/support.log" 2>&1
-rc=$?
-st_ingest_tap support "$ST_BUILD/support.log"
-if ((rc != 0 && ${ST_KFAIL[support]:-0} == 0)) || [[ $ST_TAP_PLAN != "$ST_TAP_COUNT" ]] || ((ST_TAP_COUNT == 0)); then
-	st_result fail support "selftests/support_test.sh: exit $rc, plan 1..$ST_TAP_PLAN, $ST_TAP_COUNT results"
-fi
+host_test support support_test.sh
 st_support_data_check host
 st_support_readme_check "$ST_SRC/README.md" host
 stamp "unit tests"
