@@ -41,97 +41,48 @@ check_gone() {
 }
 
 # --- memory the module's code allocated ---------------------------------------
-# With SLUB's store_user (slub_debug=U, lib.sh ST_MEMDEBUG) every cache's
-# alloc_traces names the call site of each live object; vmallocinfo does
-# the same for vmalloc areas.  Once the module is gone, %pS can no longer
-# name a site in its text and prints the raw address: such a site in the
-# range the module's text had is memory our code allocated and never
-# freed.  What this bounds: every kmalloc/kmem_cache/vmalloc call made by
-# the module's own code.  Not what the kernel allocates on our behalf
-# (ftrace's filter hashes, kobjects, debugfs inodes): their sites are the
-# kernel's.  One exclusion: the vma_numab_state the numa_scan copy hangs
-# on a VMA, as stock does, which the kernel frees with the VMA.
-SLABDBG=/sys/kernel/debug/slab
-# mem_sites: "where address count" for every site printed as an address.
-mem_sites() {
-	{
-		grep -H '^ *[0-9][0-9]* 0x[0-9a-f]\{16\} ' "$SLABDBG"/*/alloc_traces 2>/dev/null |
-			awk '{ n = split($1, p, "/"); print p[n - 1], $3, $2 }'
-		awk '$3 ~ /^0x[0-9a-f]+$/ { print "vmalloc", $3, 1 }' /proc/vmallocinfo
-	} | awk '{ n[$1 " " $2] += $3 } END { for (k in n) print k, n[k] }' | sort
-}
-mem_can() { ls "$SLABDBG"/*/alloc_traces >/dev/null 2>&1; }
-# mem_begin: the sites before; every load after it is tracked by mem_track.
-mem_begin() {
-	mem_sites >/tmp/mem.before
-	: >/tmp/mem.ranges
-	: >/tmp/mem.syms
-}
-# mem_track: the module just loaded; keeps its text's range and symbols.
-# Addresses are 16 hex digits in 0xffffffffc0000000..0xffffffffff000000
-# (x86-64's module area), so the low 8 digits carry the arithmetic.
-mem_track() {
-	# shellcheck disable=SC2046 # two numbers
-	set -- $(awk '$1 == "sched_tune" { print $2, $6 }' /proc/modules)
-	[ -n "$2" ] || return 0
-	lo=${2#0x}
-	case $lo in ffffffff*) ;; *) diag "  mem: module base $2 outside the module area"; return 0 ;; esac
-	hi=$(printf 'ffffffff%08x' $((0x${lo#ffffffff} + $1)))
-	echo "$lo $hi" >>/tmp/mem.ranges
-	grep ' [tT] .*\[sched_tune\]$' /proc/kallsyms | awk '{ print $1, $3 }' >>/tmp/mem.syms
-}
-# mem_leaks: "where address count symbol" for each site in a tracked range
-# that holds more objects than before mem_begin.
-mem_leaks() {
-	mem_sites >/tmp/mem.after
-	awk 'FILENAME == "/tmp/mem.before" { b[$1 " " $2] = $3; next }
-	     FILENAME == "/tmp/mem.ranges" { lo[++r] = "x" $1; hi[r] = "x" $2; next }
-	     FILENAME == "/tmp/mem.syms" { s[++ns] = "x" $1; name[ns] = $2; next }
-	     {
-		a = "x" substr($2, 3)
-		if ($3 + 0 <= b[$1 " " $2] + 0) next
-		for (i = 1; i <= r; i++) if (a >= lo[i] && a < hi[i]) break
-		if (i > r) next
-		best = ""; nm = "?"
-		for (j = 1; j <= ns; j++) if (s[j] <= a && s[j] > best) { best = s[j]; nm = name[j] }
-		if (nm ~ /task_numa_work/) next
-		print $1, $2, $3 - b[$1 " " $2], nm
-	     }' /tmp/mem.before /tmp/mem.ranges /tmp/mem.syms /tmp/mem.after
-}
+# modmem.sh: every live slab object (SLUB's alloc_traces, slub_debug's U),
+# KFENCE object and vmalloc area with a frame of the module's code in its
+# allocation stack, of any load since mem_begin.  After rmmod, one that
+# is the module's own (not ftrace's kept state, not a kernel index node,
+# not the vma_numab_state the numa_scan copy hangs on a VMA as stock does,
+# which the kernel frees with the VMA) is a leak.
+mem_begin() { mm_begin; }
+mem_track() { mm_text_note; }
 # mem_live_ours: "where site" of each live object or area our loaded code
-# allocated, for a positive control: the same files name them while the
+# allocated, for a positive control: the same records name them while the
 # module is in.
 mem_live_ours() {
-	grep -h '^ *[0-9][0-9]* [^ ]* \[sched_tune\]' "$SLABDBG"/*/alloc_traces 2>/dev/null |
-		awk '{ print "slab", $2 }'
-	awk '$4 == "[sched_tune]" { print "vmalloc", $3 }' /proc/vmallocinfo
+	mm_objects | awk '$1 == "module" { print ($3 == "vmalloc" ? "vmalloc" : "slab"), $4 }' | sort -u
 }
-# mem_check DESC: no tracked site holds an object; frees the kernel
-# defers (kfree_rcu, RCU-tasks) get 30 s.
+# mem_check DESC: no such object is left; frees the kernel defers
+# (kfree_rcu, RCU-tasks) get 30 s.
 mem_check() {
-	if ! mem_can; then
+	if ! mm_traces_on; then
 		ktap_skip "$1" "no SLUB alloc_traces (booted without slub_debug=U)"
 		return 0
 	fi
-	if [ ! -s /tmp/mem.ranges ]; then
+	if [ ! -s "$MM_TEXT" ]; then
 		ktap_fail "$1 (no load was tracked)"
 		return 1
 	fi
 	i=0
-	l=$(mem_leaks)
-	# frees the kernel defers show here first: our sites, seen unnamed
-	[ -z "$l" ] || diag "  mem: right after rmmod, $(echo "$l" | wc -l) of our sites still hold objects: $(echo "$l" | awk '{ printf "%s %s x%s; ", $4, $1, $3 }')"
-	while [ -n "$l" ] && [ "$i" -lt 10 ]; do
+	mm_after /tmp/mem.after
+	n=$(mm_count /tmp/mem.after module)
+	# frees the kernel defers show here first
+	[ "$n" = 0 ] || diag "  mem: right after rmmod, $n objects of our code still live"
+	while [ "$n" != 0 ] && [ "$i" -lt 10 ]; do
 		sleep 3
 		i=$((i + 1))
-		l=$(mem_leaks)
+		mm_after /tmp/mem.after
+		n=$(mm_count /tmp/mem.after module)
 	done
-	if [ -z "$l" ]; then
+	if [ "$n" = 0 ]; then
 		ktap_ok "$1"
-		diag "  mem: $(wc -l </tmp/mem.after) raw-address sites after, none from our text ($(wc -l </tmp/mem.ranges) loads tracked, after $((i * 3)) s)"
+		diag "  mem: $(wc -l <"$MM_SEEN") loads tracked; after $((i * 3)) s, outliving the module: $(mm_count /tmp/mem.after ftrace) objects of ftrace's own state, $(mm_count /tmp/mem.after numab) vma->numab_state, $(mm_count /tmp/mem.after index) kernel index nodes"
 	else
 		ktap_fail "$1"
-		echo "$l" | sed 's/^/#   still allocated (cache, site, objects, function): /'
+		awk '$1 == "module"' /tmp/mem.after | head -n 20 | sed 's/^/#   still allocated (kind, objects, cache, site): /'
 	fi
 }
 
@@ -369,10 +320,10 @@ t_unload_clean() {
 	check "unload: /sys/module/sched_tune while loaded" test -d /sys/module/sched_tune
 	check "unload: no kprobe of ours while loaded (ksym.c's is taken off at once)" not ours_in_kprobes
 	check "unload: select_task_rq_fair hooked while loaded" hooked select_task_rq_fair
-	if mem_can; then
+	if mm_traces_on; then
 		mem_live_ours >/tmp/mem.live
 		diag "  mem: while loaded: $(tr '\n' ' ' </tmp/mem.live)"
-		check "unload: while loaded, alloc_traces names our configuration's site" grep -q '^slab ' /tmp/mem.live
+		check "unload: while loaded, SLUB's or KFENCE's records name objects our code allocated" grep -q '^slab ' /tmp/mem.live
 		check "unload: while loaded, vmallocinfo names the rate-limit table's site" grep -q '^vmalloc st_rl_probe' /tmp/mem.live
 	fi
 	# allocations and frees of every path: configs, tables, hooks in and out

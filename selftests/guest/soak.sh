@@ -155,200 +155,32 @@ sk_slab_growth() {
 		{ d = $2 - n[$1]; if (d > 0) print $1, d, d * $3 }' "$1" "$2" | sort -k2,2nr
 }
 
-# --- the module's own objects, from SLUB's and KFENCE's records ------------------
-# slub_debug=FZPU turns store_user on: every live slab object keeps its
-# allocation stack, and debugfs slab/<cache>/alloc_traces lists the live
-# ones grouped: "COUNT SITE waste=... age=... pid=..." then the stack, a
-# frame a line, then a blank line.  KFENCE (sample_interval=1) takes
-# some allocations out of the slab; debugfs kfence/objects lists those,
-# with "freed by" once freed.  An object the module allocated, itself or
-# through the kernel, has a frame in the module's code: named
-# "[sched_tune]" while it is loaded, a bare 0xffffffff... address after
-# rmmod, which sk_text_note's record of every load's code matches.
-SK_SLABDBG=/sys/kernel/debug/slab
-SK_KFENCE=/sys/kernel/debug/kfence/objects
-SK_TEXT=/tmp/sk.text
-# awk: hex("c05ae000") (module addresses differ only in their low 32 bits)
-SK_AWK_HEX='function hex(s,  i, n) {
-	n = 0
-	for (i = 1; i <= length(s); i++) n = n * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
-	return n
-}'
-
-# sk_text_note: adds the loaded module's code to SK_TEXT, "START END KIND"
-# in low 32-bit addresses: each section named *text* up to the next
-# section (or the module's size), KIND text; and st_task_numa_work (and
-# st_task_numa_work_copy, where the compiler kept it apart: 7.3) up to
-# the next symbol, KIND numab.  Once per load address.
-sk_text_note() {
-	local t sz f
-	t=$(cat /sys/module/sched_tune/sections/.text 2>/dev/null) || return 0
-	grep -qx "$t" /tmp/sk.text.seen 2>/dev/null && return 0
-	echo "$t" >>/tmp/sk.text.seen
-	sz=$(awk '$1 == "sched_tune" { print $2 }' /proc/modules)
-	{
-		for f in /sys/module/sched_tune/sections/.* /sys/module/sched_tune/sections/*; do
-			[ -f "$f" ] && echo "s ${f##*/} $(cat "$f")"
-		done
-		awk '$NF == "[sched_tune]" { print "k", $3, "0x" $1 }' /proc/kallsyms
-	} | awk -v size="${sz:-0}" "$SK_AWK_HEX"'
-		$3 !~ /^0xffffffff/ || length($3) != 18 { next }
-		{ a = hex(substr($3, 11)) }
-		$1 == "s" { n++; name[n] = $2; at[n] = a }
-		$1 == "k" { m++; sym[m] = $2; sa[m] = a }
-		END {
-			for (i = 1; i <= n; i++) {
-				if (name[i] !~ /text/) continue
-				e = at[i] + size
-				for (j = 1; j <= n; j++) if (at[j] > at[i] && at[j] < e) e = at[j]
-				print at[i], e - 1, "text"
-			}
-			for (i = 1; i <= m; i++) {
-				# the copy is inlined into st_task_numa_work or not
-				if (sym[i] !~ /^st_task_numa_work(_copy)?$/) continue
-				e = sa[i] + 65536
-				for (j = 1; j <= m; j++) if (sa[j] > sa[i] && sa[j] < e) e = sa[j]
-				print sa[i], e - 1, "numab"
-			}
-		}' >>"$SK_TEXT"
-}
-
-# sk_mod_objects: "KIND COUNT CACHE SITE" for each group of live objects
-# (slab) or live KFENCE object with a frame in the module's code, and for
-# each vmalloc area (/proc/vmallocinfo, CACHE "vmalloc") the module's code
-# asked for.  Not the vmap_area cache: vfree leaves its object to a lazy
-# purge (see sk_slab_kb), and a vmalloc leak is an area.  KIND:
-#  - numab: allocated at st_task_numa_work's own site, i.e. the
-#    vma->numab_state that the copy of stock code gives a VMA, which the
-#    kernel frees with the VMA;
-#  - ftrace: state ftrace keeps after the module's calls made it: the
-#    table of direct calls (alloc_ftrace_hash under
-#    register_ftrace_direct*), replaced by each registration and kept
-#    between them, and the trampoline of the kprobes' shared ftrace_ops
-#    (arch_ftrace_update_trampoline under arm_kprobe), made once a boot;
-#  - index: a node of a kernel index (idr, xarray, maple tree: kernfs
-#    inode numbers, ftrace's trampoline list) allocated inside the kernel
-#    while our code called it; the index keeps and shares its nodes;
-#  - module: anything else; after rmmod, a leak.
-sk_mod_objects() {
-	local f
-	touch "$SK_TEXT"
-	{
-		for f in "$SK_SLABDBG"/*/alloc_traces; do
-			[ -r "$f" ] || continue
-			f=${f%/alloc_traces}
-			echo "@slab ${f##*/}"
-			cat "$f/alloc_traces"
-			echo
-		done
-		if [ -r "$SK_KFENCE" ]; then echo "@kfence"; cat "$SK_KFENCE"; echo "-----"; fi
-		echo "@vmalloc"
-		cat /proc/vmallocinfo
-	} | awk -v ranges="$SK_TEXT" "$SK_AWK_HEX"'
-		# the KIND of the module code a frame is in, or ""
-		function ours(line,  w, n, i, j, v, k) {
-			if (line ~ /\[sched_tune\]/)
-				return line ~ /(^|[ \t])st_task_numa_work(_copy)?\+/ ? "numab" : "text"
-			n = split(line, w, /[ \t]+/)
-			for (i = 1; i <= n; i++) {
-				if (length(w[i]) != 18 || substr(w[i], 1, 10) != "0xffffffff") continue
-				v = hex(substr(w[i], 11)); k = ""
-				for (j = 1; j <= nr; j++)
-					if (v >= lo[j] && v <= hi[j] && k != "numab") k = kd[j]
-				if (k != "") return k
-			}
-			return ""
-		}
-		function start(c, line, name) {
-			cnt = c; sname = name; sk = ours(line); any = sk != ""; live = 1
-			ahash = name ~ /^alloc_ftrace_hash\+/; regd = 0; tramp = 0; kprobe = 0
-		}
-		function frame(l) {
-			if (ours(l) != "") any = 1
-			if (l ~ /register_ftrace_direct/) regd = 1
-			if (l ~ /arch_ftrace_update_trampoline\+/) tramp = 1
-			if (l ~ /arm_kprobe\+/) kprobe = 1
-		}
-		function done(  k) {
-			if (cnt && live && any && cache != "kfence:vmap_area") {
-				k = "module"
-				if (sk == "numab") k = "numab"
-				else if (sk == "" && ((ahash && regd) || (tramp && kprobe))) k = "ftrace"
-				else if (sk == "" && cache ~ /(radix_tree|maple)_node$/) k = "index"
-				print k, cnt, cache, sname
-			}
-			cnt = 0
-		}
-		FILENAME == ranges { nr++; lo[nr] = $1; hi[nr] = $2; kd[nr] = $3; next }
-		/^@slab / { done(); mode = $2 == "vmap_area" ? "skip" : "slab"; cache = $2; next }
-		/^@kfence$/ { done(); mode = "kfence"; next }
-		/^@vmalloc$/ { done(); mode = "vmalloc"; next }
-		mode == "skip" { next }
-		mode == "vmalloc" { if (ours($0) != "") print "module", 1, "vmalloc", $3; next }
-		mode == "slab" && /^ *[0-9]+ / { done(); start($1, $0, $2); next }
-		mode == "slab" && /^$/ { done(); next }
-		mode == "slab" { if (cnt) frame($0); next }
-		/^kfence-#/ { done(); alloc = 0; cache = $0; sub(/.*cache=/, "kfence:", cache); next }
-		/^allocated by task/ { alloc = 1; next }
-		/^freed by task/ { alloc = 0; live = 0; next }
-		/^-+$/ { done(); next }
-		/^$/ { alloc = 0; next }
-		alloc && !cnt { start(1, $0, $1); next }
-		alloc { frame($0) }
-		END { done() }
-	' "$SK_TEXT" -
-}
-# sk_mod_count FILE KIND: objects of KIND in sk_mod_objects' output
-sk_mod_count() { awk -v k="$2" '$1 == k { s += $2 } END { print s + 0 }' "$1"; }
-# The traces need store_user (slub_debug's U) and debugfs.
-sk_traces_on() { [ -r "$SK_SLABDBG/kmalloc-64/alloc_traces" ]; }
-
 # sk_mod_control: with the module loaded, its live objects (its kobjects,
 # its configuration) are found, so a 0 after rmmod is not a blind parser.
 sk_mod_control() {
-	if ! sk_traces_on; then
+	if ! mm_traces_on; then
 		ktap_skip "soak: the module's objects by their allocation traces" \
-			"no $SK_SLABDBG/kmalloc-64/alloc_traces (booted without slub_debug's U, or no debugfs)"
+			"no $MM_SLABDBG/kmalloc-64/alloc_traces (booted without slub_debug's U, or no debugfs)"
 		return 0
 	fi
-	# live objects at raw addresses now were allocated by code gone
-	# before the soak: an earlier unit's load, maybe at another address
-	sk_raw_sites >/tmp/sk.pre
+	mm_begin
 	st_load || { ktap_fail "soak: insmod for the allocation-trace control"; return 1; }
-	sk_text_note
+	mm_text_note
 	t=$(now_cs)
-	sk_mod_objects >/tmp/sk.mod0
+	mm_objects >/tmp/sk.mod0
 	st_unload
-	n=$(sk_mod_count /tmp/sk.mod0 module)
+	n=$(mm_count /tmp/sk.mod0 module)
 	diag "soak: reading every cache's alloc_traces took $(secs "$t" "$(now_cs)") s"
 	check "soak: the allocation traces name the loaded module's live objects ($n)" test "$n" -gt 0
-}
-
-# sk_raw_sites: "CACHE SITE COUNT" of live slab objects whose allocation
-# site prints as a raw address: code no longer loaded.
-sk_raw_sites() {
-	local f c
-	for f in "$SK_SLABDBG"/*/alloc_traces; do
-		[ -r "$f" ] || continue
-		c=${f%/alloc_traces}
-		c=${c##*/}
-		awk -v c="$c" '$2 ~ /^0xffffffff/ && length($2) == 18 { print c, $2, $1 }' "$f"
-	done
 }
 
 # sk_mod_check: after the last rmmod (settled), no live object, KFENCE
 # object or vmalloc area allocated by the module's code, of any load.
 sk_mod_check() {
-	sk_traces_on || return 0
-	sk_mod_objects >/tmp/sk.mod1
-	# an earlier unit's objects at a site the soak's code now covers
-	awk 'NR == FNR { pre[$1 " " $2] += $3; next }
-		$1 == "module" && ($3 " " $4) in pre {
-			if (pre[$3 " " $4] >= $2) $1 = "earlier"; else $2 -= pre[$3 " " $4]
-		}
-		{ print }' /tmp/sk.pre /tmp/sk.mod1 >/tmp/sk.mod1.adj && mv /tmp/sk.mod1.adj /tmp/sk.mod1
-	n=$(sk_mod_count /tmp/sk.mod1 module)
-	diag "soak: $(wc -l <"$SK_TEXT") text ranges of $(wc -l </tmp/sk.text.seen) load addresses; outliving the module: $(sk_mod_count /tmp/sk.mod1 ftrace) objects of ftrace's own state, $(sk_mod_count /tmp/sk.mod1 numab) vma->numab_state, $(sk_mod_count /tmp/sk.mod1 index) kernel index nodes"
+	mm_traces_on || return 0
+	mm_after /tmp/sk.mod1
+	n=$(mm_count /tmp/sk.mod1 module)
+	diag "soak: $(wc -l <"$MM_TEXT") text ranges of $(wc -l <"$MM_SEEN") load addresses; outliving the module: $(mm_count /tmp/sk.mod1 ftrace) objects of ftrace's own state, $(mm_count /tmp/sk.mod1 numab) vma->numab_state, $(mm_count /tmp/sk.mod1 index) kernel index nodes"
 	sed 's/^/#   /' /tmp/sk.mod1 | head -n 20
 	check_eq "soak: no live object, KFENCE object or vmalloc area allocated by the module's code after the last rmmod" "$n" 0
 }
@@ -393,7 +225,7 @@ sk_cycles() {
 			continue
 		fi
 		b=$(now_cs)
-		sk_text_note
+		mm_text_note
 		sk_toggle_one "$i"
 		c=$(now_cs)
 		# what the hooks saw while loaded (counters start at 0 each load)
@@ -434,7 +266,6 @@ t_soak() {
 	sk_numa_balancing_on
 	diag "numa_balancing=$(cat $SK_NB 2>/dev/null), $(nproc) vCPUs; figures under qemu TCG, not hardware"
 
-	rm -f "$SK_TEXT" /tmp/sk.text.seen
 	sk_mod_control
 	# the soak: from before its first load to after its last unload (the
 	# runner loaded the module once before the units: feat_probe).  A

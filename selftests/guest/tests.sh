@@ -13,6 +13,8 @@
 # shellcheck source=selftests/guest/conflict.sh
 . /st/conflict.sh
 . /st/modprobe.sh
+# shellcheck source=selftests/guest/modmem.sh
+. /st/modmem.sh
 # shellcheck source=selftests/guest/soak.sh
 . /st/soak.sh
 # shellcheck source=selftests/guest/fuzz.sh
