@@ -209,21 +209,20 @@ static void st_gate_judge_config(struct st_gate_feature *g,
 		if (strcmp(c->feature, g->feature) || c->major != k->major ||
 		    c->minor != k->minor || have == c->want)
 			continue;
+		snprintf(g->verdict, sizeof(g->verdict),
+			 "%skernel %s is built with CONFIG_%s=%s%s, and this feature's %u.%u copy was compared with Debian's =%s only%s",
+			 st_allow_unchecked ? "unchecked: " : "",
+			 release, c->option, have ? "y" : "n",
+			 flip ? " (simulated by gate_simulate)" : "",
+			 c->major, c->minor, c->want ? "y" : "n",
+			 st_allow_unchecked ?
+			 "; running it anyway (allow_unchecked=1)" :
+			 ": load with allow_unchecked=1 to run it anyway");
 		if (st_allow_unchecked) {
 			g->unchecked = true;
-			snprintf(g->verdict, sizeof(g->verdict),
-				 "unchecked: kernel %s is built with CONFIG_%s=%s%s, and this feature's %u.%u copy was compared with Debian's =%s only; running it anyway (allow_unchecked=1)",
-				 release, c->option, have ? "y" : "n",
-				 flip ? " (simulated by gate_simulate)" : "",
-				 c->major, c->minor, c->want ? "y" : "n");
 			continue;
 		}
 		g->series = ST_SERIES_UNCHECKED;
-		snprintf(g->verdict, sizeof(g->verdict),
-			 "kernel %s is built with CONFIG_%s=%s%s, and this feature's %u.%u copy was compared with Debian's =%s only: load with allow_unchecked=1 to run it anyway",
-			 release, c->option, have ? "y" : "n",
-			 flip ? " (simulated by gate_simulate)" : "",
-			 c->major, c->minor, c->want ? "y" : "n");
 		return;
 	}
 }
