@@ -159,8 +159,9 @@ mm_count() { awk -v k="$2" '$1 == k { s += $2 } END { print s + 0 }' "$1"; }
 # The traces need store_user (slub_debug's U) and debugfs.
 mm_traces_on() { [ -r "$MM_SLABDBG/kmalloc-64/alloc_traces" ]; }
 
-# mm_raw_sites: "CACHE SITE COUNT" of live slab objects whose allocation
-# site prints as a raw address: code no longer loaded.
+# mm_raw_sites: "CACHE SITE COUNT" of live slab and KFENCE objects whose
+# allocation site prints as a raw address: code no longer loaded.  CACHE
+# and SITE as mm_objects names them.
 mm_raw_sites() {
 	local f c
 	for f in "$MM_SLABDBG"/*/alloc_traces; do
@@ -169,8 +170,18 @@ mm_raw_sites() {
 		c=${c##*/}
 		awk -v c="$c" '$2 ~ /^0xffffffff/ && length($2) == 18 { print c, $2, $1 }' "$f"
 	done
+	[ -r "$MM_KFENCE" ] || return 0
+	awk 'function done() {
+			if (live && site ~ /^0xffffffff/ && length(site) == 18) n[cache " " site]++
+			live = 0; site = ""
+		}
+		/^kfence-#/ { done(); cache = $0; sub(/.*cache=/, "kfence:", cache); live = /cache=/; alloc = 0; next }
+		/^allocated by task/ { alloc = 1; next }
+		/^freed by task/ { live = 0; alloc = 0; next }
+		/^$/ { alloc = 0; next }
+		alloc && site == "" { site = $1 }
+		END { done(); for (k in n) print k, n[k] }' "$MM_KFENCE"
 }
-
 
 # mm_begin: forgets the loads noted so far, and keeps the live objects at
 # raw addresses now: code gone before, an earlier unit's load, maybe at
