@@ -100,7 +100,7 @@ def parser():
     r.add_argument("--dry-run", action="store_true",
                    help="print the plan (configurations, workloads, order, warm-ups, estimated time) and exit; "
                    "touches nothing, needs no root")
-    r.add_argument("--cmd", default=None, metavar="'COMMAND'",
+    r.add_argument("--cmd", dest="user_cmd", default=None, metavar="'COMMAND'",
                    help="your own workload: run COMMAND (through /bin/sh -c, in this directory) under every "
                    "configuration; only it runs unless -w names built-in workloads too")
     r.add_argument("--metric", default=None, metavar="REGEX",
@@ -310,14 +310,14 @@ class Bench:
         if o.workloads is not None:
             names = o.workloads
         else:
-            names = [] if o.cmd else list(WORKLOAD_NAMES)
+            names = [] if o.user_cmd else list(WORKLOAD_NAMES)
         wls = make_workloads(self.env, names, groups)
-        if o.cmd:
+        if o.user_cmd:
             if not o.metric:
                 raise BenchError("--cmd needs --metric REGEX: where its figure is in its output")
             if o.cmd_name in [w.name for w in wls]:
                 raise BenchError("--cmd-name %s is a built-in workload's name" % o.cmd_name)
-            wls.append(CmdWorkload(self.env, o.cmd, o.metric, o.direction, name=o.cmd_name,
+            wls.append(CmdWorkload(self.env, o.user_cmd, o.metric, o.direction, name=o.cmd_name,
                                    metric=o.metric_name, unit=o.unit, timeout=o.cmd_timeout))
         elif o.metric:
             raise BenchError("--metric needs --cmd")
