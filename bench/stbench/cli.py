@@ -522,6 +522,20 @@ def dry_run(opts):
     return 0
 
 
+def summary_lines(data):
+    """The short summary a run ends with: the headline family's verdict."""
+    s = data.get("summary") or {}
+    fam = s.get("family") or {}
+    marked = [(k, c) for k, c in sorted(fam.items()) if c.get("significant")]
+    out = ["%d runs; %s; %d marked" % (
+        len([r for r in data.get("runs", []) if not r.get("warmup") and not r.get("calibration")]),
+        s.get("correction", "no headline comparison"), len(marked))]
+    for k, c in marked:
+        w, m, a, b = k.split("|")
+        out.append("  %s %s: %s vs %s %s" % (w, m, a, b, report.change(c)))
+    return out
+
+
 def cmd_run(opts):
     if opts.dry_run:
         return dry_run(opts)
@@ -556,6 +570,8 @@ def cmd_run(opts):
             b.save()
             try:
                 report.write_all(b.out, b.data, draw_plots=not opts.no_plots, log=b.log)
+                for line in summary_lines(b.data):
+                    b.log(line)
                 b.log("report: %s" % os.path.join(b.out, "report.md"))
             except Exception as e:  # a report bug must not hide the results
                 b.log("writing the report failed: %r (results.json is complete)" % e)

@@ -17,7 +17,7 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 
-from stbench import check, cli, compare, module, plan, report  # noqa: E402
+from stbench import check, cli, compare, plan, report  # noqa: E402
 from stbench.workloads import CmdWorkload, WorkloadError  # noqa: E402
 
 from test_report import synthetic  # noqa: E402
