@@ -84,8 +84,14 @@ def check_dir(d, want_configs=None, want_workloads=None, plots=True):
                 if cmp.get("pct") is not None and not _is_num(cmp["pct"]):
                     bad.append("%s/%s/%s pct %r" % (w["name"], cn, m, cmp["pct"]))
                 wt = cmp.get("welch")
-                if wt is not None and not _is_num(wt.get("p")):
+                # no test without spread (p None, said in the note), else a number
+                if wt is not None and not wt.get("degenerate") and not _is_num(wt.get("p")):
                     bad.append("%s/%s/%s p %r" % (w["name"], cn, m, wt.get("p")))
+                if cmp.get("p") is not None and not (
+                        cmp.get("ci_pct") and all(_is_num(x) or x is None for x in cmp["ci_pct"])):
+                    bad.append("%s/%s/%s no interval" % (w["name"], cn, m))
+                if cmp.get("family") not in ("headline", "exploratory"):
+                    bad.append("%s/%s/%s family %r" % (w["name"], cn, m, cmp.get("family")))
     res(not bad and count > 0, "every figure is a number (%d checked)%s" % (
         count, "; " + "; ".join(bad[:8]) if bad else ""))
     failed = [r for r in data["runs"] if not r.get("ok")]

@@ -11,15 +11,16 @@ import time
 
 from . import __version__
 from . import module as modmod
+from . import plan as planmod
 from . import report, sysinfo
 from .counters import Counters
 from .module import BenchError, Module
-from .util import Log, fmt_duration, read
-from .workloads import (WORKLOAD_NAMES, Env, Interrupted, Proc, WorkloadError,
+from .util import Log, fmt_duration, fmt_num, read
+from .workloads import (WORKLOAD_NAMES, CmdWorkload, Env, Interrupted, LoopWorkload, Proc, WorkloadError,
                         default_cache_dir, hackbench_groups, helper_binary,
                         make_workloads)
 
-COMMANDS = ("run", "list", "report", "check", "build-helpers")
+COMMANDS = ("run", "list", "report", "check", "compare", "build-helpers")
 NUMA_DBG = "/sys/kernel/debug/sched/numa_balancing"
 NUMA_FAST = (("scan_delay_ms", "100"), ("scan_period_min_ms", "100"), ("scan_period_max_ms", "400"))
 
@@ -32,14 +33,51 @@ def csv(s):
     return [x.strip() for x in s.split(",") if x.strip()]
 
 
+def alpha_arg(s):
+    """--alpha: a probability strictly between 0 and 1."""
+    try:
+        a = float(s)
+    except ValueError:
+        raise argparse.ArgumentTypeError("%r is not a number" % s)
+    if not 0.0 < a < 1.0:
+        raise argparse.ArgumentTypeError("%s is outside (0, 1): a significance level such as 0.05" % s)
+    return a
+
+
+def nonneg_int(s):
+    try:
+        v = int(s)
+    except ValueError:
+        raise argparse.ArgumentTypeError("%r is not an integer" % s)
+    if v < 0:
+        raise argparse.ArgumentTypeError("%s is negative" % s)
+    return v
+
+
+def pos_int(s):
+    v = nonneg_int(s)
+    if v < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return v
+
+
+RUN_DESC = ("A/B benchmark of sched_tune's configurations on this machine: each workload "
+            "under each configuration, in a seeded random order per round, with warm-up "
+            "runs, one estimator per figure and marks only on the headline family after "
+            "a Benjamini-Hochberg correction.")
+RUN_EPILOG = ("other commands: sched-tune-bench list | report DIR | check DIR | "
+              "compare DIR DIR... [--csv|--json] | build-helpers  "
+              "(sched-tune-bench COMMAND --help; man sched-tune-bench)")
+
+
 def parser():
     p = argparse.ArgumentParser(
-        prog="sched-tune-bench",
-        description="A/B benchmark of sched_tune's configurations, interleaved, "
-        "with Welch's t-test against stock.  Commands: run (default), list, "
-        "report DIR, check DIR, build-helpers.")
+        prog="sched-tune-bench", description=RUN_DESC, epilog=RUN_EPILOG)
+    p.add_argument("--version", action="version", version="sched-tune-bench " + __version__)
     sub = p.add_subparsers(dest="cmd")
-    r = sub.add_parser("run", help="run the bench (default)")
+    r = sub.add_parser("run", help="run the bench (default)", description=RUN_DESC, epilog=RUN_EPILOG,
+                       usage="sched-tune-bench [run] [-c CONFIGS] [-w WORKLOADS] [-n REPS] [options]")
+    r.add_argument("--version", action="version", version="sched-tune-bench " + __version__)
     r.add_argument("-c", "--configs", type=csv, default=None,
                    help="predefined configurations, comma-separated (default: all: %s)"
                    % ",".join(modmod.BUILTIN_NAMES))
@@ -52,10 +90,33 @@ def parser():
                    help="run the sweep's own points only on these workloads (default: all)")
     r.add_argument("-w", "--workloads", type=csv, default=None,
                    help="workloads (default: all available: %s)" % ",".join(WORKLOAD_NAMES))
-    r.add_argument("-n", "--reps", type=int, default=5, help="repetitions of each configuration (default 5)")
+    r.add_argument("-n", "--reps", type=pos_int, default=5, help="repetitions (rounds) of each configuration (default 5)")
+    r.add_argument("--seed", type=nonneg_int, default=None,
+                   help="seed of the random order of configurations in each round (default: a new one, "
+                   "recorded in results.json and the report; the same seed gives the same order)")
+    r.add_argument("--warmup", type=nonneg_int, default=1,
+                   help="discarded warm-up runs before each workload's first timed run and after every "
+                   "load or unload of the module (default 1; 0: none)")
+    r.add_argument("--dry-run", action="store_true",
+                   help="print the plan (configurations, workloads, order, warm-ups, estimated time) and exit; "
+                   "touches nothing, needs no root")
+    r.add_argument("--cmd", dest="user_cmd", default=None, metavar="'COMMAND'",
+                   help="your own workload: run COMMAND (through /bin/sh -c, in this directory) under every "
+                   "configuration; only it runs unless -w names built-in workloads too")
+    r.add_argument("--metric", default=None, metavar="REGEX",
+                   help="with --cmd: the regular expression whose first group (or whole match) is the figure")
+    r.add_argument("--direction", choices=("lower", "higher"), default="lower",
+                   help="with --cmd: whether a lower or a higher figure is better (default lower)")
+    r.add_argument("--metric-name", default="value", help="with --cmd: the figure's name (default value)")
+    r.add_argument("--unit", default="", help="with --cmd: the figure's unit")
+    r.add_argument("--cmd-name", default="cmd", help="with --cmd: the workload's name (default cmd)")
+    r.add_argument("--cmd-timeout", type=pos_int, default=3600,
+                   help="with --cmd: seconds after which a run is killed and counted failed (default 3600)")
     r.add_argument("-s", "--run-seconds", type=float, default=10.0,
                    help="target length of one run; fixed-work workloads are calibrated to it (default 10)")
-    r.add_argument("--alpha", type=float, default=0.05, help="significance level of Welch's t-test (default 0.05)")
+    r.add_argument("--alpha", type=alpha_arg, default=0.05,
+                   help="significance level in (0, 1): the false discovery rate of the headline family "
+                   "(Benjamini-Hochberg) and 1 - the intervals' confidence (default 0.05)")
     r.add_argument("--baseline", default="stock", help="configuration the others are compared with (default stock)")
     r.add_argument("-o", "--out", default=None, help="output directory (default ./sched-tune-bench-DATE)")
     r.add_argument("--ko", default=None, help="load this .ko with insmod instead of modprobe sched_tune")
@@ -85,6 +146,17 @@ def parser():
     ck.add_argument("--configs", type=csv, default=None, help="configurations that must be present")
     ck.add_argument("--workloads", type=csv, default=None, help="workloads that must be present")
     ck.add_argument("--no-plots", action="store_true")
+    cp = sub.add_parser("compare", help="compare results directories (runs, kernels, machines), "
+                        "compare-kernels style; the first is the baseline")
+    cp.add_argument("dirs", nargs="+", metavar="DIR")
+    fmt = cp.add_mutually_exclusive_group()
+    fmt.add_argument("--csv", action="store_true", help="CSV on stdout instead of Markdown")
+    fmt.add_argument("--json", action="store_true", help="JSON on stdout instead of Markdown")
+    cp.add_argument("--alpha", type=alpha_arg, default=None,
+                    help="significance level (default: the first directory's, else 0.05)")
+    cp.add_argument("--configs", type=csv, default=None, help="only these configurations")
+    cp.add_argument("--workloads", type=csv, default=None, help="only these workloads (hackbench: every -gG)")
+    cp.add_argument("--labels", type=csv, default=None, help="column names, comma-separated (default: from each run)")
     sub.add_parser("list", help="configurations and workloads, and what this machine supports")
     bh = sub.add_parser("build-helpers", help="compile the C helpers into the cache")
     bh.add_argument("--cache-dir", default=None)
@@ -180,10 +252,11 @@ class Bench:
                        "eta_s": est_left, "state": "running"}, f)
         os.replace(tmp, os.path.join(self.out, "progress.json"))
 
-    def one_run(self, w, cfg, rep, calibration=False):
+    def one_run(self, w, cfg, rep, calibration=False, warmup=False):
         """Puts the module in cfg, checks it, runs w once, counts."""
         rec = {"workload": w.name, "config": cfg.name, "rep": rep, "ok": False,
-               "calibration": calibration, "start": datetime.datetime.now().isoformat(timespec="seconds")}
+               "calibration": calibration, "warmup": warmup,
+               "start": datetime.datetime.now().isoformat(timespec="seconds")}
         t0 = time.monotonic()
         try:
             self.module.apply(cfg)
@@ -228,12 +301,32 @@ class Bench:
             self.log("  %s: %s" % (w.name, n))
 
     # --- the bench ------------------------------------------------------------
+    def make_workloads(self, ncpus, mem_kb, build=True):
+        """The workloads asked for, and those that cannot run here."""
+        o = self.opts
+        cache = o.cache_dir or default_cache_dir()
+        self.env = Env(o, ncpus, mem_kb, cache, build=build)
+        groups = o.hackbench_groups or hackbench_groups(ncpus)
+        if o.workloads is not None:
+            names = o.workloads
+        else:
+            names = [] if o.user_cmd else list(WORKLOAD_NAMES)
+        wls = make_workloads(self.env, names, groups)
+        if o.user_cmd:
+            if not o.metric:
+                raise BenchError("--cmd needs --metric REGEX: where its figure is in its output")
+            if o.cmd_name in [w.name for w in wls]:
+                raise BenchError("--cmd-name %s is a built-in workload's name" % o.cmd_name)
+            wls.append(CmdWorkload(self.env, o.user_cmd, o.metric, o.direction, name=o.cmd_name,
+                                   metric=o.metric_name, unit=o.unit, timeout=o.cmd_timeout))
+        elif o.metric:
+            raise BenchError("--metric needs --cmd")
+        return wls
+
     def run(self):
         o = self.opts
         if os.geteuid() != 0:
             raise BenchError("run as root: the bench writes /sys/kernel/sched_tune and loads/unloads the module")
-        if o.reps < 1:
-            raise BenchError("--reps must be at least 1")
         self.out = o.out or "sched-tune-bench-%s" % datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
         os.makedirs(self.out, exist_ok=True)
         self.module.take_snapshot()
@@ -258,14 +351,9 @@ class Bench:
         base = next(c for c in configs if c.name == o.baseline)
         if base.skip:
             raise BenchError("baseline %s cannot run: %s" % (base.name, base.skip))
-        active = [c for c in configs if not c.skip]
 
-        cache = o.cache_dir or default_cache_dir()
-        self.env = Env(o, stamp["cpus_online"], stamp["memory_kb"], cache)
-        groups = o.hackbench_groups or hackbench_groups(stamp["cpus_online"])
-        names = o.workloads if o.workloads is not None else list(WORKLOAD_NAMES)
         workloads, skipped_w = [], []
-        for w in make_workloads(self.env, names, groups):
+        for w in self.make_workloads(stamp["cpus_online"], stamp["memory_kb"]):
             why = w.unavailable()
             if why:
                 skipped_w.append({"name": w.name, "why": why})
@@ -288,43 +376,72 @@ class Bench:
         stamp["schedstats"] = read("/proc/sys/kernel/sched_schedstats")
         self.counters = Counters(sysinfo.online_cpus(), self.module)
         stamp["counter_methods"] = self.counters.methods()
+        self.execute(stamp, configs, sweeps, workloads, skipped_w, base)
 
-        self.data = {
-            "schema": 1, "tool": "sched-tune-bench", "tool_version": __version__,
+    def new_data(self, stamp, configs, sweeps, skipped_w, seed):
+        o = self.opts
+        return {
+            "schema": 2, "tool": "sched-tune-bench", "tool_version": __version__,
             "command": " ".join([os.path.basename(sys.argv[0])] + sys.argv[1:]),
             "title": o.title, "started": datetime.datetime.now().isoformat(timespec="seconds"),
             "stamp": stamp, "alpha": o.alpha, "baseline": o.baseline, "reps": o.reps,
             "run_seconds": o.run_seconds, "configs": [c.to_json() for c in configs],
             "sweeps": sweeps, "workloads": [], "skipped_workloads": skipped_w,
-            "runs": self.runs, "state": "running",
+            "order": {"seed": seed, "method": "random.Random('sched-tune-bench|SEED|WORKLOAD|ROUND')"
+                      ".shuffle of the configurations, per workload and round", "rounds": {}},
+            "warmup": o.warmup, "runs": self.runs, "state": "running",
         }
-        plan = {w.name: [c for c in active if c.runs_on(w.name)] for w in workloads}
-        total = o.reps * sum(len(v) for v in plan.values())
-        self.log("%d workloads x up to %d configurations x %d repetitions = %d runs (+ calibration)"
-                 % (len(workloads), len(active), o.reps, total))
-        done = 0
+
+    def execute(self, stamp, configs, sweeps, workloads, skipped_w, base):
+        """Calibrates and runs every workload under every configuration in
+        the seeded order, with the warm-ups; self.data holds it all."""
+        o = self.opts
+        seed = o.seed if o.seed is not None else planmod.new_seed()
+        active = [c for c in configs if not c.skip]
+        self.data = self.new_data(stamp, configs, sweeps, skipped_w, seed)
+        plan = [(w.name, [(c.name, c.unloaded) for c in active if c.runs_on(w.name)]) for w in workloads]
+        steps = planmod.schedule(plan, o.reps, seed, o.warmup, Module.loaded(), base.unloaded)
+        for st in steps:
+            if st["kind"] == "timed":
+                self.data["order"]["rounds"].setdefault(st["workload"], {}).setdefault(
+                    str(st["rep"]), []).append(st["config"])
+        runs_total = [st for st in steps if st["kind"] != "calibrate"]
+        n_timed = len([st for st in runs_total if st["kind"] == "timed"])
+        self.log("%d workloads x up to %d configurations x %d rounds = %d timed runs + %d warm-ups "
+                 "(+ calibration); order seed %d" % (len(workloads), len(active), o.reps, n_timed,
+                                                     len(runs_total) - n_timed, seed))
+        byname = {c.name: c for c in active}
+        wl = {w.name: w for w in workloads}
         per_w = {}
-        for wi, w in enumerate(workloads):
-            self.calibrate(w, base)
-            wj = w.to_json()
-            self.log("workload %s: %s" % (w.name, wj["command"]))
-            self.data["workloads"].append(wj)
-            cfgs = plan[w.name]
-            for rep in range(1, o.reps + 1):
-                for c in cfgs:
-                    left = 0.0
-                    for wj2, w2 in enumerate(workloads):
-                        n_left = (o.reps * len(plan[w2.name]) if wj2 > wi else 0)
-                        if w2 is w:
-                            n_left = (o.reps - rep + 1) * len(cfgs) - cfgs.index(c)
-                        ws = per_w.get(w2.name)
-                        est = sum(ws) / len(ws) if ws else w2.expected_seconds() + 1.5
-                        left += n_left * est
-                    self.progress(done, total, "%s | %s | rep %d/%d" % (w.name, c.name, rep, o.reps), left)
-                    rec = self.one_run(w, c, rep)
-                    self.runs.append(rec)
-                    per_w.setdefault(w.name, []).append(rec["wall_s"])
-                    done += 1
+        done = 0
+        for k, st in enumerate(steps):
+            w = wl[st["workload"]]
+            if st["kind"] == "calibrate":
+                self.calibrate(w, base)
+                wj = w.to_json()
+                self.log("workload %s: %s" % (w.name, wj["command"]))
+                self.data["workloads"].append(wj)
+                continue
+            c = byname[st["config"]]
+            left = 0.0
+            for st2 in runs_total[done:]:
+                ws = per_w.get(st2["workload"])
+                left += sum(ws) / len(ws) if ws else wl[st2["workload"]].expected_seconds() + 1.5
+            what = "%s | %s | %s %d/%d" % (w.name, c.name, "warm-up before round" if st["kind"] == "warmup"
+                                          else "round", st["rep"], o.reps)
+            self.progress(done, len(runs_total), what, left)
+            rec = self.one_run(w, c, st["rep"], warmup=st["kind"] == "warmup")
+            if st["kind"] == "warmup":
+                rec["why"] = st["why"]
+            self.runs.append(rec)
+            per_w.setdefault(w.name, []).append(rec["wall_s"])
+            done += 1
+            if rec["ok"]:
+                m = w.primary
+                self.log("  %s/%s%s: %s %s %s" % (w.name, c.name, " (warm-up, discarded)" if rec.get("warmup") else "",
+                                                  m.name, fmt_num(rec["figures"].get(m.name)), m.unit))
+            nxt = steps[k + 1] if k + 1 < len(steps) else None
+            if nxt is None or nxt["workload"] != st["workload"] or nxt["rep"] != st["rep"]:
                 self.save()
         self.data["state"] = "finished"
 
@@ -349,7 +466,79 @@ def ignore_signals():
         signal.signal(s, signal.SIG_IGN)
 
 
+def dry_run(opts):
+    """The plan, without root and without touching anything."""
+    b = Bench(opts)
+    configs, sweeps = b.build_configs()
+    ncpus = len(sysinfo.online_cpus()) or os.cpu_count() or 1
+    mem_kb = None
+    for line in (read("/proc/meminfo") or "").splitlines():
+        if line.startswith("MemTotal:"):
+            mem_kb = int(line.split()[1])
+    try:
+        wls = b.make_workloads(ncpus, mem_kb, build=False)
+        seed = opts.seed if opts.seed is not None else planmod.new_seed()
+        base = next(c for c in configs if c.name == opts.baseline)
+        print("sched-tune-bench %s: dry run, nothing is touched" % __version__)
+        print("configurations (%d; whether this kernel supports each is checked at the start of a real run):"
+              % len(configs))
+        for c in configs:
+            ov = ", ".join("%s=%s" % kv for kv in c.overrides().items()) if c.knobs else ""
+            print("  %-14s %s" % (c.name, "(module not loaded)" if c.unloaded else ov or "(all stock)"))
+        print("baseline: %s; alpha %g (Benjamini-Hochberg over the headline family)" % (opts.baseline, opts.alpha))
+        print("workloads (%d):" % len(wls))
+        runnable = []
+        for w in wls:
+            why = w.unavailable()
+            if why == "not built yet":
+                why = None  # compiled at the start of a real run
+            print("  %-14s %s%s" % (w.name, w.describe(), "  [skipped: %s]" % why if why else ""))
+            if not why:
+                runnable.append(w)
+        plan = [(w.name, [(c.name, c.unloaded) for c in configs if c.runs_on(w.name)]) for w in runnable]
+        steps = planmod.schedule(plan, opts.reps, seed, opts.warmup, Module.loaded(), base.unloaded)
+        timed = [s for s in steps if s["kind"] == "timed"]
+        warm = [s for s in steps if s["kind"] == "warmup"]
+        print("%d rounds; order seed %d (--seed %d repeats this order); %d timed runs, %d warm-ups"
+              % (opts.reps, seed, seed, len(timed), len(warm)))
+        wl = {w.name: w for w in runnable}
+        est = 0.0
+        for w in runnable:
+            cal = 0 if (not isinstance(w, LoopWorkload) or w.fixed_loops()) else 3
+            est += cal * (w.expected_seconds() + 1.5)
+        for s in timed + warm:
+            est += wl[s["workload"]].expected_seconds() + 1.5
+        for w in runnable:
+            print("order of %s:" % w.name)
+            for r in range(1, opts.reps + 1):
+                seq = [("(warm-up) " if s["kind"] == "warmup" else "") + s["config"]
+                       for s in steps if s["workload"] == w.name and s["rep"] == r and s["kind"] != "calibrate"]
+                print("  round %d: %s" % (r, ", ".join(seq)))
+        print("estimated time: about %s (runs of about %g s, 1.5 s each to set and check the module, "
+              "calibration)" % (fmt_duration(est), opts.run_seconds))
+    finally:
+        if b.env:
+            b.env.cleanup()
+    return 0
+
+
+def summary_lines(data):
+    """The short summary a run ends with: the headline family's verdict."""
+    s = data.get("summary") or {}
+    fam = s.get("family") or {}
+    marked = [(k, c) for k, c in sorted(fam.items()) if c.get("significant")]
+    out = ["%d runs; %s; %d marked" % (
+        len([r for r in data.get("runs", []) if not r.get("warmup") and not r.get("calibration")]),
+        s.get("correction", "no headline comparison"), len(marked))]
+    for k, c in marked:
+        w, m, a, b = k.split("|")
+        out.append("  %s %s: %s vs %s %s" % (w, m, a, b, report.change(c)))
+    return out
+
+
 def cmd_run(opts):
+    if opts.dry_run:
+        return dry_run(opts)
     b = Bench(opts)
     install_signals()
     rc = 0
@@ -381,6 +570,8 @@ def cmd_run(opts):
             b.save()
             try:
                 report.write_all(b.out, b.data, draw_plots=not opts.no_plots, log=b.log)
+                for line in summary_lines(b.data):
+                    b.log(line)
                 b.log("report: %s" % os.path.join(b.out, "report.md"))
             except Exception as e:  # a report bug must not hide the results
                 b.log("writing the report failed: %r (results.json is complete)" % e)
@@ -392,10 +583,48 @@ def cmd_run(opts):
     return rc
 
 
+def load_results(d):
+    """DIR/results.json, or a BenchError that says what is wrong with it."""
+    path = os.path.join(d, "results.json")
+    try:
+        with open(path) as f:
+            data = json.load(f)
+    except OSError as e:
+        raise BenchError("%s: %s" % (path, e.strerror or e))
+    except ValueError as e:
+        raise BenchError("%s is not valid JSON: %s" % (path, e))
+    if not isinstance(data, dict):
+        raise BenchError("%s holds no results (a JSON %s)" % (path, type(data).__name__))
+    return data
+
+
 def cmd_report(opts):
-    with open(os.path.join(opts.dir, "results.json")) as f:
-        data = json.load(f)
-    report.write_all(opts.dir, data, draw_plots=not opts.no_plots, log=Log())
+    data = load_results(opts.dir)
+    try:
+        report.write_all(opts.dir, data, draw_plots=not opts.no_plots, log=Log())
+    except Exception as e:  # noqa: BLE001 - a report bug must not end in a traceback
+        raise BenchError("cannot write the report from %s: %s: %s (a bug: please report it with "
+                         "results.json)" % (os.path.join(opts.dir, "results.json"), type(e).__name__, e))
+    for n in data.get("notes", []):
+        sys.stderr.write("sched-tune-bench: note: %s\n" % n)
+    print(os.path.join(opts.dir, "report.md"))
+    return 0
+
+
+def cmd_compare(opts):
+    from . import compare
+    runs = []
+    for d in opts.dirs:
+        runs.append((d, load_results(d)))
+    res = compare.compare(runs, alpha=opts.alpha, configs=opts.configs, workloads=opts.workloads,
+                          labels=opts.labels)
+    if opts.json:
+        json.dump(report.finite(res), sys.stdout, indent=1, allow_nan=False)
+        sys.stdout.write("\n")
+    elif opts.csv:
+        compare.write_csv(res, sys.stdout)
+    else:
+        sys.stdout.write(compare.markdown(res))
     return 0
 
 
@@ -431,14 +660,37 @@ def cmd_list(opts):
     return 0
 
 
-def main(argv=None):
-    argv = list(sys.argv[1:] if argv is None else argv)
-    if not argv or (argv[0] not in COMMANDS and argv[0] not in ("-h", "--help")):
+def _main(argv):
+    if argv and argv[0] in ("-h", "--help"):
+        # the run options are what a user looks for first
+        argv = ["run", "--help"]
+    elif argv[:1] == ["--version"]:
+        pass
+    elif not argv or argv[0] not in COMMANDS:
         argv.insert(0, "run")
     opts = parser().parse_args(argv)
     try:
-        return {"run": cmd_run, "report": cmd_report, "check": cmd_check,
+        return {"run": cmd_run, "report": cmd_report, "check": cmd_check, "compare": cmd_compare,
                 "list": cmd_list, "build-helpers": cmd_build_helpers}[opts.cmd](opts)
     except (BenchError, WorkloadError, OSError) as e:
+        if isinstance(e, BrokenPipeError):
+            raise
         sys.stderr.write("sched-tune-bench: %s\n" % e)
         return 1
+
+
+def main(argv=None):
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        rc = _main(argv)
+        sys.stdout.flush()
+        return rc
+    except BrokenPipeError:
+        # the reader went away (check DIR | head): end quietly, as a
+        # program killed by SIGPIPE would; nothing more goes to stdout
+        try:
+            fd = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(fd, sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return 128 + signal.SIGPIPE

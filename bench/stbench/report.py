@@ -42,87 +42,188 @@ def run_rates(run):
     return r
 
 
+# The declared headline family: the figures the upstream patches were
+# measured on.  Only comparisons in it (every configuration against the
+# baseline, and the hook cost: passthrough against unloaded on pipe) are
+# tested for a mark, with the Benjamini-Hochberg correction over the whole
+# family; every other comparison is exploratory (shown, never marked).
+# A workload of the user's own (--cmd) declares its figure a headline too.
+HEADLINE_METRICS = {
+    "hackbench": "time_s",         # hackbench time
+    "tbench": "mb_per_s",          # tbench throughput
+    "wakelat": "p99_us",           # wakeup latency p99
+    "pipe": "usecs_per_op",        # pipe ping-pong latency
+    "numa": "passes_per_s",        # NUMA workload's pace (its runtime per pass)
+}
+HOOK_COST = ("pipe", "usecs_per_op", "passthrough", "unloaded")
+DEFAULT_ALPHA = 0.05
+
+
+def headline_metric(w):
+    """The workload's figure in the headline family, or None."""
+    if w.get("headline"):
+        return w["headline"]
+    return HEADLINE_METRICS.get(w["name"].split("-")[0])
+
+
+def estimator_of(m):
+    """One estimator per figure: Hmean for throughputs (higher is better,
+    per second), the mean for everything else (times, latencies, counts)."""
+    return "hmean" if m.get("better") == "higher" else "mean"
+
+
+def valid_alpha(a):
+    return isinstance(a, (int, float)) and not isinstance(a, bool) and 0.0 < a < 1.0
+
+
+def data_alpha(data):
+    """The run's alpha; a stored value outside (0, 1) (an old bench took
+    --alpha 5) is replaced by 0.05, and the report says so."""
+    a = data.get("alpha", DEFAULT_ALPHA)
+    if valid_alpha(a):
+        return a
+    data.setdefault("notes", []).append(
+        "alpha %r in results.json is outside (0, 1): %g used instead" % (a, DEFAULT_ALPHA))
+    data["alpha_recorded"] = a
+    data["alpha"] = DEFAULT_ALPHA
+    return DEFAULT_ALPHA
+
+
+def _metric_summary(vals, estimator):
+    s = stats.summary(vals)
+    s["values"] = vals
+    s["estimator"] = estimator
+    s["estimate"] = stats.estimate(vals, estimator) if vals else None
+    if estimator == "hmean":
+        s["hmean"] = s["estimate"]
+    s["coeffvar"] = stats.coeffvar(vals)
+    return s
+
+
+def _figures(r):
+    f = r.get("figures")
+    return f if isinstance(f, dict) else {}
+
+
+def _num(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
 def summarize(data):
-    """Per workload x configuration: every figure's statistics, the rates,
-    and the comparison with the baseline (Welch's t-test)."""
-    alpha = data.get("alpha", 0.05)
+    """Per workload x configuration: every figure's statistics (with its
+    estimator and CoeffVar), the rates, the comparison with the baseline,
+    and the headline family corrected with Benjamini-Hochberg."""
+    alpha = data_alpha(data)
     base = data.get("baseline", "stock")
-    cfgs = [c for c in data["configs"] if not c.get("skip")]
+    cfgs = [c for c in data.get("configs", []) if not c.get("skip")]
+    runs = [r for r in data.get("runs", []) if isinstance(r, dict)]
     cells = {}
-    for w in data["workloads"]:
+    for w in data.get("workloads", []):
         wc = cells.setdefault(w["name"], {})
         for cn in [c["name"] for c in cfgs if runs_on(c, w["name"])]:
-            runs = [r for r in data["runs"] if r["workload"] == w["name"] and r["config"] == cn
-                    and r.get("ok") and not r.get("calibration")]
-            failed = [r for r in data["runs"] if r["workload"] == w["name"] and r["config"] == cn
-                      and not r.get("ok") and not r.get("calibration")]
-            cell = {"n": len(runs), "failed": len(failed), "metrics": {}, "rates": {}}
-            for m in w["metrics"]:
-                vals = [r["figures"][m["name"]] for r in runs
-                        if r["figures"].get(m["name"]) is not None]
-                s = stats.summary(vals)
-                s["values"] = vals
-                cell["metrics"][m["name"]] = s
+            mine = [r for r in runs if r.get("workload") == w["name"] and r.get("config") == cn
+                    and not r.get("calibration") and not r.get("warmup")]
+            good = [r for r in mine if r.get("ok")]
+            cell = {"n": len(good), "failed": len(mine) - len(good), "metrics": {}, "rates": {}}
+            for m in w.get("metrics", []):
+                vals = [float(_figures(r)[m["name"]]) for r in good if _num(_figures(r).get(m["name"]))]
+                cell["metrics"][m["name"]] = _metric_summary(vals, estimator_of(m))
             rate_vals = {}
-            for r in runs:
+            for r in good:
                 for k, v in run_rates(r).items():
                     rate_vals.setdefault(k, []).append(v)
             for k, vals in rate_vals.items():
-                s = stats.summary(vals)
-                s["values"] = vals
-                cell["rates"][k] = s
+                cell["rates"][k] = _metric_summary(vals, "mean")
             wc[cn] = cell
-        # comparison with the baseline
         b = wc.get(base)
         for cn, cell in wc.items():
             cell["vs_baseline"] = {}
             if b is None or cn == base:
                 continue
             for m in list(cell["metrics"]) + ["rates." + k for k in cell["rates"]]:
-                if m.startswith("rates."):
-                    a_vals = cell["rates"][m[6:]]["values"]
-                    b_vals = b["rates"].get(m[6:], {}).get("values", [])
-                else:
-                    a_vals = cell["metrics"][m]["values"]
-                    b_vals = b["metrics"].get(m, {}).get("values", [])
-                if not a_vals or not b_vals:
-                    continue
-                cmp = {"pct": stats.pct_change(stats.mean(a_vals), stats.mean(b_vals)),
-                       "welch": stats.welch(a_vals, b_vals, alpha)}
-                cell["vs_baseline"][m] = cmp
-    data["summary"] = {"cells": cells, "headline": headline(data, cells)}
+                cmp = _compare_cells(cell, b, m, alpha)
+                if cmp:
+                    cell["vs_baseline"][m] = cmp
+    family = []
+    for w in data.get("workloads", []):
+        hm = headline_metric(w)
+        wc = cells.get(w["name"], {})
+        if not hm:
+            continue
+        for cn, cell in wc.items():
+            cmp = cell["vs_baseline"].get(hm)
+            if cmp:
+                family.append(((w["name"], hm, cn, base), cmp))
+    hw, hmet, ha, hb = HOOK_COST
+    if hb != base and ha in cells.get(hw, {}) and hb in cells.get(hw, {}):
+        cmp = _compare_cells(cells[hw][ha], cells[hw][hb], hmet, alpha)
+        if cmp:
+            family.append(((hw, hmet, ha, hb), cmp))
+    adj = stats.bh_adjust([c["p"] for _, c in family])
+    fam_index = {}
+    for (key, cmp), pa in zip(family, adj):
+        cmp["family"] = "headline"
+        cmp["p_bh"] = pa
+        cmp["significant"] = pa is not None and pa <= alpha
+        fam_index["|".join(key)] = cmp
+    for wc in cells.values():
+        for cell in wc.values():
+            for cmp in cell["vs_baseline"].values():
+                if "family" not in cmp:
+                    cmp["family"] = "exploratory"
+                    cmp["p_bh"] = None
+                    cmp["significant"] = False
+    data["summary"] = {"cells": cells, "family": fam_index, "alpha": alpha,
+                       "correction": "Benjamini-Hochberg, q = %g, over %d headline comparisons"
+                       % (alpha, len(family)),
+                       "stats_backend": stats.BACKEND, "power": stats.POWER}
+    data["summary"]["headline"] = headline(data, cells)
     return data["summary"]
 
 
-def _vals(cells, w, c, metric):
-    cell = cells.get(w, {}).get(c)
-    if not cell:
-        return []
+def _cell_vals(cell, metric):
     if metric.startswith("rates."):
-        return cell["rates"].get(metric[6:], {}).get("values", [])
-    return cell["metrics"].get(metric, {}).get("values", [])
+        return cell["rates"].get(metric[6:], {})
+    return cell["metrics"].get(metric, {})
 
 
-def _compare(cells, w, a, b, metric, alpha):
-    """a vs b on one figure: medians, % change of means, Welch."""
-    va, vb = _vals(cells, w, a, metric), _vals(cells, w, b, metric)
+def _compare_cells(cell, bcell, metric, alpha):
+    a, b = _cell_vals(cell, metric), _cell_vals(bcell, metric)
+    va, vb = a.get("values") or [], b.get("values") or []
     if not va or not vb:
         return None
-    return {"workload": w, "metric": metric, "a": a, "b": b,
-            "median_a": stats.median(va), "median_b": stats.median(vb),
-            "n_a": len(va), "n_b": len(vb),
-            "pct": stats.pct_change(stats.mean(va), stats.mean(vb)),
-            "welch": stats.welch(va, vb, alpha),
-            "ratio": stats.ratio_ci(va, vb, alpha) if min(va) > 0 and min(vb) > 0 else None}
+    cmp = stats.compare(va, vb, a.get("estimator", "mean"), alpha)
+    if cmp.get("welch"):
+        cmp["welch"] = {k: v for k, v in cmp["welch"].items() if k != "significant"}
+    return cmp
+
+
+def _compare(data, cells, w, a, b, metric):
+    """a vs b on one figure, for a headline section: the family's own
+    comparison when it is one of the family, else an exploratory one."""
+    fam = data["summary"]["family"].get("|".join((w, metric, a, b)))
+    ca, cb = cells.get(w, {}).get(a), cells.get(w, {}).get(b)
+    if not ca or not cb:
+        return None
+    cmp = fam
+    if cmp is None:
+        cmp = _compare_cells(ca, cb, metric, data["summary"]["alpha"])
+        if cmp is None:
+            return None
+        cmp.update(family="exploratory", p_bh=None, significant=False)
+    return {"workload": w, "metric": metric, "a": a, "b": b, "cmp": cmp,
+            "n_a": cmp["n_a"], "n_b": cmp["n_b"]}
 
 
 def headline(data, cells):
     """The headline figures every report prints."""
-    alpha = data.get("alpha", 0.05)
-    wnames = [w["name"] for w in data["workloads"]]
+    wnames = [w["name"] for w in data.get("workloads", [])]
     hb = [w for w in wnames if w.startswith("hackbench")]
-    support = data["stamp"].get("module_support") or {}
+    support = (data.get("stamp") or {}).get("module_support") or {}
     out = []
+
+    def c(w, a, b, metric):
+        return _compare(data, cells, w, a, b, metric)
 
     def unsupported(feature):
         s = support.get(feature) or {}
@@ -146,47 +247,94 @@ def headline(data, cells):
                 out[-1]["note"] = "seed here lacks %s (unsupported on this kernel)" % ", ".join(gone)
 
     add("hook_cost", "Hook cost: passthrough vs unloaded, pipe ping-pong (usecs/op)",
-        [_compare(cells, "pipe", "passthrough", "unloaded", "usecs_per_op", alpha)],
+        [c("pipe", "passthrough", "unloaded", "usecs_per_op")],
         "needs the pipe workload and the passthrough and unloaded configurations")
     items = []
     for w in hb:
         for cfg in ("seed", "ratelimit"):
-            items.append(_compare(cells, w, cfg, "stock", "rates.migrations_per_s", alpha))
-            items.append(_compare(cells, w, cfg, "stock", "rates.migrations_per_run", alpha))
-            items.append(_compare(cells, w, cfg, "stock", "time_s", alpha))
+            items.append(c(w, cfg, "stock", "rates.migrations_per_s"))
+            items.append(c(w, cfg, "stock", "rates.migrations_per_run"))
+            items.append(c(w, cfg, "stock", "time_s"))
     add("ratelimit", "Rate limit: migrations/s and hackbench time, seed (and ratelimit alone) vs stock", items,
         "needs hackbench and the seed/ratelimit and stock configurations", "ratelimit")
     items = []
     for w in hb:
-        items.append(_compare(cells, w, "cache_level", "stock", "rates.ipi_per_wakeup", alpha))
-        items.append(_compare(cells, w, "cache_level", "stock", "time_s", alpha))
+        items.append(c(w, "cache_level", "stock", "rates.ipi_per_wakeup"))
+        items.append(c(w, "cache_level", "stock", "time_s"))
     add("cache_level", "Cache level: IPIs per wakeup and hackbench time, l2 (cache_level) vs llc (stock)", items,
         "needs hackbench, the cache_level and stock configurations (and schedstats for wakeups)", "cache_level")
-    add("numa", "NUMA: numa_pte_updates and numa_hint_faults per run, threshold 50 (numa_scan) vs 0 (stock)",
-        [_compare(cells, "numa", "numa_scan", "stock", "numa_pte_updates", alpha),
-         _compare(cells, "numa", "numa_scan", "stock", "numa_hint_faults", alpha),
-         _compare(cells, "numa", "seed", "stock", "numa_pte_updates", alpha)],
+    add("numa", "NUMA: passes/s, numa_pte_updates and numa_hint_faults per run, threshold 50 (numa_scan) vs 0 (stock)",
+        [c("numa", "numa_scan", "stock", "passes_per_s"),
+         c("numa", "numa_scan", "stock", "numa_pte_updates"),
+         c("numa", "numa_scan", "stock", "numa_hint_faults"),
+         c("numa", "seed", "stock", "numa_pte_updates")],
         "needs the numa workload (2+ NUMA nodes, NUMA balancing on) and the numa_scan and stock configurations",
         "numa_scan")
     add("losses", "Where upstream lost: tbench throughput and wakeup-latency p99, seed vs stock",
-        [_compare(cells, "tbench", "seed", "stock", "mb_per_s", alpha),
-         _compare(cells, "wakelat", "seed", "stock", "p99_us", alpha),
-         _compare(cells, "wakelat", "seed", "stock", "requests_per_s", alpha)],
+        [c("tbench", "seed", "stock", "mb_per_s"),
+         c("wakelat", "seed", "stock", "p99_us"),
+         c("wakelat", "seed", "stock", "requests_per_s")],
         "needs tbench/wakelat and the seed and stock configurations")
+    for w in data.get("workloads", []):
+        if w.get("user"):
+            hm = headline_metric(w)
+            add("user_" + w["name"], "Your workload %s: %s, every configuration vs %s" % (
+                w["name"], hm, data.get("baseline", "stock")),
+                [c(w["name"], cn, data.get("baseline", "stock"), hm)
+                 for cn in cells.get(w["name"], {}) if cn != data.get("baseline", "stock")],
+                "no configuration besides the baseline ran")
     return out
 
 
 # --- Markdown ------------------------------------------------------------------
-def mark(cmp):
-    """'-12.3%*' when Welch says the change exceeds the noise, '(-0.4%)'
-    when it does not, '-0.4% (n<2)' when there is no test."""
+def fmt_pct(v):
+    if v is None:
+        return "n/a"
+    if math.isinf(v):
+        return "inf"
+    return "%+.1f%%" % v
+
+
+def change(cmp):
+    """'-12.3% [-15.0, -9.6]': the change of the estimator and its interval."""
     if cmp is None or cmp.get("pct") is None:
         return "n/a"
-    p = "%+.1f%%" % cmp["pct"]
-    w = cmp.get("welch")
-    if w is None:
-        return p + " (n<2)"
-    return p + "\\*" if w["significant"] else "(" + p + ")"
+    txt = fmt_pct(cmp["pct"])
+    ci = cmp.get("ci_pct")
+    if ci:
+        txt += " [%s, %s]" % (fmt_pct(ci[0]).rstrip("%"), fmt_pct(ci[1]))
+    return txt
+
+
+def mark(cmp):
+    """'-12.3% [-15.0, -9.6]\\*': a headline comparison that survives the
+    Benjamini-Hochberg correction; '(-0.4% [...])' one that does not or
+    that is exploratory; '(n<2)' / '(no spread)' where there is no test."""
+    if cmp is None or cmp.get("pct") is None:
+        return "n/a"
+    txt = change(cmp)
+    if cmp.get("note"):
+        return "(%s) (%s)" % (txt, cmp["note"])
+    return txt + "\\*" if cmp.get("significant") else "(" + txt + ")"
+
+
+def fmt_p(p):
+    return "n/a" if p is None else "%.3g" % p
+
+
+def verdict(cmp):
+    """The family column: the BH-adjusted p of a headline comparison, or
+    'exploratory'."""
+    if cmp is None:
+        return ""
+    if cmp.get("family") != "headline":
+        return "exploratory"
+    return "BH p %s" % fmt_p(cmp.get("p_bh"))
+
+
+def fmt_mde(cmp):
+    v = cmp.get("mde_pct") if cmp else None
+    return "n/a" if v is None else "%.1f%%" % v
 
 
 def metric_label(m):
@@ -204,27 +352,22 @@ def md_headline(h, alpha):
         return lines + ["Not measured: %s." % h["missing"], ""]
     if h.get("note"):
         lines += ["Note: %s." % h["note"], ""]
-    lines += ["| workload | figure | %s | %s | change | Welch p | ratio [%d%% interval] |" % (
-        "A", "B", int(round(100 * (1 - alpha)))), "|---|---|---|---|---|---|---|"]
+    lines += ["| workload | figure | A | B | change A vs B [%d%% CI] | p | family | smallest detectable |" % (
+        int(round(100 * (1 - alpha)))), "|---|---|---|---|---|---|---|---|"]
     for it in h["items"]:
-        w = it["welch"]
-        r = it["ratio"]
-        ratio = "n/a"
-        if r:
-            ratio = "%.4f" % r["ratio"]
-            if r.get("ci"):
-                ratio += " [%.4f, %.4f]" % tuple(r["ci"])
-        lines.append("| %s | %s | %s: %s | %s: %s | %s | %s | %s |" % (
-            it["workload"], it["metric"].replace("rates.", ""),
-            it["a"], fmt_num(it["median_a"]), it["b"], fmt_num(it["median_b"]),
-            mark(it), "%.3g" % w["p"] if w else "n/a", ratio))
-    lines += ["", "A and B are medians of %s runs; the change is that of the means, A vs B." % (
+        c = it["cmp"]
+        est = "Hmean" if c["estimator"] == "hmean" else "mean"
+        lines.append("| %s | %s (%s) | %s: %s | %s: %s | %s | %s | %s | %s |" % (
+            it["workload"], it["metric"].replace("rates.", ""), est,
+            it["a"], fmt_num(c["est_a"]), it["b"], fmt_num(c["est_b"]),
+            mark(c), fmt_p(c.get("p")), verdict(c), fmt_mde(c)))
+    lines += ["", "A and B are the estimator's value over %s runs." % (
         "/".join(sorted({"%d" % i["n_a"] for i in h["items"]} | {"%d" % i["n_b"] for i in h["items"]}))), ""]
     return lines
 
 
 def config_features(data, cname):
-    for r in data["runs"]:
+    for r in data.get("runs", []):
         if r["config"] == cname and r.get("ok") and r.get("observed", {}).get("features"):
             return ", ".join("%s %s" % (f, v["state"]) for f, v in sorted(r["observed"]["features"].items()))
         if r["config"] == cname and r.get("ok") and r.get("observed", {}).get("loaded") is False:
@@ -234,8 +377,8 @@ def config_features(data, cname):
 
 def markdown(data, plot_files):
     s = data["summary"]
-    st = data["stamp"]
-    alpha = data.get("alpha", 0.05)
+    st = data.get("stamp") or {}
+    alpha = s["alpha"]
     base = data.get("baseline", "stock")
     hv = st.get("hypervisor", {})
     L = []
@@ -249,20 +392,35 @@ def markdown(data, plot_files):
     elif "virtual machine" in hv.get("verdict", ""):
         L += ["> Ran in a %s: a hypervisor's scheduling of vCPUs adds noise and hides "
               "the host's topology." % hv.get("verdict"), ""]
-    scx = sorted({(r.get("sched_ext") or {}).get("state") for r in data["runs"]} - {None, "disabled"})
+    scx = sorted({(r.get("sched_ext") or {}).get("state") for r in data.get("runs", [])} - {None, "disabled"})
     if scx:
         L += ["> A sched_ext scheduler was in state %s during some runs: the fair-class hooks "
               "of sched_tune see none of the tasks it runs (per-run state in results.json)."
               % ", ".join(scx), ""]
-    llc = sorted({json.dumps(r.get("sched_cache"), sort_keys=True) for r in data["runs"] if r.get("sched_cache")})
+    llc = sorted({json.dumps(r.get("sched_cache"), sort_keys=True) for r in data.get("runs", []) if r.get("sched_cache")})
     if len(llc) > 1:
         L += ["> SCHED_CACHE (debugfs sched/llc_balancing) changed during the bench: %s." % "; ".join(llc), ""]
     L.append("- command: `%s`" % data.get("command"))
     L.append("- started %s, %s, state: **%s**" % (
         data.get("started"), "took %.0f s" % data["duration_s"] if data.get("duration_s") else "",
         data.get("state")))
-    L.append("- %d repetitions per configuration, interleaved (ABAB...), about %g s per run; "
-             "Welch's t-test at alpha = %g against `%s`" % (data.get("reps", 0), data.get("run_seconds", 0), alpha, base))
+    order = data.get("order") or {}
+    if order.get("seed") is not None:
+        how = ("in a random order in each round, seed %s (`--seed %s` repeats it)"
+               % (order["seed"], order["seed"]))
+    else:
+        how = "in the same order in every round (made before the bench had seeded orders)"
+    L.append("- %d repetitions per configuration, one round after another, configurations %s; "
+             "about %g s per run; compared with `%s`" % (data.get("reps", 0), how, data.get("run_seconds", 0), base))
+    wu = [r for r in data.get("runs", []) if r.get("warmup")]
+    if "warmup" in data:
+        L.append("- warm-up: %d discarded run%s before each workload's first timed run and after "
+                 "every load or unload of the module (%d in all)" % (
+                     data["warmup"], "" if data["warmup"] == 1 else "s", len(wu)))
+    else:
+        L.append("- no warm-up runs (made before the bench had them)")
+    for n in data.get("notes", []):
+        L.append("- **note**: %s" % n)
     if data.get("restore_problems"):
         L.append("- **restore problems**: %s" % "; ".join(data["restore_problems"]))
     else:
@@ -303,7 +461,7 @@ def markdown(data, plot_files):
 
     L += ["## Configurations", "", "| name | knobs that differ from stock | features seen in its runs | notes |",
           "|---|---|---|---|"]
-    for c in data["configs"]:
+    for c in data.get("configs", []):
         ov = ", ".join("%s=%s" % kv for kv in (c.get("overrides") or {}).items())
         if c["knobs"] is None:
             ov = "(module not loaded)"
@@ -316,38 +474,66 @@ def markdown(data, plot_files):
     if data.get("skipped_workloads"):
         L.append("")
 
+    L += ["## Method", "",
+          "- One estimator per figure: **Hmean** (harmonic mean) for throughputs (higher is "
+          "better), with Welch's t-test and interval on the reciprocals (time per unit of "
+          "work); the **mean** for times, latencies and counts, with Welch's t-test and "
+          "interval. Every change is the estimator's, in percent of the baseline's, with "
+          "its %d%% confidence interval." % int(round(100 * (1 - alpha))),
+          "- CoeffVar: the sample standard deviation in percent of the mean, per configuration.",
+          "- Smallest detectable: the change a two-sided test at alpha = %g would detect with "
+          "%d%% power given this run's noise and repetitions; a change smaller than it "
+          "was not measurable here, whatever the table says." % (alpha, int(round(100 * s.get("power", 0.8)))),
+          "- Headline family, declared before the run: hackbench time, tbench throughput, "
+          "wakeup-latency p99, pipe latency, NUMA passes/s%s, each configuration against `%s`, "
+          "and the hook cost (passthrough against unloaded on pipe). Marks (`*`) only there, "
+          "after the %s. Every other row is **exploratory**: its change and interval are "
+          "shown, it is never marked, and its raw p is not a finding." % (
+              " and your own workload's figure" if any(w.get("user") for w in data.get("workloads", [])) else "",
+              base, s.get("correction")),
+          "- Statistics: %s." % s.get("stats_backend"), ""]
     L += ["## Headline figures", ""]
     if hv.get("emulated"):
         L += ["(qemu TCG: timings are not hardware timings.)", ""]
     for h in s["headline"]:
         L += md_headline(h, alpha)
 
-    cfgs = [c["name"] for c in data["configs"] if not c.get("skip")]
+    cfgs = [c["name"] for c in data.get("configs", []) if not c.get("skip")]
     L += ["## Workloads", ""]
-    for w in data["workloads"]:
+    for w in data.get("workloads", []):
         cells = s["cells"].get(w["name"], {})
         L += ["### %s" % w["name"], "", w["title"] + ":", "", "    " + w["command"], ""]
         for n in w.get("notes", []):
             L.append("- " + n)
         if w.get("notes"):
             L.append("")
-        for m in w["metrics"]:
-            L += ["**%s**: %s" % (metric_label(m), m["desc"]), "",
-                  "| config | n | median | min | max | stddev | mean | vs %s |" % base,
-                  "|---|---|---|---|---|---|---|---|"]
+        hm = headline_metric(w)
+        for m in w.get("metrics", []):
+            est = "Hmean" if estimator_of(m) == "hmean" else "mean"
+            L += ["**%s**: %s. Estimator: %s; %s." % (
+                metric_label(m), m["desc"], est,
+                "headline family" if m["name"] == hm else "exploratory"), "",
+                  "| config | n | %s | CoeffVar | min | max | vs %s [%d%% CI] | p | family | smallest detectable |"
+                  % (est, base, int(round(100 * (1 - alpha)))),
+                  "|---|---|---|---|---|---|---|---|---|---|"]
             for cn in cfgs:
                 cell = cells.get(cn)
                 if not cell:
                     continue
                 ms = cell["metrics"].get(m["name"], {"n": 0})
                 if not ms.get("n"):
-                    L.append("| `%s` | 0 | | | | | | %s |" % (cn, "%d failed" % cell["failed"] if cell["failed"] else ""))
+                    L.append("| `%s` | 0 | | | | | %s | | | |" % (cn, "%d failed" % cell["failed"] if cell["failed"] else ""))
                     continue
-                L.append("| `%s` | %d%s | %s | %s | %s | %s | %s | %s |" % (
+                cmp = cell["vs_baseline"].get(m["name"])
+                cv = ms.get("coeffvar")
+                L.append("| `%s` | %d%s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
                     cn, ms["n"], " (+%d failed)" % cell["failed"] if cell["failed"] else "",
-                    fmt_num(ms["median"]), fmt_num(ms["min"]), fmt_num(ms["max"]),
-                    fmt_num(ms["stddev"]), fmt_num(ms["mean"]),
-                    "baseline" if cn == base else mark(cell["vs_baseline"].get(m["name"]))))
+                    fmt_num(ms.get("estimate")), "n/a" if cv is None else "%.2f%%" % cv,
+                    fmt_num(ms["min"]), fmt_num(ms["max"]),
+                    "baseline" if cn == base else mark(cmp),
+                    "" if cn == base or not cmp else fmt_p(cmp.get("p")),
+                    "" if cn == base else verdict(cmp),
+                    "" if cn == base else fmt_mde(cmp)))
             L.append("")
             pf = plot_files.get(("dist", w["name"], m["name"]))
             if pf:
@@ -356,7 +542,8 @@ def markdown(data, plot_files):
         mod_keys = sorted({k for cn in cfgs for k in cells.get(cn, {}).get("rates", {})
                            if k.startswith("module.") and any(cells[c2]["rates"].get(k, {}).get("max", 0) > 0
                                                               for c2 in cfgs if c2 in cells)})
-        L += ["Counts per second of work (medians; change of the means vs %s):" % base, "",
+        L += ["Counts per second of work (means; change of the mean vs %s [%d%% CI], all exploratory):"
+              % (base, int(round(100 * (1 - alpha)))), "",
               "| config | " + " | ".join(r[1] for r in RATES) + " | module counters/s |",
               "|---|" + "---|" * (len(RATES) + 1)]
         for cn in cfgs:
@@ -369,12 +556,12 @@ def markdown(data, plot_files):
                 if not rs:
                     cols.append("n/a")
                     continue
-                v = fmt_num(rs["median"])
+                v = fmt_num(rs["mean"])
                 if cn != base:
                     v += " " + mark(cell["vs_baseline"].get("rates." + key))
                 cols.append(v)
-            modc = ", ".join("%s %s" % (k[7:-6], fmt_num(cell["rates"][k]["median"]))
-                             for k in mod_keys if cell["rates"].get(k, {}).get("median"))
+            modc = ", ".join("%s %s" % (k[7:-6], fmt_num(cell["rates"][k]["mean"]))
+                             for k in mod_keys if cell["rates"].get(k, {}).get("mean"))
             L.append("| `%s` | %s | %s |" % (cn, " | ".join(cols), modc or ""))
         L.append("")
 
@@ -384,29 +571,33 @@ def markdown(data, plot_files):
             L += ["### %s (from `%s`)" % (sw["knob"], sw["base"]), ""]
             for w in sweep_workloads(data, sw):
                 m = w["metrics"][0]
+                est = "Hmean" if estimator_of(m) == "hmean" else "mean"
                 L += ["%s, %s:" % (w["name"], metric_label(m)), "",
-                      "| %s | config | n | median | min | max | stddev | vs %s |" % (sw["knob"], base),
-                      "|---|---|---|---|---|---|---|---|"]
+                      "| %s | config | n | %s | CoeffVar | min | max | vs %s [CI] | family |" % (sw["knob"], est, base),
+                      "|---|---|---|---|---|---|---|---|---|"]
                 for pt in sw["points"]:
                     cell = s["cells"].get(w["name"], {}).get(pt["config"])
                     ms = cell["metrics"].get(m["name"]) if cell else None
                     if not ms or not ms.get("n"):
-                        L.append("| %s | `%s` | 0 | | | | | |" % (pt["value"], pt["config"]))
+                        L.append("| %s | `%s` | 0 | | | | | | |" % (pt["value"], pt["config"]))
                         continue
-                    L.append("| %s | `%s` | %d | %s | %s | %s | %s | %s |" % (
-                        pt["value"], pt["config"], ms["n"], fmt_num(ms["median"]), fmt_num(ms["min"]),
-                        fmt_num(ms["max"]), fmt_num(ms["stddev"]),
-                        "baseline" if pt["config"] == base else mark(cell["vs_baseline"].get(m["name"]))))
+                    cmp = cell["vs_baseline"].get(m["name"])
+                    cv = ms.get("coeffvar")
+                    L.append("| %s | `%s` | %d | %s | %s | %s | %s | %s | %s |" % (
+                        pt["value"], pt["config"], ms["n"], fmt_num(ms.get("estimate")),
+                        "n/a" if cv is None else "%.2f%%" % cv, fmt_num(ms["min"]), fmt_num(ms["max"]),
+                        "baseline" if pt["config"] == base else mark(cmp),
+                        "" if pt["config"] == base else verdict(cmp)))
                 L.append("")
                 pf = plot_files.get(("sweep", sw["knob"], w["name"]))
                 if pf:
                     L += ["![%s over %s](%s)" % (w["name"], sw["knob"], pf), ""]
 
-    failed = [r for r in data["runs"] if not r.get("ok")]
+    failed = [r for r in data.get("runs", []) if not r.get("ok")]
     if failed:
         L += ["## Runs that failed or were not verified", "", "| workload | config | rep | error |", "|---|---|---|---|"]
         for r in failed:
-            L.append("| %s | %s | %s | %s |" % (r["workload"], r["config"], r["rep"],
+            L.append("| %s | %s | %s | %s |" % (r.get("workload"), r.get("config"), r.get("rep"),
                                                 esc((r.get("error") or "").splitlines()[0][:300] if r.get("error") else "")))
         L.append("")
 
@@ -414,27 +605,74 @@ def markdown(data, plot_files):
           "- Every run was preceded by a check that the module really was in the configuration "
           "it claims: every knob read back, every feature's state (`features/<name>/state`) as "
           "the configuration implies (hooks installed: active or idle; at stock: inactive).",
-          "- Configurations ran interleaved, one run of each in turn, %d times, so slow drift "
-          "of the machine hits all alike." % data.get("reps", 0),
-          "- `vs %s`: the change of the mean against `%s`. A figure followed by `*` "
-          "(`-12.3%%*`) is one where Welch's unequal-variance t-test gives p < %g: the "
-          "difference is larger than the run-to-run noise. A change in parentheses "
-          "(`(-0.4%%)`) is within the noise: do not read anything into it. `(n<2)`: too few "
-          "runs for a test." % (base, base, alpha),
+          "- Configurations ran in rounds, one run of each per round, %d rounds, in a random "
+          "order in each round (the seed above), so slow drift of the machine and the "
+          "order a configuration runs in hit all alike." % data.get("reps", 0),
+          "- `vs %s`: the change of the estimator against `%s` with its interval. A change "
+          "followed by `*` (`-12.3%% [-15.0, -9.6]*`) is a headline comparison whose "
+          "Benjamini-Hochberg adjusted p is at most %g: larger than the run-to-run noise, "
+          "with the false discovery rate of the whole family held at %g. A change in "
+          "parentheses is not marked: within the noise, or exploratory. `(n<2)`: too "
+          "few runs for a test; `(no spread)`: neither configuration varied at all, no "
+          "test is possible." % (base, base, alpha, alpha),
           "- Whether a change is good depends on the figure: times and latencies are better "
           "lower, throughputs higher (each table says which).",
-          "- At alpha = %g, about one comparison in %d is marked by chance alone; a report has "
-          "many, so trust a mark that repeats across workloads, G values and reruns." % (alpha, int(round(1 / alpha))),
+          "- An interval that contains 0 means no change was measured; an interval narrower "
+          "than the change you care about, or a smallest detectable effect below it, means "
+          "the run could have seen it.",
           "- Counts per second are system-wide (all tasks) over the workload's own duration.",
           ""]
     return "\n".join(L)
 
 
+def normalize(data):
+    """What a report needs, from any results.json this bench ever wrote
+    (or a partial one: interrupted before the first workload, a run that
+    failed before its figures): missing lists become empty, malformed runs
+    and workloads are dropped with a note, never a traceback."""
+    if not isinstance(data, dict):
+        raise ValueError("results.json holds %s, not an object" % type(data).__name__)
+    notes = data.setdefault("notes", [])
+    for key, default in (("configs", []), ("workloads", []), ("runs", []), ("sweeps", []),
+                         ("skipped_workloads", []), ("stamp", {})):
+        if not isinstance(data.get(key), type(default)):
+            if key in data:
+                notes.append("results.json's %s is malformed: ignored" % key)
+            data[key] = default
+    runs = [r for r in data.get("runs", []) if isinstance(r, dict) and r.get("workload") and r.get("config")]
+    if len(runs) != len(data["runs"]):
+        notes.append("%d malformed runs ignored" % (len(data["runs"]) - len(runs)))
+    data["runs"] = runs
+    data["configs"] = [c for c in data.get("configs", []) if isinstance(c, dict) and c.get("name")]
+    for c in data.get("configs", []):
+        c.setdefault("knobs", None)
+    wls = []
+    for w in data.get("workloads", []):
+        if isinstance(w, dict) and w.get("name") and isinstance(w.get("metrics"), list):
+            w.setdefault("title", w["name"])
+            w.setdefault("command", "")
+            w["metrics"] = [m for m in w["metrics"] if isinstance(m, dict) and m.get("name")]
+            for m in w["metrics"]:
+                m.setdefault("unit", "")
+                m.setdefault("desc", "")
+            wls.append(w)
+    if len(wls) != len(data["workloads"]):
+        notes.append("%d malformed workloads ignored" % (len(data["workloads"]) - len(wls)))
+    data["workloads"] = wls
+    data["sweeps"] = [sw for sw in data["sweeps"] if isinstance(sw, dict) and sw.get("knob")
+                      and isinstance(sw.get("points"), list)]
+    return data
+
+
 def write_all(out, data, draw_plots=True, log=print):
+    normalize(data)
     summarize(data)
     pfiles = {}
     if draw_plots:
-        pfiles, note = plots.draw(out, data)
+        try:
+            pfiles, note = plots.draw(out, data)
+        except Exception as e:  # noqa: BLE001 - a plot must not cost the report
+            pfiles, note = {}, "plots failed: %r" % e
         if note:
             log(note)
             data["plots_note"] = note

@@ -498,6 +498,68 @@ class Numa(Workload):
         return {"passes_per_s": passes / self.seconds()}, float(self.seconds()), out
 
 
+class CmdWorkload(Workload):
+    """The user's own program (--cmd, --metric, --direction): run through
+    /bin/sh -c in the directory the bench started in; its figure is the
+    first group of the --metric regular expression in its output (stdout
+    and stderr), or the whole match when the expression has no group."""
+
+    user = True
+
+    def __init__(self, env, cmd, regex, direction="lower", name="cmd", metric="value",
+                 unit="", cwd=None, timeout=3600):
+        super().__init__(env)
+        if direction not in ("lower", "higher"):
+            raise WorkloadError("--direction must be lower or higher, not %r" % direction)
+        try:
+            self.regex = re.compile(regex, re.M)
+        except re.error as e:
+            raise WorkloadError("--metric %r is not a regular expression: %s" % (regex, e))
+        self.cmd = cmd
+        self.name = name
+        self.title = "your workload (--cmd)"
+        self.cwd = cwd or os.getcwd()
+        self._timeout = timeout
+        self.metrics = [Metric(metric, unit, direction,
+                               "the number --metric %s reads from the output, %s is better"
+                               % (regex, direction))]
+
+    def command(self):
+        return ["/bin/sh", "-c", self.cmd]
+
+    def describe(self):
+        return self.cmd
+
+    def timeout(self):
+        return self._timeout
+
+    def expected_seconds(self):
+        return self.env.run_seconds
+
+    def parse(self, out):
+        m = self.regex.search(out)
+        if not m:
+            raise WorkloadError("--metric %s matches nothing in the output: %s"
+                                % (self.regex.pattern, out.strip()[-600:]))
+        txt = m.group(1) if self.regex.groups else m.group(0)
+        try:
+            v = float(txt)
+        except (TypeError, ValueError):
+            raise WorkloadError("--metric %s matched %r, not a number" % (self.regex.pattern, txt))
+        if not math.isfinite(v):
+            raise WorkloadError("--metric %s matched %r, not a finite number" % (self.regex.pattern, txt))
+        return {self.primary.name: v}
+
+    def run(self):
+        out, wall = run_cmd(self.command(), self.timeout(), cwd=self.cwd)
+        return self.parse(out), wall, out
+
+    def to_json(self):
+        j = super().to_json()
+        j.update(user=True, headline=self.primary.name, cmd=self.cmd, regex=self.regex.pattern)
+        return j
+
+
 WORKLOAD_NAMES = ["hackbench", "messaging", "pipe", "tbench", "wakelat", "numa"]
 
 
@@ -514,7 +576,7 @@ def hackbench_groups(ncpus):
 class Env:
     """What the workloads need from the machine and the options."""
 
-    def __init__(self, opts, ncpus, mem_kb, cache_dir):
+    def __init__(self, opts, ncpus, mem_kb, cache_dir, build=True):
         self.opts = opts
         self.ncpus = ncpus
         self.mem_kb = mem_kb
@@ -522,11 +584,12 @@ class Env:
         self.cache_dir = cache_dir
         self.workdir = tempfile.mkdtemp(prefix="sched-tune-bench.")
         self._helpers = {}
+        self.build = build
         self.perf_problem = perf_works()
 
     def _helper(self, name):
         if name not in self._helpers:
-            self._helpers[name] = helper_binary(name, self.cache_dir)
+            self._helpers[name] = helper_binary(name, self.cache_dir, build=self.build)
         return self._helpers[name]
 
     def helper(self, name):

@@ -109,15 +109,31 @@ class TestReport(unittest.TestCase):
         cell = data["summary"]["cells"]["hackbench-g1"]["seed"]
         cmp = cell["vs_baseline"]["time_s"]
         self.assertAlmostEqual(cmp["pct"], 30.0, delta=3.0)
-        self.assertTrue(cmp["welch"]["significant"])
+        self.assertEqual(cmp["family"], "headline")
+        self.assertTrue(cmp["significant"])
+        self.assertLessEqual(cmp["p_bh"], 0.05)
+        self.assertTrue(cmp["ci_pct"][0] < cmp["pct"] < cmp["ci_pct"][1])
         self.assertIn("\\*", report.mark(cmp))
         noise = data["summary"]["cells"]["hackbench-g1"]["cache_level"]["vs_baseline"]["time_s"]
-        self.assertFalse(noise["welch"]["significant"])
+        self.assertFalse(noise["significant"])
         self.assertTrue(report.mark(noise).startswith("("))
+        # the same 30 % on a figure outside the headline family: exploratory, no mark
+        tb = data["summary"]["cells"]["tbench"]["seed"]["vs_baseline"]["max_latency_ms"]
+        self.assertEqual(tb["family"], "exploratory")
+        self.assertLess(tb["p"], 0.001)
+        self.assertFalse(tb["significant"])
+        self.assertNotIn("\\*", report.mark(tb))
+        # throughput: Hmean
+        thr = data["summary"]["cells"]["tbench"]["seed"]["vs_baseline"]["mb_per_s"]
+        self.assertEqual(thr["estimator"], "hmean")
+        self.assertEqual(thr["family"], "headline")
         # the sweep point runs on hackbench only
         self.assertNotIn("ratelimit_window_ns=100000000", data["summary"]["cells"]["pipe"])
         hl = {h["key"]: h for h in data["summary"]["headline"]}
-        self.assertTrue(hl["hook_cost"]["items"][0]["ratio"]["ci"])
+        hc = hl["hook_cost"]["items"][0]["cmp"]
+        self.assertEqual(hc["family"], "headline")
+        self.assertTrue(hc["ci_pct"])
+        self.assertIn("pipe|usecs_per_op|passthrough|unloaded", data["summary"]["family"])
         for key in ("hook_cost", "ratelimit", "cache_level", "numa", "losses"):
             self.assertTrue(hl[key]["items"], key)
 

@@ -1,0 +1,59 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The order of the runs: a seeded random order of the configurations in
+each round, and the discarded warm-up runs.
+
+The order of round r of workload w depends only on (seed, w, r) and the
+configurations' names: random.Random seeded with a string hashes it with
+SHA-512, so the same --seed gives the same order on any machine, in any
+Python 3, whatever PYTHONHASHSEED is.
+"""
+
+import random
+
+
+def new_seed():
+    return random.SystemRandom().randrange(1, 2 ** 31)
+
+
+def round_order(seed, workload, rnd, names):
+    """The configurations of round rnd (1-based) of workload, shuffled."""
+    order = list(names)
+    random.Random("sched-tune-bench|%s|%s|%d" % (seed, workload, rnd)).shuffle(order)
+    return order
+
+
+def schedule(plan, reps, seed, warmup=1, loaded_at_start=True, base_unloaded=False):
+    """Every step of the bench, in order.
+
+    plan: [(workload name, [(config name, unloaded?), ...]), ...].
+    Each workload starts with its calibration (on the baseline: the module
+    loaded unless the baseline is "unloaded"), then `reps` rounds in a
+    seeded random order.  `warmup` discarded runs (0: none) go before the
+    workload's first timed run and before every run that follows a load or
+    an unload of the module.  Returns dicts: workload, config, rep, kind
+    ("calibrate", "warmup", "timed") and, for a warm-up, why.
+    """
+    steps = []
+    loaded = loaded_at_start
+    for wname, cfgs in plan:
+        names = [c for c, _ in cfgs]
+        unl = dict(cfgs)
+        steps.append({"workload": wname, "config": None, "rep": 0, "kind": "calibrate"})
+        loaded = not base_unloaded
+        first = True
+        for rnd in range(1, reps + 1):
+            for cn in round_order(seed, wname, rnd, names):
+                want = not unl[cn]
+                why = None
+                if first:
+                    why = "first timed run of %s" % wname
+                elif want != loaded:
+                    why = "after %s" % ("modprobe" if want else "rmmod")
+                if why and warmup > 0:
+                    for _ in range(warmup):
+                        steps.append({"workload": wname, "config": cn, "rep": rnd,
+                                      "kind": "warmup", "why": why})
+                steps.append({"workload": wname, "config": cn, "rep": rnd, "kind": "timed"})
+                loaded = want
+                first = False
+    return steps
