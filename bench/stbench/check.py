@@ -87,7 +87,8 @@ def check_dir(d, want_configs=None, want_workloads=None, plots=True):
                 # no test without spread (p None, said in the note), else a number
                 if wt is not None and not wt.get("degenerate") and not _is_num(wt.get("p")):
                     bad.append("%s/%s/%s p %r" % (w["name"], cn, m, wt.get("p")))
-                if cmp.get("p") is not None and not (
+                # a baseline of 0 has no change in percent, so no interval
+                if cmp.get("p") is not None and cmp.get("pct") is not None and not (
                         cmp.get("ci_pct") and all(_is_num(x) or x is None for x in cmp["ci_pct"])):
                     bad.append("%s/%s/%s no interval" % (w["name"], cn, m))
                 if cmp.get("family") not in ("headline", "exploratory"):

@@ -299,7 +299,9 @@ def compare(a, b, estimator="mean", alpha=0.05, power=POWER):
     out["significant"] = w["significant"]
     lo, hi = w["ci"]
     base = mean(tb)
-    if base != 0:
+    if base == 0:
+        out["note"] = "baseline 0"
+    else:
         if estimator == "hmean":
             ends = []
             for d in (hi, lo):

@@ -152,6 +152,27 @@ class TestReport(unittest.TestCase):
                                  plots=bool(shutil.which("gnuplot")))
         self.assertEqual(rc, 0, out.getvalue())
 
+    def test_check_baseline_zero(self):
+        # the guest's smoke run: stock's module counters all 0, seed's vary;
+        # a test runs, and there is no change in percent to give an interval
+        data = synthetic()
+        for r in data["runs"]:
+            if r["config"] == "stock":
+                r["counters"]["module"] = {"ratelimit_checked": 0}
+            elif r["config"] == "seed":
+                r["counters"]["module"] = {"ratelimit_checked": 10 + 3 * r["rep"]}
+        report.write_all(self.dir, data, draw_plots=False, log=lambda m: None)
+        cell = data["summary"]["cells"]["pipe"]["seed"]["vs_baseline"]
+        cmp = [v for k, v in cell.items() if "ratelimit_checked" in k]
+        self.assertTrue(cmp, sorted(cell))
+        self.assertIsNotNone(cmp[0]["p"])
+        self.assertIsNone(cmp[0]["pct"])
+        self.assertEqual(cmp[0]["note"], "baseline 0")
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            rc = check.check_dir(self.dir, CONFIGS, None, plots=False)
+        self.assertEqual(rc, 0, out.getvalue())
+
     def test_check_catches_a_missing_figure(self):
         data = synthetic()
         for r in data["runs"]:
