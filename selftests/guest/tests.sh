@@ -600,14 +600,16 @@ migrations() {
 	echo "$m" >>"/tmp/mig.$1"
 }
 
-# wakemig WINDOW: st_wakemig's counts with that window, as "M O": wakeup
-# migrations (schedstats) and wakeups that left the busy CPU, of WM_ROUNDS.
+# wakemig WINDOW: st_wakemig's counts with that window, as "M O L LM":
+# wakeup migrations (schedstats) and wakeups that left the busy CPU, of
+# WM_ROUNDS; of those, the rounds whose wakeup came a WINDOW or more after
+# the stamping move (a guest its host starved), and their migrations.
 WM_ROUNDS=$(st_arg wakemig_rounds 200)
 wakemig() {
 	wr ratelimit_window_ns "$1" >/dev/null
-	out=$(timeout 300 st_wakemig 0 2 3 "$WM_ROUNDS") ||
-		{ diag "st_wakemig failed: $out"; echo "-1 -1"; return; }
-	echo "$out" | awk '{ print $4, $6 }'
+	out=$(timeout 300 st_wakemig 0 2 3 "$WM_ROUNDS" "$1") ||
+		{ diag "st_wakemig failed: $out"; echo "-1 -1 0 0"; return; }
+	echo "$out" | awk '{ print $4, $6, $8, $10 }'
 }
 
 # The assertion counts what the window decides, and only that: wakeups
@@ -626,18 +628,22 @@ t_ratelimit_effect() {
 	schedstats=$(cat /proc/sys/kernel/sched_schedstats)
 	echo 1 >/proc/sys/kernel/sched_schedstats
 	diag "st_wakemig: waker on cpu0, wakee stamped by a move cpu3 -> cpu2, a spinner on cpu2, $WM_ROUNDS sync wakeups per window"
-	read -r w0 o0 <<-EOF
+	read -r w0 o0 _ _ <<-EOF
 	$(wakemig 0)
 	EOF
-	read -r w1 o1 <<-EOF
+	read -r w1 o1 l1 lm1 <<-EOF
 	$(wakemig 1000000000)
 	EOF
 	echo "$schedstats" >/proc/sys/kernel/sched_schedstats
 	diag "window 0: $w0 wakeup migrations, $o0 wakeups off the busy cpu; window 1 s: $w1 and $o1 (of $WM_ROUNDS)"
+	# a round woken 1 s or more after its move may have outlived its
+	# stamp: only the others are the window's to keep
+	r1=$((WM_ROUNDS - l1)) k1=$((w1 - lm1))
+	diag "window 1 s: $l1 rounds woken 1 s or more after their move ($lm1 of them migrated), not counted"
 	check "ratelimit: stock migrates most wakeups off a busy previous cpu ($w0 of $WM_ROUNDS, window 0)" \
 		test "$w0" -ge $((WM_ROUNDS / 2))
-	check "ratelimit: a task stamped less than 1 s ago stays at wakeup ($w1 of $WM_ROUNDS migrated, at most $((WM_ROUNDS / 20)))" \
-		test "$w1" -ge 0 -a "$w1" -le $((WM_ROUNDS / 20))
+	check "ratelimit: a task stamped less than 1 s ago stays at wakeup ($k1 of $r1 such wakeups migrated, at most $((r1 / 20)); $WM_ROUNDS rounds)" \
+		test "$w1" -ge 0 -a "$r1" -ge $((WM_ROUNDS / 2)) -a "$k1" -le $((r1 / 20))
 
 	diag "hackbench -g $HB_GROUPS -f 10 --threads --pipe -l $HB_LOOPS -s 100, $MIG_REPS runs per window, $(nproc) vCPUs, qemu TCG"
 	mig_setup

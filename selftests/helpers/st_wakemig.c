@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * st_wakemig WAKER_CPU BUSY_CPU HOP_CPU ROUNDS: wakeups that the stock
- * code always turns into migrations, for the rate-limit test.
+ * st_wakemig WAKER_CPU BUSY_CPU HOP_CPU ROUNDS [WINDOW_NS]: wakeups that
+ * the stock code always turns into migrations, for the rate-limit test.
  *
  * A wakee (nice -20) migrates HOP_CPU -> BUSY_CPU by affinity, which
  * stamps it, then sleeps on a pipe.  A waker pinned to WAKER_CPU wakes it
@@ -11,8 +11,12 @@
  * migrations the way the scheduler does (schedstats' nr_wakeups_migrate,
  * WF_MIGRATED), so the load balancer's migrations are not in the count,
  * and the wakeups after which it runs off BUSY_CPU.
- * Prints "rounds N wakeup_migrations M off_busy_cpu O"; M is -1 when
- * schedstats are off.
+ * Prints "rounds N wakeup_migrations M off_busy_cpu O late_rounds L
+ * late_migrations LM"; M is -1 when schedstats are off.  A round is late
+ * when its wakeup returned WINDOW_NS or more after the move began: its
+ * stamp may have expired before the wakeup was decided, so a migration
+ * there is the window's right (a guest starved by its host stalls that
+ * long).  Without WINDOW_NS no round is late.
  */
 #define _GNU_SOURCE
 #include <sched.h>
@@ -48,14 +52,25 @@ static void wait_sleeping(pid_t pid)
 	}
 }
 
-static void wakee(int ready, int wake, int busy, int hop, long rounds)
+static long long now_ns(void)
 {
-	long i, before, after, migrated = 0, off = 0;
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+static void wakee(int ready, int wake, int busy, int hop, long rounds,
+		  long long window)
+{
+	long i, before, after, migrated = 0, off = 0, late = 0, late_mig = 0;
+	long long start;
 	char c = 0;
 
 	setpriority(PRIO_PROCESS, 0, -20);
 	for (i = 0; i < rounds; i++) {
 		st_pin(hop);
+		start = now_ns();
 		st_pin(busy);
 		st_pin(-1);
 		before = st_sched_stat("nr_wakeups_migrate");
@@ -63,13 +78,18 @@ static void wakee(int ready, int wake, int busy, int hop, long rounds)
 			exit(3);
 		off += sched_getcpu() != busy;
 		after = st_sched_stat("nr_wakeups_migrate");
+		if (window > 0 && now_ns() - start >= window) {
+			late++;
+			if (before >= 0 && after >= 0)
+				late_mig += after - before;
+		}
 		if (before < 0 || after < 0)
 			migrated = -1;
 		else if (migrated >= 0)
 			migrated += after - before;
 	}
-	printf("rounds %ld wakeup_migrations %ld off_busy_cpu %ld\n", rounds,
-	       migrated, off);
+	printf("rounds %ld wakeup_migrations %ld off_busy_cpu %ld late_rounds %ld late_migrations %ld\n",
+	       rounds, migrated, off, late, late_mig);
 	exit(0);
 }
 
@@ -77,11 +97,12 @@ int main(int argc, char **argv)
 {
 	int waker, busy, hop, ready[2], wake[2], status;
 	pid_t hog, child;
+	long long window = 0;
 	long rounds, i;
 	char c = 0;
 
 	if (argc < 5) {
-		fprintf(stderr, "usage: %s WAKER_CPU BUSY_CPU HOP_CPU ROUNDS\n",
+		fprintf(stderr, "usage: %s WAKER_CPU BUSY_CPU HOP_CPU ROUNDS [WINDOW_NS]\n",
 			argv[0]);
 		return 1;
 	}
@@ -89,6 +110,8 @@ int main(int argc, char **argv)
 	busy = atoi(argv[2]);
 	hop = atoi(argv[3]);
 	rounds = atol(argv[4]);
+	if (argc > 5)
+		window = atoll(argv[5]);
 	if (pipe(ready) || pipe(wake)) {
 		perror("pipe");
 		return 2;
@@ -104,7 +127,7 @@ int main(int argc, char **argv)
 	child = fork();
 	if (child == 0) {
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		wakee(ready[1], wake[0], busy, hop, rounds);
+		wakee(ready[1], wake[0], busy, hop, rounds, window);
 	}
 	st_pin(waker);
 	for (i = 0; i < rounds; i++) {
