@@ -72,6 +72,8 @@ static u32 st_ev_curr_off;
 static bool st_ev_slice_ok;
 static const char *st_ev_slice_reason;
 static unsigned int *st_ev_base_slice;	/* sysctl_sched_base_slice */
+/* a slice was set since the last restore: only then is one due */
+static bool st_ev_dirty;
 
 enum { ST_EV_RESCHED = 1, ST_EV_RESCHED_LAZY = 2 };
 
@@ -131,6 +133,8 @@ static void st_ev_apply(const struct st_config *cfg, struct sched_entity *se)
 	se->deadline = st_eevdf_deadline(se->vruntime, se->deadline,
 					 se->slice, slice);
 	se->slice = slice;
+	if (!READ_ONCE(st_ev_dirty))
+		WRITE_ONCE(st_ev_dirty, true);
 	st_stat_inc(ST_STAT_EEVDF_SLICES_SET);
 }
 
@@ -221,9 +225,11 @@ static void st_ev_restore(void)
 {
 	unsigned long n = 0;
 
-	if (!st_ev_slice_ok)
+	if (!st_ev_slice_ok || !READ_ONCE(st_ev_dirty))
 		return;
+	/* every hook that set a slice has returned once all CPUs stop */
 	stop_machine(st_ev_restore_fn, &n, NULL);
+	WRITE_ONCE(st_ev_dirty, false);
 	this_cpu_add(st_stats.count[ST_STAT_EEVDF_SLICES_RESTORED], n);
 }
 
