@@ -72,8 +72,6 @@ static u32 st_ev_curr_off;
 static bool st_ev_slice_ok;
 static const char *st_ev_slice_reason;
 static unsigned int *st_ev_base_slice;	/* sysctl_sched_base_slice */
-/* a slice was set since the last restore: only then is one due */
-static bool st_ev_dirty;
 
 enum { ST_EV_RESCHED = 1, ST_EV_RESCHED_LAZY = 2 };
 
@@ -109,6 +107,9 @@ static inline unsigned int st_ev_nr(const struct sched_entity *se)
 }
 
 #ifdef ST_HAVE_EEVDF
+
+/* a slice was set since the last restore: only then is one due */
+static bool st_ev_dirty;
 
 static bool st_ev_applies(const struct st_config *cfg)
 {
