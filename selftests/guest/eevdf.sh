@@ -44,9 +44,12 @@ ev_window() {
 	wr stats/reset 1 >/dev/null
 	l0=$(ev_loc "$EV_CPU") a0=$(ev_loc_all)
 	sleep "$EV_SECS"
-	EV_CD=$(stat_get check_deadline) EV_UD=$(stat_get update_deadline)
-	EV_PD=$(stat_get preempt_deadline) EV_PL=$(stat_get preempt_deadline_lazy)
-	EV_TC=$(stat_get tick_check_preempts) EV_TP=$(stat_get tick_preempts)
+	# the hogs still run: each counter is read after the ones it bounds
+	# (a tick counts check, then update, then preempt), so that
+	# preempt <= update <= check holds across the reads
+	EV_PL=$(stat_get preempt_deadline_lazy) EV_PD=$(stat_get preempt_deadline)
+	EV_UD=$(stat_get update_deadline) EV_CD=$(stat_get check_deadline)
+	EV_TP=$(stat_get tick_preempts) EV_TC=$(stat_get tick_check_preempts)
 	l1=$(ev_loc "$EV_CPU") a1=$(ev_loc_all)
 	EV_LOC=$((l1 - l0)) EV_LOC_ALL=$((a1 - a0))
 	diag "eevdf $1: ${EV_SECS}s, ticks cpu$EV_CPU $EV_LOC (all CPUs $EV_LOC_ALL): check_deadline $EV_CD update_deadline $EV_UD preempt_deadline $EV_PD (lazy $EV_PL) tick_check_preempts $EV_TC tick_preempts $EV_TP"
