@@ -175,17 +175,25 @@ t_eevdf_slice() {
 	diag "eevdf slice: base_slice_ns $base"
 	st_load eevdf_slice=fixed eevdf_slice_ns=12000000 || { ktap_fail "eevdf slice: insmod eevdf_slice=fixed"; return 1; }
 	check_eq "eevdf slice: active with eevdf_slice=fixed as a parameter" "$(feature_state eevdf)" active
+	# a third hog whose slice sched_setattr set (5 ms, se.custom_slice):
+	# never the policy's to change, nor to restore
+	st_slicehog "$EV_CPU" 5000000 >/tmp/ev.custom 2>&1 &
+	EV_CPID=$!
+	for _ in $(seq 50); do grep -q ready /tmp/ev.custom && break; usleep 100000; done
+	check "eevdf slice: st_slicehog set a 5 ms custom slice (sched_setattr)" grep -q ready /tmp/ev.custom
 	ev_hogs 2
 	# shellcheck disable=SC2046 # a list of slices
 	set -- $(ev_stopped_slices)
 	diag "eevdf slice: fixed 12 ms, stopped hogs' se.slice: $*"
 	check "eevdf slice: a hog stopped under fixed has se.slice 12000000" ev_any_is 12000000 "$@"
+	check_eq "eevdf slice: the custom-slice hog kept its 5 ms under fixed" "$(ev_slice "$EV_CPID")" 5000000
 	r0=$(stat_get eevdf_slices_restored)
 	check_eq "eevdf slice: eevdf_slice=stock accepted" "$(wr eevdf_slice stock)" OK
 	# shellcheck disable=SC2046
 	set -- $(for p in $EV_PIDS; do ev_slice "$p"; done)
 	diag "eevdf slice: after eevdf_slice=stock, still stopped: $*"
 	check "eevdf slice: switched to stock, every stopped hog's se.slice is base_slice_ns again" ev_all_are "$base" "$@"
+	check_eq "eevdf slice: the custom-slice hog still has 5 ms after the restore" "$(ev_slice "$EV_CPID")" 5000000
 	check "eevdf slice: eevdf_slices_restored grew" test "$(stat_get eevdf_slices_restored)" -gt "${r0:-0}"
 	check_eq "eevdf slice: stock with eevdf_counters=0: inactive" "$(feature_state eevdf)" inactive
 	check "eevdf slice: stock with eevdf_counters=0: task_tick_fair unhooked" not hooked task_tick_fair
@@ -201,6 +209,9 @@ t_eevdf_slice() {
 	set -- $(for p in $EV_PIDS; do ev_slice "$p"; done)
 	diag "eevdf slice: after rmmod, still stopped: $*"
 	check "eevdf slice: after rmmod, every stopped hog's se.slice is base_slice_ns again" ev_all_are "$base" "$@"
+	check_eq "eevdf slice: the custom-slice hog still has 5 ms after rmmod" "$(ev_slice "$EV_CPID")" 5000000
+	kill "$EV_CPID" 2>/dev/null
+	wait "$EV_CPID" 2>/dev/null
 	ev_hogs_stop
 	check "eevdf slice: nothing of ours left after rmmod" not ours_in_ftrace
 	check_no_splat "eevdf slice: no splat"
