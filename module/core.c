@@ -21,6 +21,7 @@ static struct st_feature *const st_features[ST_NR_FEATURES] = {
 	[ST_FEAT_RATELIMIT] = &st_ratelimit_feature,
 	[ST_FEAT_CACHE_LEVEL] = &st_cache_level_feature,
 	[ST_FEAT_NUMA_SCAN] = &st_numa_scan_feature,
+	[ST_FEAT_EEVDF] = &st_eevdf_feature,
 };
 
 DEFINE_PER_CPU(struct st_stats, st_stats);
@@ -35,6 +36,14 @@ const char *const st_stat_names[ST_NR_STATS] = {
 	[ST_STAT_NUMA_VMA_CHECKED] = "numa_vma_checked",
 	[ST_STAT_NUMA_VMA_ALLOWED_BY_THRESHOLD] = "numa_vma_allowed_by_threshold",
 	[ST_STAT_NUMA_VMA_SKIPPED] = "numa_vma_skipped",
+	[ST_STAT_CHECK_DEADLINE] = "check_deadline",
+	[ST_STAT_UPDATE_DEADLINE] = "update_deadline",
+	[ST_STAT_PREEMPT_DEADLINE] = "preempt_deadline",
+	[ST_STAT_PREEMPT_DEADLINE_LAZY] = "preempt_deadline_lazy",
+	[ST_STAT_TICK_CHECK_PREEMPTS] = "tick_check_preempts",
+	[ST_STAT_TICK_PREEMPTS] = "tick_preempts",
+	[ST_STAT_EEVDF_SLICES_SET] = "eevdf_slices_set",
+	[ST_STAT_EEVDF_SLICES_RESTORED] = "eevdf_slices_restored",
 };
 
 u64 st_stat_sum(enum st_stat_id id)
@@ -64,17 +73,26 @@ static struct st_feature *st_knob_feature(enum st_knob_id id)
 	return f == ST_FEAT_NONE ? NULL : st_features[f];
 }
 
+/*
+ * A knob of an unsupported feature, or one its supported feature cannot
+ * honour on this kernel (st_feature.knob_supported).
+ */
+static bool st_knob_unsupported(enum st_knob_id id)
+{
+	struct st_feature *f = st_knob_feature(id);
+
+	return f && (!f->supported ||
+		     (f->knob_supported && !f->knob_supported(id)));
+}
+
 /* Knobs of unsupported features read their stock value. */
 static void st_config_stock_unsupported(struct st_config *cfg)
 {
 	int i;
 
-	for (i = 0; i < ST_NR_KNOBS; i++) {
-		struct st_feature *f = st_knob_feature(i);
-
-		if (f && !f->supported && st_knobs[i].has_stock)
+	for (i = 0; i < ST_NR_KNOBS; i++)
+		if (st_knob_unsupported(i) && st_knobs[i].has_stock)
 			cfg->knob[i] = st_knobs[i].stock;
-	}
 }
 
 static void st_config_derive(struct st_config *cfg)
@@ -254,7 +272,7 @@ int st_knob_store(enum st_knob_id id, u64 val)
 	cur = rcu_dereference_protected(st_config, lockdep_is_held(&st_lock));
 	if (cur->knob[id] == val)
 		goto out;
-	if (f && !f->supported) {
+	if (st_knob_unsupported(id)) {
 		ret = -EOPNOTSUPP;
 		goto out;
 	}
@@ -438,6 +456,15 @@ int st_core_init(const u64 *initial, const unsigned long *given)
 			struct st_feature *f = st_knob_feature(i);
 
 			cfg->knob[i] = initial[i];
+			if (f && f->supported && st_knob_unsupported(i) &&
+			    test_bit(i, given) &&
+			    !(d->has_stock && initial[i] == d->stock)) {
+				pr_warn("parameter %s: feature %s cannot honour it on this kernel: %s\n",
+					d->name, f->name, f->knob_reason);
+				kfree(cfg);
+				ret = -EOPNOTSUPP;
+				goto release;
+			}
 			if (f && !f->supported && test_bit(i, given) &&
 			    !(d->has_stock && initial[i] == d->stock)) {
 				pr_warn("parameter %s: feature %s unsupported on this kernel: %s\n",

@@ -55,6 +55,10 @@ ST_PARAM(cache_share_auto_llc_max, "1..4096 CPUs (default 8)");
 ST_PARAM(numa_scan_threshold, "0..100 percent, 0 = stock (default 50)");
 ST_PARAM(numa_scan_renew, "0..1024 scan sequences, 0 = never (default 16)");
 ST_PARAM(passthrough, "0|1: hooks in, decisions computed, none applied (default 0)");
+ST_PARAM(eevdf_counters, "0|1: count tick preemptions in stats/ (default 0)");
+ST_PARAM(eevdf_slice, "stock|fixed|scaled: the running task's EEVDF request (default stock)");
+ST_PARAM(eevdf_slice_ns, "100000..100000000: the fixed slice (default 12000000)");
+ST_PARAM(eevdf_latency_ns, "1000000..1000000000: what scaled shares (default 24000000)");
 
 static int st_params_parse(u64 *val)
 {

@@ -4,8 +4,10 @@
  */
 #ifdef __KERNEL__
 #include <linux/kernel.h>
+#include <linux/math64.h>
 #include <linux/string.h>
 #define st_snprintf scnprintf
+#define st_mul_div(a, b, c) mul_u64_u64_div_u64(a, b, c)
 #else
 #include <stdio.h>
 #include <string.h>
@@ -16,9 +18,21 @@
 
 #include "policy.h"
 
+#ifndef __KERNEL__
+static u64 st_mul_div(u64 a, u64 b, u64 c)
+{
+	return (u64)((__uint128_t)a * b / c);
+}
+#endif
+
 /* Indexed by enum st_cache_level. */
 static const char *const st_level_names[ST_NR_LEVELS] = {
 	"llc", "l2", "smt", "auto",
+};
+
+/* Indexed by enum st_eevdf_slice_mode. */
+static const char *const st_slice_names[ST_NR_SLICE_MODES] = {
+	"stock", "fixed", "scaled",
 };
 
 const struct st_knob_desc st_knobs[ST_NR_KNOBS] = {
@@ -56,6 +70,25 @@ const struct st_knob_desc st_knobs[ST_NR_KNOBS] = {
 	[ST_KNOB_PASSTHROUGH] = {
 		.name = "passthrough", .min = 0, .max = 1, .def = 0,
 		.feature = ST_FEAT_NONE,
+	},
+	[ST_KNOB_EEVDF_COUNTERS] = {
+		.name = "eevdf_counters", .min = 0, .max = 1, .def = 0,
+		.has_stock = true, .stock = 0, .feature = ST_FEAT_EEVDF,
+	},
+	[ST_KNOB_EEVDF_SLICE] = {
+		.name = "eevdf_slice", .min = 0, .max = ST_NR_SLICE_MODES - 1,
+		.def = ST_SLICE_STOCK, .has_stock = true,
+		.stock = ST_SLICE_STOCK, .feature = ST_FEAT_EEVDF,
+		.choices = st_slice_names, .nr_choices = ST_NR_SLICE_MODES,
+	},
+	[ST_KNOB_EEVDF_SLICE_NS] = {
+		.name = "eevdf_slice_ns", .min = ST_EEVDF_SLICE_MIN_NS,
+		.max = ST_EEVDF_SLICE_MAX_NS, .def = 12000000,
+		.feature = ST_FEAT_EEVDF,
+	},
+	[ST_KNOB_EEVDF_LATENCY_NS] = {
+		.name = "eevdf_latency_ns", .min = 1000000, .max = 1000000000,
+		.def = 24000000, .feature = ST_FEAT_EEVDF,
 	},
 };
 
@@ -279,4 +312,34 @@ bool st_numa_allow(struct st_numa_count *c, u64 owner, unsigned int epoch,
 	if (allow)
 		c->scans++;
 	return allow;
+}
+
+u64 st_eevdf_slice(unsigned int mode, u64 base, u64 fixed, u64 latency,
+		   unsigned int nr)
+{
+	u64 hi = base > ST_EEVDF_SLICE_MAX_NS ? base : ST_EEVDF_SLICE_MAX_NS;
+	u64 slice;
+
+	switch (mode) {
+	case ST_SLICE_FIXED:
+		return fixed;
+	case ST_SLICE_SCALED:
+		slice = latency / (nr ? nr : 1);
+		if (slice < base)
+			return base;
+		return slice > hi ? hi : slice;
+	case ST_SLICE_STOCK:
+	default:
+		return base;
+	}
+}
+
+u64 st_eevdf_deadline(u64 vruntime, u64 deadline, u64 old_slice,
+		      u64 new_slice)
+{
+	u64 vslice = deadline - vruntime;
+
+	if ((long long)vslice <= 0 || !old_slice)
+		return deadline;
+	return vruntime + st_mul_div(vslice, new_slice, old_slice);
 }

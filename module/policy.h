@@ -57,6 +57,10 @@ enum st_knob_id {
 	ST_KNOB_NUMA_THRESHOLD,
 	ST_KNOB_NUMA_RENEW,
 	ST_KNOB_PASSTHROUGH,
+	ST_KNOB_EEVDF_COUNTERS,
+	ST_KNOB_EEVDF_SLICE,
+	ST_KNOB_EEVDF_SLICE_NS,
+	ST_KNOB_EEVDF_LATENCY_NS,
 	ST_NR_KNOBS
 };
 
@@ -68,10 +72,19 @@ enum st_cache_level {
 	ST_NR_LEVELS
 };
 
+/* eevdf_slice: whose request the running task's next deadline is */
+enum st_eevdf_slice_mode {
+	ST_SLICE_STOCK,
+	ST_SLICE_FIXED,
+	ST_SLICE_SCALED,
+	ST_NR_SLICE_MODES
+};
+
 enum st_feature_id {
 	ST_FEAT_RATELIMIT,
 	ST_FEAT_CACHE_LEVEL,
 	ST_FEAT_NUMA_SCAN,
+	ST_FEAT_EEVDF,
 	ST_NR_FEATURES,
 	ST_FEAT_NONE = ST_NR_FEATURES
 };
@@ -327,5 +340,33 @@ struct st_numa_count {
  */
 bool st_numa_allow(struct st_numa_count *c, u64 owner, unsigned int epoch,
 		   bool stock, u64 threshold, bool *by_threshold);
+
+/*
+ * EEVDF slice policy (eevdf.c).  The bounds of a slice are those
+ * sched_setattr() puts on a custom slice (sched_runtime, 6.12): the
+ * kernel's own idea of a sane request.
+ */
+#define ST_EEVDF_SLICE_MIN_NS	100000ULL
+#define ST_EEVDF_SLICE_MAX_NS	100000000ULL
+
+/*
+ * The request the running task gets under @mode, in ns: @base (the
+ * kernel's base_slice_ns) for stock; @fixed; or for scaled @latency
+ * shared by the @nr entities queued on the task's runqueue (the task
+ * itself counted), CFS-style, never below @base and never above the
+ * larger of @base and ST_EEVDF_SLICE_MAX_NS.
+ */
+u64 st_eevdf_slice(unsigned int mode, u64 base, u64 fixed, u64 latency,
+		   unsigned int nr);
+
+/*
+ * The deadline of a request of @new_slice, for an entity whose deadline
+ * @deadline was just set to @vruntime plus its request of @old_slice in
+ * virtual time (vd = ve + r / w): the virtual length scales with the
+ * request, so the entity's weight is not needed.  @deadline is returned
+ * unchanged when it is not ahead of @vruntime or @old_slice is 0.
+ */
+u64 st_eevdf_deadline(u64 vruntime, u64 deadline, u64 old_slice,
+		      u64 new_slice);
 
 #endif /* SCHED_TUNE_POLICY_H */

@@ -63,6 +63,14 @@ struct st_feature {
 	 * (returns non-NULL and sets *idle) or a note on what they skip
 	 */
 	const char *(*status)(bool *idle);
+	/*
+	 * optional: false for a knob of this feature that this kernel
+	 * cannot honour although the feature is supported: it then keeps
+	 * its stock value, as the knobs of an unsupported feature do
+	 */
+	bool (*knob_supported)(enum st_knob_id id);
+	/* why, when knob_supported refuses a knob */
+	const char *knob_reason;
 	/* why the feature is inactive while supported and enabled */
 	const char *stock_reason;
 	const char *reason;
@@ -80,6 +88,7 @@ struct st_feature {
 extern struct st_feature st_ratelimit_feature;
 extern struct st_feature st_cache_level_feature;
 extern struct st_feature st_numa_scan_feature;
+extern struct st_feature st_eevdf_feature;
 
 int st_core_init(const u64 *initial, const unsigned long *given);
 void st_core_exit(void);
@@ -105,6 +114,14 @@ enum st_stat_id {
 	ST_STAT_NUMA_VMA_CHECKED,
 	ST_STAT_NUMA_VMA_ALLOWED_BY_THRESHOLD,
 	ST_STAT_NUMA_VMA_SKIPPED,
+	ST_STAT_CHECK_DEADLINE,
+	ST_STAT_UPDATE_DEADLINE,
+	ST_STAT_PREEMPT_DEADLINE,
+	ST_STAT_PREEMPT_DEADLINE_LAZY,
+	ST_STAT_TICK_CHECK_PREEMPTS,
+	ST_STAT_TICK_PREEMPTS,
+	ST_STAT_EEVDF_SLICES_SET,
+	ST_STAT_EEVDF_SLICES_RESTORED,
 	ST_NR_STATS
 };
 

@@ -53,6 +53,10 @@ ST_KNOB_ATTR(cache_share_auto_llc_max);
 ST_KNOB_ATTR(numa_scan_threshold);
 ST_KNOB_ATTR(numa_scan_renew);
 ST_KNOB_ATTR(passthrough);
+ST_KNOB_ATTR(eevdf_counters);
+ST_KNOB_ATTR(eevdf_slice);
+ST_KNOB_ATTR(eevdf_slice_ns);
+ST_KNOB_ATTR(eevdf_latency_ns);
 
 static struct attribute *st_attrs[] = {
 	&st_attr_enabled.attr,
@@ -63,6 +67,10 @@ static struct attribute *st_attrs[] = {
 	&st_attr_numa_scan_threshold.attr,
 	&st_attr_numa_scan_renew.attr,
 	&st_attr_passthrough.attr,
+	&st_attr_eevdf_counters.attr,
+	&st_attr_eevdf_slice.attr,
+	&st_attr_eevdf_slice_ns.attr,
+	&st_attr_eevdf_latency_ns.attr,
 	NULL
 };
 

@@ -51,6 +51,9 @@ static struct st_gate_feature st_gate_features[] = {
 	{ .feature = "ratelimit" },
 	{ .feature = "cache_level" },
 	{ .feature = "numa_scan" },
+	{ .feature = "eevdf" },
+	/* eevdf's slice policy: a gate of its own (eevdf.c) */
+	{ .feature = "eevdf_slice" },
 };
 
 /* verdict and the state's own reason, for st_gate_reason() */

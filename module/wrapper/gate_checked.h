@@ -16,6 +16,17 @@
  *         wake_wide as in 6.12; ttwu_queue_cond asks
  *         scx_allow_ttwu_queue(); task_numa_work has the cpuset return
  *
+ *   eevdf (the tick counters): which tick runs check_preempt_tick
+ *         (6.1: entity_tick, cfs_rq->nr_running > 1, not a queued
+ *         tick) or update_deadline (6.12: update_curr; 7.3 read from
+ *         the 7.3.4 build's behaviour only, see eevdf.c)
+ *   eevdf_slice, the slice policy of eevdf: update_deadline,
+ *         place_entity, the min_slice augment of the tree and
+ *         sched_setattr's custom_slice, as in 6.12.117 (6.12.95 and
+ *         6.12.118 have the same struct sched_entity); not 7.3, whose
+ *         tree also keeps max_slice and protects slices with vprot,
+ *         code nobody here compared yet
+ *
  * A new stable update means: compare the copied code with its source,
  * then widen the range.  numa_scan has no 6.1 entry: 6.1 has no per-VMA
  * scan state (vma_numab_state came in 6.4).
@@ -28,6 +39,10 @@ ST_GATE_RANGE(cache_level, 6, 12, 95, 118)
 ST_GATE_RANGE(cache_level, 7, 3, 4, 4)
 ST_GATE_RANGE(numa_scan, 6, 12, 95, 118)
 ST_GATE_RANGE(numa_scan, 7, 3, 4, 4)
+ST_GATE_RANGE(eevdf, 6, 1, 192, 192)
+ST_GATE_RANGE(eevdf, 6, 12, 95, 118)
+ST_GATE_RANGE(eevdf, 7, 3, 4, 4)
+ST_GATE_RANGE(eevdf_slice, 6, 12, 95, 118)
 
 /*
  * The config options whose value decides which stock code a copy stands

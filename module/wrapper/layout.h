@@ -68,4 +68,13 @@ enum st_scx_mode st_layout_scx(void);
 #define ST_HAVE_VMA_NUMAB_STATE 1
 #endif
 
+/*
+ * EEVDF (v6.6, commit 147f3efaa241) put deadline and slice in the public
+ * struct sched_entity: eevdf.c reads them on 6.12 and 7.3, and counts
+ * CFS's tick on 6.1, whose entity has neither.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
+#define ST_HAVE_EEVDF 1
+#endif
+
 #endif /* SCHED_TUNE_WRAPPER_LAYOUT_H */

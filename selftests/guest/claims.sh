@@ -246,7 +246,7 @@ t_all_unsupported() {
 	all_refused nosym:__start_BTF "in the kernel's BTF (error -2)"
 	check_eq "no BTF: one dmesg line says so" \
 		"$(dmesg_new | grep -c 'sched_tune: no kernel BTF found')" 1
-	all_refused ratelimit=6.13,cache_level=6.13,numa_scan=6.13 "(simulated by gate_simulate"
+	all_refused ratelimit=6.13,cache_level=6.13,numa_scan=6.13,eevdf=6.13 "(simulated by gate_simulate"
 	mem_check "every feature unsupported: nothing our code allocated is left"
 	ST_DMARK=$umark
 	check_no_splat "every feature unsupported: no splat"

@@ -24,11 +24,17 @@ fz_spec() {
 	cache_share_auto_llc_max) s=num:1:4096 ;;
 	numa_scan_threshold) s=num:0:100 ;;
 	numa_scan_renew) s=num:0:1024 ;;
+	eevdf_counters) s=num:0:1 ;;
+	eevdf_slice) s=choice:stock/fixed/scaled ;;
+	eevdf_slice_ns) s=num:100000:100000000 ;;
+	eevdf_latency_ns) s=num:1000000:1000000000 ;;
 	stats/reset) s=num:1:1:wo ;;
 	*) return 1 ;;
 	esac
 	f=$(knob_feature "$1")
 	if [ "$f" != none ] && [ "$(feature_state "$f")" = unsupported ]; then s=$s:uns; fi
+	# eevdf's slice knobs: only where its own gate checked the code (6.12)
+	case $1 in eevdf_slice*|eevdf_latency_ns) ev_slice_checked || s=$s:uns ;; esac
 	echo "$ST/$1=$s"
 }
 
@@ -70,7 +76,9 @@ fz_dmesg_err() { dmesg -r | tail -n +"$((ST_DMARK + 1))" | grep -E '^<[0-3]>'; }
 t_knob_fuzz() {
 	group "knob fuzz: $FZ_N inputs per writable file alone, $FZ_N more from $FZ_WRITERS writers at once"
 	scaled_note "knob fuzz: inputs per file" 200 "$FZ_N"
-	st_load || { ktap_fail "fuzz: insmod"; return 1; }
+	# eevdf is off by default: hooked once here, its hook's first
+	# "hooked through" line comes before the mark, as the others' do
+	st_load eevdf_counters=1 2>/dev/null || st_load || { ktap_fail "fuzz: insmod"; return 1; }
 	diag "features: $(sk_features)"
 	FZ_SPECS=
 	for f in $(fz_writable); do

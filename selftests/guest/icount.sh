@@ -10,6 +10,8 @@
 #   passthrough  seed values and passthrough=1: every hook, stock decisions
 #   ratelimit    ratelimit_window_ns=1 (hooks in, a 1 ns window limits nothing)
 #   cache_level  cache_share_level=l2 on a cross-LLC pair (l2 = llc here)
+#   eevdf        eevdf_counters=1: task_tick_fair wrapped, every tick counted
+#                (the ticks that land in the timed rounds carry the hook)
 # numa_scan has no configuration: task_numa_work runs from NUMA balancing's
 # task work on a multi-node machine, never in a two-process ping-pong.
 #
@@ -23,7 +25,7 @@
 IC_ROUNDS=$(st_arg ic_rounds 20000)
 IC_WARMUP=$(st_arg ic_warmup 1000)
 IC_REPS=$(st_arg ic_reps 4)
-IC_CONFIGS=$(st_arg ic_configs unloaded,stock,passthrough,ratelimit,cache_level | tr ',' ' ')
+IC_CONFIGS=$(st_arg ic_configs unloaded,stock,passthrough,ratelimit,cache_level,eevdf | tr ',' ' ')
 # extra module parameters for every load (e.g. direct_hooks=0)
 IC_MODARGS=$(st_arg ic_modargs "" | tr ',' ' ')
 STOCK_ARGS="ratelimit_window_ns=0 cache_share_level=llc numa_scan_threshold=0 $IC_MODARGS"
@@ -35,6 +37,7 @@ ic_args() {
 	passthrough) echo "passthrough=1 $IC_MODARGS" ;;
 	ratelimit) echo "$STOCK_ARGS ratelimit_window_ns=1" ;;
 	cache_level) echo "$STOCK_ARGS cache_share_level=l2" ;;
+	eevdf) echo "$STOCK_ARGS eevdf_counters=1" ;;
 	esac
 }
 
@@ -43,8 +46,9 @@ ic_funcs() {
 	case $1 in
 	ratelimit) echo "select_task_rq_fair migrate_task_rq_fair" ;;
 	cache_level) echo "ttwu_queue_wakelist" ;;
+	eevdf) echo "task_tick_fair" ;;
 	passthrough)
-		for f in ratelimit cache_level numa_scan; do
+		for f in ratelimit cache_level numa_scan eevdf; do
 			[ "$(feature_state $f)" = unsupported ] && continue
 			feature_funcs $f
 		done ;;
@@ -76,7 +80,7 @@ ic_setup() {
 	fi
 	ok=0
 	want=$(ic_funcs "$cfg" | tr '\n' ' ')
-	for fn in $ST_FUNCS; do
+	for fn in $ST_FUNCS task_tick_fair; do
 		if echo " $want " | grep -q " $fn "; then
 			hooked "$fn" || { diag "  $cfg: $fn not hooked"; ok=1; }
 		else
@@ -84,7 +88,7 @@ ic_setup() {
 		fi
 	done
 	# how ftrace calls us: "direct-->st_fhook_trampN" for direct hooks
-	[ "$rep" = 1 ] && grep -A1 -E "^($(echo "$ST_FUNCS" | tr ' ' '|')) " "$TR/enabled_functions" |
+	[ "$rep" = 1 ] && grep -A1 -E "^($(echo "$ST_FUNCS task_tick_fair" | tr ' ' '|')) " "$TR/enabled_functions" |
 		grep -v '^--' | sed "s/^/#   $cfg: enabled_functions: /"
 	echo 1 >"$ST/stats/reset"
 	return $ok
@@ -101,6 +105,9 @@ ic_verify() {
 	elif [ -n "$s" ] && [ "$rep" = 1 ]; then
 		diag "  $cfg: $s $(stat_get "$s") (warm-up included) for $((IC_ROUNDS + IC_WARMUP)) round trips"
 	fi
+	# few ticks land in a ping-pong: shown, not required
+	[ "$cfg" = eevdf ] && [ "$rep" = 1 ] &&
+		diag "  eevdf: check_deadline $(stat_get check_deadline), tick_check_preempts $(stat_get tick_check_preempts) for $((IC_ROUNDS + IC_WARMUP)) round trips"
 	for s in $IC_DECISIONS; do
 		[ -e "$ST/stats/$s" ] || continue
 		n=$(stat_get "$s")
@@ -145,7 +152,7 @@ ic_run() {
 	rep=$1 cfg=$2
 	echo " $IC_SKIP " | grep -q " $cfg " && return
 	case $cfg in
-	ratelimit|cache_level)
+	ratelimit|cache_level|eevdf)
 		if ! supported "$cfg"; then
 			ktap_skip "icount $cfg" "feature unsupported on this kernel"
 			IC_SKIP="$IC_SKIP $cfg"

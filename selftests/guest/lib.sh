@@ -327,15 +327,15 @@ stat_names_abi() {
 knob_feature() {
 	case $1 in
 	ratelimit_*) echo ratelimit ;; cache_share_*) echo cache_level ;;
-	numa_scan_*) echo numa_scan ;; *) echo none ;;
+	numa_scan_*) echo numa_scan ;; eevdf_*) echo eevdf ;; *) echo none ;;
 	esac
 }
 knob_stock() {
-	case $1 in ratelimit_window_ns|numa_scan_threshold) echo 0 ;; cache_share_level) echo llc ;; esac
+	case $1 in ratelimit_window_ns|numa_scan_threshold|eevdf_counters) echo 0 ;; cache_share_level) echo llc ;; eevdf_slice) echo stock ;; esac
 }
 # A knob's value as written: the bracketed choice of a level knob.
 knob_value() {
-	case $1 in cache_share_level) knob_choice "$1" ;; *) knob "$1" ;; esac
+	case $1 in cache_share_level|eevdf_slice) knob_choice "$1" ;; *) knob "$1" ;; esac
 }
 
 # dmesg bookkeeping: new kernel messages since the last mark.

@@ -1,0 +1,384 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * EEVDF tick preemption: the counters of Daniel Jordan's reply in the
+ * EEVDF thread (2023,
+ * https://lore.kernel.org/lkml/20230531115839.089944915@infradead.org/
+ * is the series; seed 001), and a slice that follows the competition.
+ *
+ * Which function: the tick reaches the fair class through
+ * task_tick_fair(), out of line on 6.1, 6.12 and 7.3.  entity_tick() is
+ * inlined everywhere, update_deadline() is out of line on 6.12 but
+ * inlined on 7.3, and check_preempt_tick() (6.1) is inlined: so
+ * task_tick_fair() is the one function all three series let us wrap, and
+ * we wrap it on all of them (one mechanism, one cost).  The wrapper
+ * looks at the running task before and after the original:
+ *  - EEVDF (6.12, 7.3): every call is a tick that found a fair task
+ *    running (check_deadline); its own entity's deadline moved
+ *    (update_deadline: update_curr() ran update_deadline() for it); and
+ *    the task was newly asked to reschedule (preempt_deadline;
+ *    update_curr() does that only with another entity queued).  On 7.3,
+ *    with lazy preemption, the request may be TIF_NEED_RESCHED_LAZY:
+ *    preempt_deadline counts both, preempt_deadline_lazy the lazy ones.
+ *  - CFS (6.1): ticks where the task's cfs_rq had more than one entity,
+ *    i.e. where entity_tick() ran check_preempt_tick()
+ *    (tick_check_preempts), and of those the ones that newly asked the
+ *    task to reschedule (tick_preempts).
+ * The seed's patch counted in update_deadline() and check_preempt_tick()
+ * at every level of the group hierarchy and, for update_deadline(), on
+ * every update_curr() too; we count the tick, at the task's own level:
+ * the figure that says how often the tick preempts.
+ *
+ * The slice policy (6.12 only, its own gate: gate_checked.h): at a tick
+ * where the task's deadline moved, the new request is the policy's slice
+ * instead of base_slice_ns: se->slice is set and the deadline just
+ * computed is stretched by the same ratio (vd = ve + r / w).  Only the
+ * running entity is touched: it is out of the tree, so the tree's
+ * min_slice augment stays right, and the kernel puts it back with its new
+ * slice.  A slice set by sched_setattr() (se->custom_slice) is never
+ * changed; group entities carry custom_slice too and are left alone.
+ * The kernel itself resets a non-custom slice to base_slice_ns at the
+ * entity's next request (update_deadline, place_entity), so a slice of
+ * ours lasts one request once the policy is off; restoring does it at
+ * once (st_ev_restore()).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/rbtree.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/stop_machine.h>
+#include <linux/version.h>
+
+#include "sched_tune.h"
+#include "wrapper/fhook.h"
+#include "wrapper/ksym.h"
+#include "wrapper/layout.h"
+
+struct rq;
+
+static void st_task_tick_fair(struct rq *rq, struct task_struct *curr,
+			      int queued);
+
+ST_KCALL_DEFINE(st_orig_task_tick_fair, st_task_tick_fair);
+
+static struct st_fhook st_ev_hooks[] = {
+	ST_FHOOK(task_tick_fair, st_task_tick_fair),
+};
+
+/* the count of entities the tick compares with 1, in struct cfs_rq */
+static u32 st_ev_nr_off;
+static u32 st_ev_curr_off;
+/* the slice policy may run here (its gate and its symbols) */
+static bool st_ev_slice_ok;
+static const char *st_ev_slice_reason;
+static unsigned int *st_ev_base_slice;	/* sysctl_sched_base_slice */
+
+enum { ST_EV_RESCHED = 1, ST_EV_RESCHED_LAZY = 2 };
+
+static inline unsigned int st_ev_resched_bits(struct task_struct *p)
+{
+	unsigned int bits = 0;
+
+	if (test_tsk_thread_flag(p, TIF_NEED_RESCHED))
+		bits |= ST_EV_RESCHED;
+#ifdef TIF_NEED_RESCHED_LAZY
+	if (test_tsk_thread_flag(p, TIF_NEED_RESCHED_LAZY))
+		bits |= ST_EV_RESCHED_LAZY;
+#endif
+	return bits;
+}
+
+#ifdef CONFIG_FAIR_GROUP_SCHED
+static inline char *st_ev_cfs_rq(const struct sched_entity *se)
+{
+	return (char *)se->cfs_rq;
+}
+#else
+static inline char *st_ev_cfs_rq(const struct sched_entity *se)
+{
+	return NULL;
+}
+#endif
+
+/* Entities queued on the task's own cfs_rq, the running one included. */
+static inline unsigned int st_ev_nr(const struct sched_entity *se)
+{
+	return READ_ONCE(*(unsigned int *)(st_ev_cfs_rq(se) + st_ev_nr_off));
+}
+
+#ifdef ST_HAVE_EEVDF
+
+/* a slice was set since the last restore: only then is one due */
+static bool st_ev_dirty;
+
+static bool st_ev_applies(const struct st_config *cfg)
+{
+	return st_ev_slice_ok && !st_passthrough(cfg) &&
+	       cfg->knob[ST_KNOB_EEVDF_SLICE] != ST_SLICE_STOCK;
+}
+
+/* Right after update_deadline() gave @se a request of base_slice_ns. */
+static void st_ev_apply(const struct st_config *cfg, struct sched_entity *se)
+{
+	u64 base = READ_ONCE(*st_ev_base_slice);
+	u64 slice;
+
+	if (se->custom_slice)
+		return;
+	slice = st_eevdf_slice(cfg->knob[ST_KNOB_EEVDF_SLICE], base,
+			       cfg->knob[ST_KNOB_EEVDF_SLICE_NS],
+			       cfg->knob[ST_KNOB_EEVDF_LATENCY_NS],
+			       st_ev_nr(se));
+	if (slice == se->slice)
+		return;
+	se->deadline = st_eevdf_deadline(se->vruntime, se->deadline,
+					 se->slice, slice);
+	se->slice = slice;
+	if (!READ_ONCE(st_ev_dirty))
+		WRITE_ONCE(st_ev_dirty, true);
+	st_stat_inc(ST_STAT_EEVDF_SLICES_SET);
+}
+
+/* Under the rq lock, interrupts off, as the scheduler tick runs. */
+static void st_task_tick_fair(struct rq *rq, struct task_struct *curr,
+			      int queued)
+{
+	const struct st_config *cfg = st_config_get();
+	struct sched_entity *se = &curr->se;
+	u64 deadline = se->deadline;
+	unsigned int before = st_ev_resched_bits(curr), now;
+
+	st_kcall(st_orig_task_tick_fair)(rq, curr, queued);
+
+	st_stat_inc(ST_STAT_CHECK_DEADLINE);
+	if (se->deadline == deadline)
+		return;
+	st_stat_inc(ST_STAT_UPDATE_DEADLINE);
+	now = st_ev_resched_bits(curr) & ~before;
+	if (now) {
+		st_stat_inc(ST_STAT_PREEMPT_DEADLINE);
+		if (!(now & ST_EV_RESCHED))
+			st_stat_inc(ST_STAT_PREEMPT_DEADLINE_LAZY);
+	}
+	if (cfg && st_ev_applies(cfg))
+		st_ev_apply(cfg, se);
+}
+
+static inline bool st_ev_is_curr(const struct sched_entity *se)
+{
+	return READ_ONCE(*(struct sched_entity **)(st_ev_cfs_rq(se) +
+						   st_ev_curr_off)) == se;
+}
+
+/*
+ * @se, queued in its cfs_rq's tree, has a new slice: every node from it
+ * to the root gets its min_slice again from its own slice and its
+ * children's, as the tree's augment callback computes it (6.12).
+ */
+static void st_ev_fix_min_slice(struct sched_entity *se)
+{
+	struct rb_node *node;
+
+	for (node = &se->run_node; node; node = rb_parent(node)) {
+		struct sched_entity *e = rb_entry(node, struct sched_entity,
+						  run_node);
+		u64 min = e->slice;
+
+		if (node->rb_left)
+			min = min(min, rb_entry(node->rb_left, struct sched_entity,
+						run_node)->min_slice);
+		if (node->rb_right)
+			min = min(min, rb_entry(node->rb_right, struct sched_entity,
+						run_node)->min_slice);
+		e->min_slice = min;
+	}
+}
+
+/*
+ * Every CPU is in the stopper with interrupts off: no scheduler code
+ * runs, no rq lock is held, no tick is inside our hook.  Any task
+ * without a custom slice whose slice is not base_slice_ns gets
+ * base_slice_ns: what the kernel gives it at its next request anyway (a
+ * slice of ours, or one from before a change of base_slice_ns).
+ */
+static int st_ev_restore_fn(void *arg)
+{
+	unsigned int base = READ_ONCE(*st_ev_base_slice);
+	struct task_struct *g, *p;
+	unsigned long *n = arg;
+
+	rcu_read_lock();
+	for_each_process_thread(g, p) {
+		struct sched_entity *se = &p->se;
+
+		if (se->custom_slice || se->slice == base)
+			continue;
+		se->slice = base;
+		if (se->on_rq && !st_ev_is_curr(se))
+			st_ev_fix_min_slice(se);
+		(*n)++;
+	}
+	rcu_read_unlock();
+	return 0;
+}
+
+static void st_ev_restore(void)
+{
+	unsigned long n = 0;
+
+	if (!st_ev_slice_ok || !READ_ONCE(st_ev_dirty))
+		return;
+	/* every hook that set a slice has returned once all CPUs stop */
+	stop_machine(st_ev_restore_fn, &n, NULL);
+	WRITE_ONCE(st_ev_dirty, false);
+	this_cpu_add(st_stats.count[ST_STAT_EEVDF_SLICES_RESTORED], n);
+}
+
+static void st_ev_reconfigure(const struct st_config *old,
+			      const struct st_config *cfg)
+{
+	if (st_ev_applies(old) && !st_ev_applies(cfg))
+		st_ev_restore();
+}
+
+static const char *st_ev_nr_field(enum st_series series)
+{
+	/* 6.14 renamed cfs_rq.nr_running to nr_queued */
+	return series == ST_SERIES_7_3 ? "nr_queued" : "nr_running";
+}
+
+#else /* 6.1: CFS */
+
+static void st_task_tick_fair(struct rq *rq, struct task_struct *curr,
+			      int queued)
+{
+	/* entity_tick(): a queued (hrtick) tick reschedules before the test */
+	bool check = !queued && st_ev_nr(&curr->se) > 1;
+	unsigned int before = st_ev_resched_bits(curr);
+
+	st_kcall(st_orig_task_tick_fair)(rq, curr, queued);
+
+	if (!check)
+		return;
+	st_stat_inc(ST_STAT_TICK_CHECK_PREEMPTS);
+	if (st_ev_resched_bits(curr) & ~before)
+		st_stat_inc(ST_STAT_TICK_PREEMPTS);
+}
+
+static void st_ev_restore(void)
+{
+}
+
+static const char *st_ev_nr_field(enum st_series series)
+{
+	return "nr_running";
+}
+
+#define st_ev_reconfigure NULL
+
+#endif /* ST_HAVE_EEVDF */
+
+static const struct st_func_shape st_ev_shapes[] = {
+	{ "task_tick_fair", "void (struct rq *, struct task_struct *, int)" },
+};
+
+static void st_ev_probe_slice(void)
+{
+	const char *why = NULL;
+
+	st_ev_slice_ok = false;
+#ifndef ST_HAVE_EEVDF
+	st_ev_slice_reason = "the slice policy is for EEVDF (6.6+); this kernel runs CFS";
+	return;
+#endif
+	if (st_gate_check("eevdf_slice", &why) == ST_SERIES_UNCHECKED) {
+		st_ev_slice_reason = why;
+		return;
+	}
+	st_ev_base_slice = (unsigned int *)st_ksym("sysctl_sched_base_slice");
+	if (!st_ev_base_slice) {
+		st_ev_slice_reason = "sysctl_sched_base_slice is missing";
+		return;
+	}
+	st_ev_slice_ok = true;
+	st_ev_slice_reason = NULL;
+}
+
+static int st_ev_probe(struct st_feature *f)
+{
+	u32 size;
+	int ret;
+
+	f->reason = st_gate_shapes(f->name, st_ev_shapes,
+				   ARRAY_SIZE(st_ev_shapes));
+	if (f->reason)
+		return -EOPNOTSUPP;
+	if (!IS_ENABLED(CONFIG_FAIR_GROUP_SCHED)) {
+		f->reason = "kernel built without CONFIG_FAIR_GROUP_SCHED (se->cfs_rq)";
+		return -EOPNOTSUPP;
+	}
+	ret = st_fhook_resolve(&st_ev_hooks[0]);
+	if (ret) {
+		f->reason = ret == -ENOENT ? "task_tick_fair is missing" :
+			    "task_tick_fair is not traceable";
+		return -EOPNOTSUPP;
+	}
+	if (st_layout_member("cfs_rq", st_ev_nr_field(f->series),
+			     &st_ev_nr_off, &size) || size != sizeof(unsigned int)) {
+		f->reason = "struct cfs_rq has no 32-bit count of queued entities in kernel BTF";
+		return -EOPNOTSUPP;
+	}
+	if (st_layout_member("cfs_rq", "curr", &st_ev_curr_off, &size) ||
+	    size != sizeof(void *)) {
+		f->reason = "struct cfs_rq has no curr pointer in kernel BTF";
+		return -EOPNOTSUPP;
+	}
+	st_ev_probe_slice();
+	f->knob_reason = st_ev_slice_reason;
+	st_fhook_bind_orig(st_orig_task_tick_fair, &st_ev_hooks[0]);
+	return 0;
+}
+
+static bool st_ev_knob_supported(enum st_knob_id id)
+{
+	switch (id) {
+	case ST_KNOB_EEVDF_SLICE:
+	case ST_KNOB_EEVDF_SLICE_NS:
+	case ST_KNOB_EEVDF_LATENCY_NS:
+		return st_ev_slice_ok;
+	default:
+		return true;
+	}
+}
+
+static bool st_ev_wanted(const struct st_config *cfg)
+{
+	return cfg->knob[ST_KNOB_EEVDF_COUNTERS] ||
+	       cfg->knob[ST_KNOB_EEVDF_SLICE] != ST_SLICE_STOCK;
+}
+
+static const char *st_ev_status(bool *idle)
+{
+	switch (st_layout_scx()) {
+	case ST_SCX_ALL:
+		*idle = true;
+		return "a sched_ext scheduler runs every task: no tick reaches task_tick_fair";
+	case ST_SCX_SOME:
+		return "a sched_ext scheduler is loaded: its tasks' ticks bypass task_tick_fair and are not counted";
+	default:
+		return st_ev_slice_ok ? NULL : st_ev_slice_reason;
+	}
+}
+
+struct st_feature st_eevdf_feature = {
+	.name = "eevdf",
+	.takes_over = "task_tick_fair:ftrace-wrap",
+	ST_FEATURE_HOOKS(st_ev_hooks),
+	.probe = st_ev_probe,
+	.wanted = st_ev_wanted,
+	.quiesce = st_ev_restore,
+	.reconfigure = st_ev_reconfigure,
+	.status = st_ev_status,
+	.knob_supported = st_ev_knob_supported,
+	.stock_reason = "eevdf_counters=0 and eevdf_slice=stock",
+};

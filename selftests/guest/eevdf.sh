@@ -1,0 +1,218 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash
+# The eevdf feature (seed 001), sourced by tests.sh after lib.sh: the tick
+# counters count, the slice policy cuts tick preemptions and every slice
+# it set is restored.  Counts, not timings: the reference for "ticks" is
+# the guest's own local timer interrupts on the hogs' CPU (/proc/interrupts
+# LOC), so the bounds hold at any HZ and any pace of the emulated CPU.
+
+EV_CPU=1
+EV_SECS=$(st_arg eevdf_secs 4)
+
+# ev_loc CPU: local timer interrupts of CPU so far; ev_loc_all: of every CPU.
+ev_loc() { awk -v c=$(($1 + 2)) '$1 == "LOC:" { print $c }' /proc/interrupts; }
+ev_loc_all() { awk '$1 == "LOC:" { for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) s += $i; print s }' /proc/interrupts; }
+
+# EEVDF kernels (6.6+) count check_deadline & co., 6.1 counts CFS's tick.
+ev_is_eevdf() {
+	case $(uname -r) in 6.1.* | 6.[0-5].*) return 1 ;; esac
+	return 0
+}
+# The slice policy runs where gate_checked.h checked it: 6.12.
+ev_slice_checked() { case $(uname -r) in 6.12.*) return 0 ;; esac; return 1; }
+
+# ev_hogs N: N CPU hogs pinned on EV_CPU; their pids in EV_PIDS.
+ev_hogs() {
+	EV_PIDS=
+	for _ in $(seq "$1"); do
+		taskset -c "$EV_CPU" sh -c 'while :; do :; done' &
+		EV_PIDS="$EV_PIDS $!"
+	done
+}
+ev_hogs_stop() {
+	# shellcheck disable=SC2086 # a list of pids
+	kill -CONT $EV_PIDS 2>/dev/null
+	# shellcheck disable=SC2086
+	kill $EV_PIDS 2>/dev/null
+	for p in $EV_PIDS; do wait "$p" 2>/dev/null; done
+	EV_PIDS=
+}
+
+# ev_window: resets the counters, lets the hogs run EV_SECS, then sets
+# EV_LOC (ticks on EV_CPU), EV_LOC_ALL and EV_<counter> for every counter.
+ev_window() {
+	wr stats/reset 1 >/dev/null
+	l0=$(ev_loc "$EV_CPU") a0=$(ev_loc_all)
+	sleep "$EV_SECS"
+	# the hogs still run: each counter is read after the ones it bounds
+	# (a tick counts check, then update, then preempt), so that
+	# preempt <= update <= check holds across the reads
+	EV_PL=$(stat_get preempt_deadline_lazy) EV_PD=$(stat_get preempt_deadline)
+	EV_UD=$(stat_get update_deadline) EV_CD=$(stat_get check_deadline)
+	EV_TP=$(stat_get tick_preempts) EV_TC=$(stat_get tick_check_preempts)
+	l1=$(ev_loc "$EV_CPU") a1=$(ev_loc_all)
+	EV_LOC=$((l1 - l0)) EV_LOC_ALL=$((a1 - a0))
+	diag "eevdf $1: ${EV_SECS}s, ticks cpu$EV_CPU $EV_LOC (all CPUs $EV_LOC_ALL): check_deadline $EV_CD update_deadline $EV_UD preempt_deadline $EV_PD (lazy $EV_PL) tick_check_preempts $EV_TC tick_preempts $EV_TP"
+}
+
+# ev_in_range DESC VALUE LO HI
+ev_in_range() {
+	if [ "$2" -ge "$3" ] && [ "$2" -le "$4" ]; then ktap_ok "$1"
+	else ktap_fail "$1"; diag "  $2 not in [$3, $4]"; fi
+}
+
+t_eevdf_counters() {
+	group "eevdf: tick counters with two CPU hogs on cpu$EV_CPU"
+	if [ "$(nproc)" -lt 2 ]; then
+		ktap_skip "eevdf counters" "needs 2 CPUs"
+		return
+	fi
+	dmesg_mark
+	st_load || { ktap_fail "eevdf: insmod"; return 1; }
+	check_eq "eevdf: inactive with the defaults" "$(feature_state eevdf)" inactive
+	check "eevdf: task_tick_fair not hooked with the defaults" not hooked task_tick_fair
+	check_eq "eevdf: eevdf_counters=1 accepted" "$(wr eevdf_counters 1)" OK
+	check_eq "eevdf: active once counting" "$(feature_state eevdf)" active
+	check "eevdf: task_tick_fair hooked (enabled_functions)" hooked task_tick_fair
+	check_eq "eevdf: features/eevdf/functions" "$(cat "$ST/features/eevdf/functions")" "task_tick_fair:ftrace-wrap"
+	ev_hogs 2
+	ev_window "stock, 2 hogs"
+	# every tick of the busy CPU finds a hog running: a tick each, give
+	# or take the 10% a tick that lands on the shell or a kworker takes;
+	# other CPUs may add fair ticks (the shell), never more than theirs
+	lo=$((EV_LOC * 9 / 10)) hi=$((EV_LOC_ALL + 10))
+	if ev_is_eevdf; then
+		ev_in_range "eevdf: check_deadline within [0.9 x cpu$EV_CPU ticks, all ticks]" "$EV_CD" "$lo" "$hi"
+		ev_in_range "eevdf: update_deadline <= check_deadline" "$EV_UD" 1 "$EV_CD"
+		ev_in_range "eevdf: preempt_deadline <= update_deadline" "$EV_PD" 1 "$EV_UD"
+		# base_slice_ns (0.75 ms x (1 + log2 CPUs)) is below a 4 ms tick:
+		# a request is used up at every tick, and each one preempts
+		ev_in_range "eevdf: at the base slice, preempt_deadline >= half of cpu$EV_CPU ticks" \
+			"$EV_PD" $((EV_LOC / 2)) "$hi"
+		check_eq "eevdf: CFS counters stay 0 on EEVDF" "$EV_TC $EV_TP" "0 0"
+		EV_STOCK_PD=$EV_PD EV_STOCK_LOC=$EV_LOC
+	else
+		ev_in_range "eevdf: tick_check_preempts within [0.9 x cpu$EV_CPU ticks, all ticks]" "$EV_TC" "$lo" "$hi"
+		# CFS: a hog's ideal runtime is sched_latency / 2, several ticks
+		ev_in_range "eevdf: tick_preempts in [1, tick_check_preempts / 2]" "$EV_TP" 1 $((EV_TC / 2))
+		check_eq "eevdf: EEVDF counters stay 0 on CFS" "$EV_CD $EV_UD $EV_PD" "0 0 0"
+	fi
+	ev_hogs_stop
+	if ev_is_eevdf && ev_slice_checked; then
+		ev_hogs 2
+		check_eq "eevdf: eevdf_slice=fixed (12 ms) accepted" "$(wr eevdf_slice fixed)" OK
+		ev_window "fixed 12 ms, 2 hogs"
+		# 12 ms is three 4 ms ticks: a third of stock's preemptions; 2x
+		# fewer per tick is the bound, whatever the tick length
+		ev_in_range "eevdf: fixed 12 ms: preempt_deadline per tick at most half of stock's" \
+			$((EV_PD * 2 * EV_STOCK_LOC)) 1 $((EV_STOCK_PD * EV_LOC))
+		ev_in_range "eevdf: fixed 12 ms: check_deadline still counts every tick" \
+			"$EV_CD" $((EV_LOC * 9 / 10)) $((EV_LOC_ALL + 10))
+		check "eevdf: eevdf_slices_set grew" test "$(stat_get eevdf_slices_set)" -gt 0
+		diag "ratio stock/fixed preempt_deadline per tick: $(awk -v a="$EV_STOCK_PD" -v b="$EV_STOCK_LOC" -v c="$EV_PD" -v d="$EV_LOC" 'BEGIN { if (c && b) printf "%.2f", (a / b) / (c / d); else print "n/a" }')"
+		check_eq "eevdf: eevdf_slice=scaled accepted" "$(wr eevdf_slice scaled)" OK
+		ev_window "scaled (24 ms / 2 = 12 ms), 2 hogs"
+		ev_in_range "eevdf: scaled, 2 hogs: preempt_deadline per tick at most half of stock's" \
+			$((EV_PD * 2 * EV_STOCK_LOC)) 1 $((EV_STOCK_PD * EV_LOC))
+		check_eq "eevdf: eevdf_slice=stock accepted" "$(wr eevdf_slice stock)" OK
+		ev_window "stock again, 2 hogs"
+		ev_in_range "eevdf: stock again: preempt_deadline >= half of cpu$EV_CPU ticks" \
+			"$EV_PD" $((EV_LOC / 2)) $((EV_LOC_ALL + 10))
+		ev_hogs_stop
+	fi
+	check_eq "eevdf: eevdf_counters=0 accepted" "$(wr eevdf_counters 0)" OK
+	check "eevdf: task_tick_fair unhooked at eevdf_counters=0" not hooked task_tick_fair
+	check "eevdf: rmmod" st_unload
+	check "eevdf: nothing of ours left after rmmod" not ours_in_ftrace
+	check_no_splat "eevdf counters: no splat"
+}
+
+# ev_slice PID: se.slice of PID in /proc/PID/sched (ns).
+ev_slice() { awk '$1 == "se.slice" { print $3 }' "/proc/$1/sched" 2>/dev/null; }
+ev_base() { cat /sys/kernel/debug/sched/base_slice_ns 2>/dev/null; }
+
+# ev_stopped_slices: runs the hogs for a second, stops them (a stopped task
+# is dequeued: it keeps the slice it had until it wakes), prints their
+# slices.
+ev_stopped_slices() {
+	# shellcheck disable=SC2086 # a list of pids
+	kill -CONT $EV_PIDS
+	sleep 1
+	# shellcheck disable=SC2086
+	kill -STOP $EV_PIDS
+	sleep 1
+	for p in $EV_PIDS; do printf '%s ' "$(ev_slice "$p")"; done
+}
+
+# ev_all_are VALUE SLICES...: every slice is VALUE; ev_any_is likewise.
+ev_all_are() { v=$1; shift; for s in "$@"; do [ "$s" = "$v" ] || return 1; done; [ $# -gt 0 ]; }
+ev_any_is() { v=$1; shift; for s in "$@"; do [ "$s" = "$v" ] && return 0; done; return 1; }
+
+t_eevdf_slice() {
+	group "eevdf: the slice policy and its restore"
+	dmesg_mark
+	if ! ev_is_eevdf || ! ev_slice_checked; then
+		st_load || { ktap_fail "eevdf slice: insmod"; return 1; }
+		check_eq "eevdf slice: eevdf_slice=fixed fails with EOPNOTSUPP here" "$(wr eevdf_slice fixed)" EOPNOTSUPP
+		check_eq "eevdf slice: eevdf_slice reads stock" "$(knob_choice eevdf_slice)" stock
+		check_eq "eevdf slice: eevdf_slice_ns=5000000 fails with EOPNOTSUPP" "$(wr eevdf_slice_ns 5000000)" EOPNOTSUPP
+		check_eq "eevdf slice: the counters still switch on" "$(wr eevdf_counters 1)" OK
+		check_eq "eevdf slice: active for its counters" "$(feature_state eevdf)" active
+		st_unload
+		dmesg_mark
+		check "eevdf slice: eevdf_slice=fixed as a parameter fails the load" not st_load eevdf_slice=fixed
+		check "eevdf slice: no module left" not is_loaded
+		check_eq "eevdf slice: one dmesg line names the parameter" \
+			"$(dmesg_new | grep -c 'parameter eevdf_slice: ')" 1
+		check_no_splat "eevdf slice: no splat"
+		return
+	fi
+	base=$(ev_base)
+	if [ -z "$base" ] || [ ! -r /proc/self/sched ]; then
+		ktap_skip "eevdf slice" "no debugfs sched/base_slice_ns or /proc/PID/sched here"
+		return
+	fi
+	diag "eevdf slice: base_slice_ns $base"
+	st_load eevdf_slice=fixed eevdf_slice_ns=12000000 || { ktap_fail "eevdf slice: insmod eevdf_slice=fixed"; return 1; }
+	check_eq "eevdf slice: active with eevdf_slice=fixed as a parameter" "$(feature_state eevdf)" active
+	# a third hog whose slice sched_setattr set (5 ms, se.custom_slice):
+	# never the policy's to change, nor to restore
+	st_slicehog "$EV_CPU" 5000000 >/tmp/ev.custom 2>&1 &
+	EV_CPID=$!
+	for _ in $(seq 50); do grep -q ready /tmp/ev.custom && break; usleep 100000; done
+	check "eevdf slice: st_slicehog set a 5 ms custom slice (sched_setattr)" grep -q ready /tmp/ev.custom
+	ev_hogs 2
+	# shellcheck disable=SC2046 # a list of slices
+	set -- $(ev_stopped_slices)
+	diag "eevdf slice: fixed 12 ms, stopped hogs' se.slice: $*"
+	check "eevdf slice: a hog stopped under fixed has se.slice 12000000" ev_any_is 12000000 "$@"
+	check_eq "eevdf slice: the custom-slice hog kept its 5 ms under fixed" "$(ev_slice "$EV_CPID")" 5000000
+	r0=$(stat_get eevdf_slices_restored)
+	check_eq "eevdf slice: eevdf_slice=stock accepted" "$(wr eevdf_slice stock)" OK
+	# shellcheck disable=SC2046
+	set -- $(for p in $EV_PIDS; do ev_slice "$p"; done)
+	diag "eevdf slice: after eevdf_slice=stock, still stopped: $*"
+	check "eevdf slice: switched to stock, every stopped hog's se.slice is base_slice_ns again" ev_all_are "$base" "$@"
+	check_eq "eevdf slice: the custom-slice hog still has 5 ms after the restore" "$(ev_slice "$EV_CPID")" 5000000
+	check "eevdf slice: eevdf_slices_restored grew" test "$(stat_get eevdf_slices_restored)" -gt "${r0:-0}"
+	check_eq "eevdf slice: stock with eevdf_counters=0: inactive" "$(feature_state eevdf)" inactive
+	check "eevdf slice: stock with eevdf_counters=0: task_tick_fair unhooked" not hooked task_tick_fair
+	# again, through unload: scaled with two hogs is 12 ms too
+	check_eq "eevdf slice: eevdf_slice=scaled accepted" "$(wr eevdf_slice scaled)" OK
+	# shellcheck disable=SC2046
+	set -- $(ev_stopped_slices)
+	diag "eevdf slice: scaled, stopped hogs' se.slice: $*"
+	check "eevdf slice: a hog stopped under scaled has a slice above base_slice_ns" \
+		sh -c "for s in $*; do [ \$s -gt $base ] && exit 0; done; exit 1"
+	check "eevdf slice: rmmod" st_unload
+	# shellcheck disable=SC2046
+	set -- $(for p in $EV_PIDS; do ev_slice "$p"; done)
+	diag "eevdf slice: after rmmod, still stopped: $*"
+	check "eevdf slice: after rmmod, every stopped hog's se.slice is base_slice_ns again" ev_all_are "$base" "$@"
+	check_eq "eevdf slice: the custom-slice hog still has 5 ms after rmmod" "$(ev_slice "$EV_CPID")" 5000000
+	kill "$EV_CPID" 2>/dev/null
+	wait "$EV_CPID" 2>/dev/null
+	ev_hogs_stop
+	check "eevdf slice: nothing of ours left after rmmod" not ours_in_ftrace
+	check_no_splat "eevdf slice: no splat"
+}

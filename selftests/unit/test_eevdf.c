@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of the EEVDF slice policy (module/policy.c): the slice each
+ * mode gives for a runnable count and its bounds, the deadline of the
+ * new request, and the knobs that set them.
+ */
+#include <string.h>
+
+#include "../../module/policy.c"
+#include "ktap.h"
+
+#define MS 1000000ULL
+#define BASE (3 * MS)	/* 6.12's base_slice_ns on a machine of 8+ CPUs */
+
+static int parse(int id, const char *s, u64 *v)
+{
+	return st_knob_parse(&st_knobs[id], s, strlen(s), v);
+}
+
+int main(void)
+{
+	unsigned int nr, bad = 0;
+	u64 v, vr, dl;
+
+	ktap_header(27);
+
+	/* stock and fixed do not look at the competition */
+	ktap_check(st_eevdf_slice(ST_SLICE_STOCK, BASE, 12 * MS, 24 * MS, 2) == BASE,
+		   "stock: the kernel's base slice");
+	ktap_check(st_eevdf_slice(ST_SLICE_STOCK, BASE, 12 * MS, 24 * MS, 50) == BASE,
+		   "stock: whatever the runnable count");
+	ktap_check(st_eevdf_slice(ST_SLICE_FIXED, BASE, 12 * MS, 24 * MS, 2) == 12 * MS,
+		   "fixed: the seed's 12 ms");
+	ktap_check(st_eevdf_slice(ST_SLICE_FIXED, BASE, 12 * MS, 24 * MS, 1000) == 12 * MS,
+		   "fixed: 12 ms with 1000 runnable");
+	ktap_check(st_eevdf_slice(ST_SLICE_FIXED, BASE, ST_EEVDF_SLICE_MIN_NS, 24 * MS, 2) ==
+		   ST_EEVDF_SLICE_MIN_NS, "fixed: below the base slice if asked");
+
+	/* scaled: latency / nr, CFS's two tasks at 24 ms get 12 ms each */
+	ktap_check(st_eevdf_slice(ST_SLICE_SCALED, BASE, 0, 24 * MS, 2) == 12 * MS,
+		   "scaled: two runnable, 24 ms latency -> 12 ms (the seed's CFS figure)");
+	ktap_check(st_eevdf_slice(ST_SLICE_SCALED, BASE, 0, 24 * MS, 3) == 8 * MS,
+		   "scaled: three runnable -> 8 ms");
+	ktap_check(st_eevdf_slice(ST_SLICE_SCALED, BASE, 0, 24 * MS, 8) == BASE,
+		   "scaled: eight runnable -> 3 ms, the base slice");
+	ktap_check(st_eevdf_slice(ST_SLICE_SCALED, BASE, 0, 24 * MS, 100) == BASE,
+		   "scaled: never below the base slice (100 runnable)");
+	ktap_check(st_eevdf_slice(ST_SLICE_SCALED, BASE, 0, 24 * MS, 1) == 24 * MS,
+		   "scaled: alone, the whole latency");
+	ktap_check(st_eevdf_slice(ST_SLICE_SCALED, BASE, 0, 24 * MS, 0) == 24 * MS,
+		   "scaled: a count of 0 (racy read) counts as 1, no division by 0");
+	ktap_check(st_eevdf_slice(ST_SLICE_SCALED, BASE, 0, 1000 * MS, 2) ==
+		   ST_EEVDF_SLICE_MAX_NS, "scaled: capped at 100 ms");
+	ktap_check(st_eevdf_slice(ST_SLICE_SCALED, 150 * MS, 0, 1000 * MS, 2) == 150 * MS,
+		   "scaled: a base slice over the cap wins (never below stock)");
+	ktap_check(st_eevdf_slice(ST_SLICE_SCALED, 150 * MS, 0, 24 * MS, 2) == 150 * MS,
+		   "scaled: a large base slice is the floor");
+	for (nr = 1; nr < 5000; nr++) {
+		u64 s = st_eevdf_slice(ST_SLICE_SCALED, BASE, 0, 24 * MS, nr);
+		u64 p = st_eevdf_slice(ST_SLICE_SCALED, BASE, 0, 24 * MS, nr - 1 ? nr - 1 : 1);
+
+		if (s < BASE || s > ST_EEVDF_SLICE_MAX_NS || s > p)
+			bad++;
+	}
+	ktap_check(!bad, "scaled: within [base, 100 ms] and never growing with the count (1..4999)");
+
+	/* the deadline: vd = ve + r/w, the virtual length scales with r */
+	vr = 1000 * MS;
+	dl = vr + BASE;			/* nice 0: virtual = real */
+	ktap_check(st_eevdf_deadline(vr, dl, BASE, 12 * MS) == vr + 12 * MS,
+		   "deadline: nice 0, 3 ms -> 12 ms request");
+	dl = vr + BASE * 1024 / 3121;	/* nice -5's weight */
+	v = st_eevdf_deadline(vr, dl, BASE, 12 * MS);
+	ktap_check(v - vr == (BASE * 1024 / 3121) * 4,
+		   "deadline: nice -5 keeps its weight: 4x the virtual length");
+	ktap_check(st_eevdf_deadline(vr, vr + 12 * MS, 12 * MS, BASE) == vr + BASE,
+		   "deadline: shrinking back to the base slice");
+	ktap_check(st_eevdf_deadline(vr, vr - 5, BASE, 12 * MS) == vr - 5,
+		   "deadline: a deadline behind vruntime is left alone");
+	ktap_check(st_eevdf_deadline(vr, vr, BASE, 12 * MS) == vr,
+		   "deadline: a deadline at vruntime is left alone");
+	ktap_check(st_eevdf_deadline(vr, vr + BASE, 0, 12 * MS) == vr + BASE,
+		   "deadline: an old slice of 0 is left alone");
+	vr = ~0ULL - MS;		/* vruntime wraps: u64 arithmetic as the kernel's */
+	ktap_check(st_eevdf_deadline(vr, vr + BASE, BASE, 12 * MS) == vr + 12 * MS,
+		   "deadline: across the u64 wrap of vruntime");
+	ktap_check(st_eevdf_deadline(0, 90000ULL * MS, 90000ULL * MS, 100 * MS) ==
+		   100 * MS, "deadline: no overflow on a long virtual request");
+
+	/* the knobs */
+	ktap_check(parse(ST_KNOB_EEVDF_SLICE, "scaled\n", &v) == 0 && v == ST_SLICE_SCALED &&
+		   parse(ST_KNOB_EEVDF_SLICE, "fixed", &v) == 0 && v == ST_SLICE_FIXED &&
+		   parse(ST_KNOB_EEVDF_SLICE, "stock", &v) == 0 && v == ST_SLICE_STOCK,
+		   "eevdf_slice takes stock, fixed, scaled");
+	ktap_check(parse(ST_KNOB_EEVDF_SLICE, "1", &v) == -EINVAL &&
+		   parse(ST_KNOB_EEVDF_SLICE, "Scaled", &v) == -EINVAL,
+		   "eevdf_slice refuses numbers and other spellings");
+	ktap_check(parse(ST_KNOB_EEVDF_SLICE_NS, "99999", &v) == -ERANGE &&
+		   parse(ST_KNOB_EEVDF_SLICE_NS, "100000", &v) == 0 &&
+		   parse(ST_KNOB_EEVDF_SLICE_NS, "100000000", &v) == 0 &&
+		   parse(ST_KNOB_EEVDF_SLICE_NS, "100000001", &v) == -ERANGE,
+		   "eevdf_slice_ns within sched_setattr's 0.1..100 ms");
+	ktap_check(st_knobs[ST_KNOB_EEVDF_SLICE_NS].def == 12 * MS &&
+		   st_knobs[ST_KNOB_EEVDF_LATENCY_NS].def == 24 * MS &&
+		   st_knobs[ST_KNOB_EEVDF_SLICE].def == ST_SLICE_STOCK &&
+		   st_knobs[ST_KNOB_EEVDF_COUNTERS].def == 0,
+		   "defaults: stock slice, counters off, 12 ms fixed, 24 ms latency");
+	return ktap_finish();
+}
