@@ -742,7 +742,7 @@ def cmd_run(opts):
                                       "knobs": b.module.read_knobs() if Module.loaded() else {}}
             b.save()
             try:
-                report.write_all(b.out, b.data, draw_plots=not opts.no_plots, log=b.log)
+                report.write_all(b.out, b.data, draw_plots=not opts.no_plots, log=b.log, made_by_file=True)
                 for line in summary_lines(b.data):
                     b.log(line)
                 b.log("report: %s" % os.path.join(b.out, "report.md"))
