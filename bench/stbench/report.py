@@ -657,8 +657,8 @@ def machine_notes(data):
             "%.2f to %.2f" % x if x else "n/a" for x in (lb, la)))
     u = data.get("until")
     if isinstance(u, dict):
-        out.append("`--until-width %s --budget %s`: %d rounds (at least %s); ended by **%s**" % (
-            fmt_num(u.get("width_pct")), fmt_num(u.get("budget_s")), u.get("rounds") or 0,
+        out.append("`--until-width %g --budget %g`: %d rounds (at least %s); ended by **%s**" % (
+            u.get("width_pct") or 0, u.get("budget_s") or 0, u.get("rounds") or 0,
             u.get("rounds_min"), u.get("ended_by") or "the bench stopping before it decided (interrupted or failed)"))
     return out
 
