@@ -247,7 +247,7 @@ class Bench:
         if o.numa_fast_scan:
             dbg = facts.get("debugfs") or {}
             if not dbg.get("writable"):
-                raise BenchError("--numa-fast-scan needs a writable debugfs, and %s; run without "
+                raise BenchError("--numa-fast-scan needs a writable debugfs, but %s; run without "
                                  "--numa-fast-scan (longer runs, -s, see scan sequences instead)" % dbg.get("why"))
             d = os.path.join(self.root, NUMA_DBG.lstrip("/"))
             if not os.path.isdir(d):
@@ -640,6 +640,7 @@ def ignore_signals():
 def dry_run(opts):
     """The plan, without root and without touching anything."""
     b = Bench(opts)
+    b.check_options()
     configs, sweeps = b.build_configs()
     ncpus = len(sysinfo.online_cpus()) or os.cpu_count() or 1
     mem_kb = None
@@ -687,6 +688,16 @@ def dry_run(opts):
                 print("  round %d: %s" % (r, ", ".join(seq)))
         print("estimated time: about %s (runs of about %g s, 1.5 s each to set and check the module, "
               "calibration)" % (fmt_duration(est), opts.run_seconds))
+        if opts.until_width is not None:
+            print("then more rounds until every headline interval is narrower than %g points, no round "
+                  "ending after %s from the start (--until-width, --budget)" % (opts.until_width, fmt_duration(opts.budget)))
+        facts = machine.facts(b.root)
+        for w in machine.noisy(facts, opts.performance_governor):
+            print("warning: " + w)
+        try:
+            b.require(facts)
+        except BenchError as e:
+            print("a real run would stop here: %s" % e)
     finally:
         if b.env:
             b.env.cleanup()
