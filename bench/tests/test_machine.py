@@ -437,6 +437,30 @@ class TestUntilWidth(Tree):
         self.assertIn("kernel command line: BOOT_IMAGE=/vmlinuz", mb)
         self.assertIn("NUMA nodes (sysfs): node0: 0-1, node1: 2-3", mb)
 
+    def test_check_wants_the_machine_and_the_load(self):
+        from stbench import check
+        from test_report import synthetic
+        for drop in ("machine", "load", None):
+            data = synthetic()
+            if drop == "machine":
+                del data["stamp"]["machine"]
+            elif drop == "load":
+                del data["runs"][3]["loadavg_after"]
+            d = os.path.join(self.root, str(drop))
+            os.makedirs(d)
+            report.write_all(d, data, draw_plots=False, log=lambda m: None)
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                rc = check.check_dir(d, None, None, plots=False)
+            self.assertEqual(rc, 0 if drop is None else 1, out.getvalue())
+            if drop == "machine":
+                self.assertIn("not ok - stamp records the machine (cpu_model, cpufreq", out.getvalue())
+            elif drop == "load":
+                self.assertIn("not ok - every run records the load average before and after it (1 without)",
+                              out.getvalue())
+            else:
+                self.assertIn("ok - stamp records the machine: cpu_model", out.getvalue())
+
     def test_old_results_have_no_machine_rows(self):
         data = {"stamp": {"kernel": "x"}, "runs": [], "configs": [], "workloads": []}
         txt = report.made_by(data)
