@@ -739,7 +739,8 @@ def cmd_run(opts):
         rc = 1
     finally:
         ignore_signals()
-        b.log("restoring the module and the settings changed for the bench")
+        if b.module.snapshot is not None or b.sysctl_saved:
+            b.log("restoring the module and the settings changed for the bench")
         problems = b.restore()
         for p in problems:
             b.log("restore problem: %s" % p)

@@ -224,8 +224,13 @@ class TestRequire(Tree):
         """cmd_run as root, lockdown on: one line on stderr, exit 1, no
         output directory, the module never touched."""
         fake_machine(self.root, lockdown="confidentiality")
+        for quiet in (True, False):
+            self.exits_before_any_run(quiet)
+
+    def exits_before_any_run(self, quiet):
         out = os.path.join(self.root, "out")
         opts = run_opts("--numa-fast-scan", "-w", "numa", "-o", out)
+        opts.quiet = quiet
         err = io.StringIO()
         real = os.geteuid
         cli.os.geteuid = lambda: 0
