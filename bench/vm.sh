@@ -201,6 +201,7 @@ bench_full() {
 		t0=$SECONDS
 		load0=$(cut -d' ' -f1-3 /proc/loadavg)
 		st_log "kernel '$name': $kver; bench options: $BENCH_GUEST_ARGS"
+		rm -f "$out/made-by.txt"
 		bench_guest "$kver" bench "$out"
 		rc=$?
 		st_log "$kver: guest done after $((SECONDS - t0)) s (qemu rc $rc)"
@@ -214,7 +215,12 @@ bench_full() {
 		printf '%s\n' "BENCH_KERNELS=$name bench/vm.sh full  # BENCH_ARGS: $BENCH_GUEST_ARGS" \
 			"guest: qemu $ST_QEMU_ACCEL, -cpu $BENCH_CPU -smp $BENCH_SMP, 2 NUMA nodes, $BENCH_MEM; host: $(nproc) CPUs, $((SECONDS - t0)) s" \
 			"host load average (1, 5, 15 min) at start: $load0, at end: $(cut -d' ' -f1-3 /proc/loadavg)" \
-			>"$out/made-by.txt"
+			>"$out/made-by.txt.host"
+		# the guest's own made-by.txt (the bench's machine record) follows the host's lines
+		if [[ -f $out/made-by.txt ]]; then
+			sed 's/^/guest: /' "$out/made-by.txt" >>"$out/made-by.txt.host"
+		fi
+		mv "$out/made-by.txt.host" "$out/made-by.txt"
 		st_log "$kver: report in $out/report.md"
 	done
 }

@@ -44,6 +44,15 @@ def check_dir(d, want_configs=None, want_workloads=None, plots=True):
     res("l2_groups" in st.get("topology", {}) and "llc_groups" in st.get("topology", {}),
         "stamp has the L2 and LLC groups")
     res("sched_cache" in st and "sched_ext" in st, "stamp records SCHED_CACHE and sched_ext (null when absent)")
+    mach = st.get("machine")
+    keys = ("cpu_model", "cpufreq", "boost", "smt", "cpuidle", "cmdline", "mitigations", "numa_nodes",
+            "loadavg", "debugfs")
+    res(isinstance(mach, dict) and all(k in mach for k in keys),
+        "stamp records the machine (%s)" % ", ".join(k for k in keys if not isinstance(mach, dict) or k not in mach)
+        if not (isinstance(mach, dict) and all(k in mach for k in keys))
+        else "stamp records the machine: %s" % ", ".join(keys))
+    noload = [r for r in data.get("runs", []) if "loadavg_before" not in r or "loadavg_after" not in r]
+    res(not noload, "every run records the load average before and after it (%d without)" % len(noload))
     res(data.get("state") == "finished", "run finished (state: %s)" % data.get("state"))
     res(not data.get("restore_problems"), "no restore problems %s" % (data.get("restore_problems") or ""))
 

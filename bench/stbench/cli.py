@@ -12,7 +12,7 @@ import time
 from . import __version__
 from . import module as modmod
 from . import plan as planmod
-from . import report, sysinfo
+from . import machine, report, sysinfo
 from .counters import Counters
 from .module import BenchError, Module
 from .util import Log, fmt_duration, fmt_num, read
@@ -51,6 +51,16 @@ def nonneg_int(s):
         raise argparse.ArgumentTypeError("%r is not an integer" % s)
     if v < 0:
         raise argparse.ArgumentTypeError("%s is negative" % s)
+    return v
+
+
+def pos_float(s):
+    try:
+        v = float(s)
+    except ValueError:
+        raise argparse.ArgumentTypeError("%r is not a number" % s)
+    if not v > 0 or v != v or v == float("inf"):
+        raise argparse.ArgumentTypeError("%s: must be a positive number" % s)
     return v
 
 
@@ -132,6 +142,14 @@ def parser():
     r.add_argument("--numa-mb", type=int, default=None, help="st_numa_work MB per thread (default: a quarter of RAM, at most 3 GB, shared)")
     r.add_argument("--numa-fast-scan", action="store_true",
                    help="scan as often as NUMA balancing allows during the bench (debugfs scan_delay_ms/scan_period_*_ms, restored after); for short runs")
+    r.add_argument("--performance-governor", action="store_true",
+                   help="set the cpufreq governor performance on every CPU for the bench, and put each CPU's "
+                   "previous governor back at the end (also after Ctrl-C or an error); fails if it cannot")
+    r.add_argument("--until-width", type=pos_float, default=None, metavar="PCT",
+                   help="after the -n rounds, add rounds until every headline comparison's interval is "
+                   "narrower than PCT percentage points, or --budget runs out (the report says which)")
+    r.add_argument("--budget", type=pos_float, default=None, metavar="SECONDS",
+                   help="with --until-width: the bench's time budget; no round starts that would end after it")
     r.add_argument("--no-schedstats", action="store_true",
                    help="leave kernel.sched_schedstats alone (no wakeup count, no IPIs per wakeup)")
     r.add_argument("--cache-dir", default=None, help="where the C helpers are compiled (default %s)" % default_cache_dir())
@@ -164,6 +182,8 @@ def parser():
 
 
 class Bench:
+    root = "/"  # where the machine's state is read and its governors set (the tests: a fake tree)
+
     def __init__(self, opts):
         self.opts = opts
         self.log = Log(opts.quiet)
@@ -174,11 +194,15 @@ class Bench:
         self.interrupted = None
         self.runs = []
         self.data = None
-        self.t0 = time.monotonic()
+        self.clock = time.monotonic  # --budget's clock (the tests: a fake one)
+        self.t0 = self.clock()
+        self.warnings = []
 
     # --- side effects, each undone in restore() ---------------------------
-    def set_file(self, path, value):
+    def set_file(self, path, value, must=False):
         old = read(path)
+        if old is None and must:
+            raise BenchError("cannot read %s: the bench needs to set it to %s" % (path, value))
         if old is None or old == value:
             return
         with open(path, "w") as f:
@@ -200,6 +224,65 @@ class Bench:
         if self.env:
             self.env.cleanup()
         return problems
+
+    def warn(self, msg):
+        """A warning: on stderr (also with -q) and in the report."""
+        self.warnings.append(msg)
+        if self.opts.quiet:
+            sys.stderr.write("sched-tune-bench: warning: %s\n" % msg)
+        else:
+            self.log("warning: " + msg)
+
+    def check_options(self):
+        o = self.opts
+        if getattr(o, "until_width", None) is not None and getattr(o, "budget", None) is None:
+            raise BenchError("--until-width needs --budget SECONDS: the time after which no round starts")
+        if getattr(o, "budget", None) is not None and getattr(o, "until_width", None) is None:
+            raise BenchError("--budget only bounds --until-width PCT's extra rounds: give both")
+
+    def require(self, facts):
+        """What the options need and this machine cannot give: one clear
+        error before anything is touched, never a silent skip."""
+        o = self.opts
+        if o.numa_fast_scan:
+            dbg = facts.get("debugfs") or {}
+            if not dbg.get("writable"):
+                raise BenchError("--numa-fast-scan needs a writable debugfs, but %s; run without "
+                                 "--numa-fast-scan (longer runs, -s, see scan sequences instead)" % dbg.get("why"))
+            d = os.path.join(self.root, NUMA_DBG.lstrip("/"))
+            if not os.path.isdir(d):
+                raise BenchError("--numa-fast-scan needs %s, which this kernel does not have (no "
+                                 "CONFIG_NUMA_BALANCING?)" % NUMA_DBG)
+        if o.performance_governor:
+            files = machine.governor_files(self.root)
+            if not files:
+                raise BenchError("--performance-governor: this machine has no cpufreq governor to set "
+                                 "(no /sys/devices/system/cpu/cpu*/cpufreq: no driver, or a virtual machine)")
+            cf = facts.get("cpufreq")
+            lacking = []
+            for cpu, f in sorted(files.items()):
+                av = read(os.path.join(os.path.dirname(f), "scaling_available_governors"))
+                if av is not None and "performance" not in av.split():
+                    lacking.append(cpu)
+            if lacking:
+                raise BenchError("--performance-governor: CPUs %s do not offer the performance governor (%s)"
+                                 % (machine.cpulist_format(lacking), machine._fmt(
+                                     cf.get("available_governors") if isinstance(cf, dict) else cf)))
+
+    def set_performance_governor(self):
+        """performance on every CPU; restore() puts each one's back."""
+        prev, now = {}, {}
+        for cpu, f in sorted(machine.governor_files(self.root).items()):
+            prev[cpu] = read(f)
+            self.set_file(f, "performance", must=True)
+            now[cpu] = read(f)
+        bad = [c for c, g in now.items() if g != "performance"]
+        if bad:
+            raise BenchError("--performance-governor: CPUs %s still show governor %s after writing performance"
+                             % (machine.cpulist_format(bad), ", ".join(sorted({now[c] or "?" for c in bad}))))
+        self.log("cpufreq governor performance on CPUs %s (was %s; put back at the end)"
+                 % (machine.cpulist_format(now), machine._fmt(machine._group(prev))))
+        return {"set": "performance", "cpus": machine.cpulist_format(now), "previous": machine._group(prev)}
 
     # --- plan --------------------------------------------------------------
     def build_configs(self):
@@ -258,6 +341,13 @@ class Bench:
                "calibration": calibration, "warmup": warmup,
                "start": datetime.datetime.now().isoformat(timespec="seconds")}
         t0 = time.monotonic()
+        rec["loadavg_before"] = machine.loadavg(self.root)
+        la = rec["loadavg_before"]
+        if isinstance(la, list) and la and la[0] > machine.LOAD_WARN and not calibration:
+            rec["load_warning"] = True
+            msg = ("load average %.2f > %g before %s/%s round %d (the 1-minute average includes the bench's "
+                   "own previous runs)" % (la[0], machine.LOAD_WARN, w.name, cfg.name, rep))
+            self.log("  warning: " + msg)  # -q: in results.json and the report only
         try:
             self.module.apply(cfg)
             ok, problems, observed = self.module.verify(cfg)
@@ -287,6 +377,7 @@ class Bench:
             self.log("  %s/%s failed: %s" % (w.name, cfg.name, str(e).splitlines()[0]))
         finally:
             rec["wall_s"] = time.monotonic() - t0
+            rec["loadavg_after"] = machine.loadavg(self.root)
         return rec
 
     def calibrate(self, w, base):
@@ -325,8 +416,11 @@ class Bench:
 
     def run(self):
         o = self.opts
+        self.check_options()
         if os.geteuid() != 0:
             raise BenchError("run as root: the bench writes /sys/kernel/sched_tune and loads/unloads the module")
+        facts = machine.facts(self.root)
+        self.require(facts)
         self.out = o.out or "sched-tune-bench-%s" % datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
         os.makedirs(self.out, exist_ok=True)
         self.module.take_snapshot()
@@ -335,6 +429,9 @@ class Bench:
             "" if not self.module.snapshot["loaded"] else ": " + ", ".join(
                 "%s=%s" % kv for kv in sorted(self.module.snapshot["knobs"].items()))))
         stamp = sysinfo.stamp()
+        stamp["machine"] = facts
+        for w in machine.noisy(facts, o.performance_governor):
+            self.warn(w)
         configs, sweeps = self.build_configs()
         self.module.probe()
         stamp["module"] = self.module.version()
@@ -368,7 +465,9 @@ class Bench:
             self.set_file("/proc/sys/kernel/sched_schedstats", "1")
         if o.numa_fast_scan and any(w.name == "numa" for w in workloads):
             for f, v in NUMA_FAST:
-                self.set_file(os.path.join(NUMA_DBG, f), v)
+                self.set_file(os.path.join(NUMA_DBG, f), v, must=True)
+        if o.performance_governor:
+            stamp["performance_governor"] = self.set_performance_governor()
         stamp["numa_balancing_debugfs"] = {f: read(os.path.join(NUMA_DBG, f))
                                            for f in ("scan_delay_ms", "scan_period_min_ms",
                                                      "scan_period_max_ms", "scan_size_mb")
@@ -390,51 +489,64 @@ class Bench:
             "order": {"seed": seed, "method": "random.Random('sched-tune-bench|SEED|WORKLOAD|ROUND')"
                       ".shuffle of the configurations, per workload and round", "rounds": {}},
             "warmup": o.warmup, "runs": self.runs, "state": "running",
+            "warnings": self.warnings,
         }
 
     def execute(self, stamp, configs, sweeps, workloads, skipped_w, base):
         """Calibrates and runs every workload under every configuration in
-        the seeded order, with the warm-ups; self.data holds it all."""
+        the seeded order, with the warm-ups; self.data holds it all.  With
+        --until-width, more rounds follow until the headline intervals are
+        narrow enough or the budget is spent."""
         o = self.opts
         seed = o.seed if o.seed is not None else planmod.new_seed()
         active = [c for c in configs if not c.skip]
         self.data = self.new_data(stamp, configs, sweeps, skipped_w, seed)
         plan = [(w.name, [(c.name, c.unloaded) for c in active if c.runs_on(w.name)]) for w in workloads]
         steps = planmod.schedule(plan, o.reps, seed, o.warmup, Module.loaded(), base.unloaded)
-        for st in steps:
-            if st["kind"] == "timed":
-                self.data["order"]["rounds"].setdefault(st["workload"], {}).setdefault(
-                    str(st["rep"]), []).append(st["config"])
         runs_total = [st for st in steps if st["kind"] != "calibrate"]
         n_timed = len([st for st in runs_total if st["kind"] == "timed"])
         self.log("%d workloads x up to %d configurations x %d rounds = %d timed runs + %d warm-ups "
                  "(+ calibration); order seed %d" % (len(workloads), len(active), o.reps, n_timed,
                                                      len(runs_total) - n_timed, seed))
-        byname = {c.name: c for c in active}
-        wl = {w.name: w for w in workloads}
-        per_w = {}
+        self.byname = {c.name: c for c in active}
+        self.base = base
+        self.wl = {w.name: w for w in workloads}
+        self.per_w = {}
+        self.run_steps(steps)
+        if getattr(o, "until_width", None) is not None:
+            self.until(plan, seed)
+        self.data["state"] = "finished"
+
+    def run_steps(self, steps):
+        o = self.opts
+        runs_total = [st for st in steps if st["kind"] != "calibrate"]
+        for st in steps:
+            if st["kind"] == "timed":
+                self.data["order"]["rounds"].setdefault(st["workload"], {}).setdefault(
+                    str(st["rep"]), []).append(st["config"])
         done = 0
         for k, st in enumerate(steps):
-            w = wl[st["workload"]]
+            w = self.wl[st["workload"]]
             if st["kind"] == "calibrate":
-                self.calibrate(w, base)
+                self.calibrate(w, self.base)
                 wj = w.to_json()
                 self.log("workload %s: %s" % (w.name, wj["command"]))
                 self.data["workloads"].append(wj)
                 continue
-            c = byname[st["config"]]
+            c = self.byname[st["config"]]
             left = 0.0
             for st2 in runs_total[done:]:
-                ws = per_w.get(st2["workload"])
-                left += sum(ws) / len(ws) if ws else wl[st2["workload"]].expected_seconds() + 1.5
+                ws = self.per_w.get(st2["workload"])
+                left += sum(ws) / len(ws) if ws else self.wl[st2["workload"]].expected_seconds() + 1.5
             what = "%s | %s | %s %d/%d" % (w.name, c.name, "warm-up before round" if st["kind"] == "warmup"
-                                          else "round", st["rep"], o.reps)
+                                          else "round", st["rep"], max(o.reps, st["rep"]))
             self.progress(done, len(runs_total), what, left)
             rec = self.one_run(w, c, st["rep"], warmup=st["kind"] == "warmup")
             if st["kind"] == "warmup":
                 rec["why"] = st["why"]
             self.runs.append(rec)
-            per_w.setdefault(w.name, []).append(rec["wall_s"])
+            self.loaded_now = not c.unloaded
+            self.per_w.setdefault(w.name, []).append(rec["wall_s"])
             done += 1
             if rec["ok"]:
                 m = w.primary
@@ -443,7 +555,66 @@ class Bench:
             nxt = steps[k + 1] if k + 1 < len(steps) else None
             if nxt is None or nxt["workload"] != st["workload"] or nxt["rep"] != st["rep"]:
                 self.save()
-        self.data["state"] = "finished"
+
+    def headline_widths(self):
+        """{headline comparison: width of its interval in percentage points}
+        (inf: no interval yet; 0: no spread at all, nothing to narrow)."""
+        summ = report.summarize(self.data)
+        out = {}
+        for key, cmp in summ.get("family", {}).items():
+            ci = cmp.get("ci_pct")
+            if ci and all(x is not None for x in ci):
+                out[key] = abs(ci[1] - ci[0])
+            elif cmp.get("note") == "no spread":
+                out[key] = 0.0
+            else:
+                out[key] = float("inf")
+        return out
+
+    def until(self, plan, seed):
+        """--until-width PCT --budget S: one more round of every workload
+        while a headline interval is PCT points wide or wider and the
+        next round fits in what is left of the budget."""
+        o = self.opts
+        width, budget = o.until_width, o.budget
+        rnd = o.reps
+        loaded = getattr(self, "loaded_now", Module.loaded())
+        info = {"width_pct": width, "budget_s": budget, "rounds_min": o.reps}
+        self.data["until"] = info
+        last_round_s = None
+        while True:
+            widths = self.headline_widths()
+            elapsed = self.clock() - self.t0
+            wide = {k: v for k, v in widths.items() if not v < width}
+            info.update(rounds=rnd, elapsed_s=elapsed, widths=widths)
+            if not widths:
+                info["ended_by"] = "nothing to narrow: no headline comparison in this run"
+                break
+            if not wide:
+                info["ended_by"] = "width: every headline interval narrower than %g points after %d rounds" % (width, rnd)
+                break
+            est = last_round_s
+            if est is None:
+                est = sum(sum(self.per_w[wn]) / len(self.per_w[wn]) * len(cfgs)
+                          for wn, cfgs in plan if self.per_w.get(wn))
+            if elapsed >= budget or elapsed + est > budget:
+                info["ended_by"] = ("budget: %.0f s of %g s used, another round takes about %.0f s; "
+                                    "%d headline interval%s still %g points wide or wider (widest %s)"
+                                    % (elapsed, budget, est, len(wide), "" if len(wide) == 1 else "s", width,
+                                       fmt_num(max(wide.values()))))
+                break
+            rnd += 1
+            steps = []
+            for wname, cfgs in plan:
+                more, loaded = planmod.round_steps(wname, cfgs, rnd, seed, o.warmup, loaded)
+                steps += more
+            self.log("--until-width %g: %d headline interval%s %g points wide or wider (widest %s): round %d"
+                     % (width, len(wide), "" if len(wide) == 1 else "s", width, fmt_num(max(wide.values())), rnd))
+            t = self.clock()
+            self.run_steps(steps)
+            last_round_s = self.clock() - t
+            self.data["reps"] = rnd
+        self.log("--until-width: ended by %s" % info["ended_by"])
 
     def save(self):
         if self.data is None:
@@ -469,6 +640,7 @@ def ignore_signals():
 def dry_run(opts):
     """The plan, without root and without touching anything."""
     b = Bench(opts)
+    b.check_options()
     configs, sweeps = b.build_configs()
     ncpus = len(sysinfo.online_cpus()) or os.cpu_count() or 1
     mem_kb = None
@@ -516,6 +688,16 @@ def dry_run(opts):
                 print("  round %d: %s" % (r, ", ".join(seq)))
         print("estimated time: about %s (runs of about %g s, 1.5 s each to set and check the module, "
               "calibration)" % (fmt_duration(est), opts.run_seconds))
+        if opts.until_width is not None:
+            print("then more rounds until every headline interval is narrower than %g points, no round "
+                  "ending after %s from the start (--until-width, --budget)" % (opts.until_width, fmt_duration(opts.budget)))
+        facts = machine.facts(b.root)
+        for w in machine.noisy(facts, opts.performance_governor):
+            print("warning: " + w)
+        try:
+            b.require(facts)
+        except BenchError as e:
+            print("a real run would stop here: %s" % e)
     finally:
         if b.env:
             b.env.cleanup()
@@ -549,11 +731,16 @@ def cmd_run(opts):
         rc = 128 + e.signum
         b.log("interrupted by signal %d: stopping" % e.signum)
     except (BenchError, WorkloadError) as e:
-        b.log("error: %s" % e)
+        if opts.quiet or b.data is None:
+            # loud also with -q: the one line that says why nothing ran
+            sys.stderr.write("sched-tune-bench: error: %s\n" % e)
+        else:
+            b.log("error: %s" % e)
         rc = 1
     finally:
         ignore_signals()
-        b.log("restoring the module and the settings changed for the bench")
+        if b.module.snapshot is not None or b.sysctl_saved:
+            b.log("restoring the module and the settings changed for the bench")
         problems = b.restore()
         for p in problems:
             b.log("restore problem: %s" % p)
@@ -569,7 +756,7 @@ def cmd_run(opts):
                                       "knobs": b.module.read_knobs() if Module.loaded() else {}}
             b.save()
             try:
-                report.write_all(b.out, b.data, draw_plots=not opts.no_plots, log=b.log)
+                report.write_all(b.out, b.data, draw_plots=not opts.no_plots, log=b.log, made_by_file=True)
                 for line in summary_lines(b.data):
                     b.log(line)
                 b.log("report: %s" % os.path.join(b.out, "report.md"))

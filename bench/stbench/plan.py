@@ -36,24 +36,35 @@ def schedule(plan, reps, seed, warmup=1, loaded_at_start=True, base_unloaded=Fal
     steps = []
     loaded = loaded_at_start
     for wname, cfgs in plan:
-        names = [c for c, _ in cfgs]
-        unl = dict(cfgs)
         steps.append({"workload": wname, "config": None, "rep": 0, "kind": "calibrate"})
         loaded = not base_unloaded
-        first = True
         for rnd in range(1, reps + 1):
-            for cn in round_order(seed, wname, rnd, names):
-                want = not unl[cn]
-                why = None
-                if first:
-                    why = "first timed run of %s" % wname
-                elif want != loaded:
-                    why = "after %s" % ("modprobe" if want else "rmmod")
-                if why and warmup > 0:
-                    for _ in range(warmup):
-                        steps.append({"workload": wname, "config": cn, "rep": rnd,
-                                      "kind": "warmup", "why": why})
-                steps.append({"workload": wname, "config": cn, "rep": rnd, "kind": "timed"})
-                loaded = want
-                first = False
+            more, loaded = round_steps(wname, cfgs, rnd, seed, warmup, loaded, first=rnd == 1)
+            steps += more
     return steps
+
+
+def round_steps(wname, cfgs, rnd, seed, warmup=1, loaded=True, first=False):
+    """Round rnd of one workload: its timed runs in the seeded order, with
+    the warm-ups; `loaded`: whether the module is loaded before it;
+    `first`: the workload's first timed run is in this round.  Returns
+    (steps, loaded after the round).  The rounds --until-width adds after
+    the -n first ones are made by this too."""
+    names = [c for c, _ in cfgs]
+    unl = dict(cfgs)
+    steps = []
+    for cn in round_order(seed, wname, rnd, names):
+        want = not unl[cn]
+        why = None
+        if first:
+            why = "first timed run of %s" % wname
+        elif want != loaded:
+            why = "after %s" % ("modprobe" if want else "rmmod")
+        if why and warmup > 0:
+            for _ in range(warmup):
+                steps.append({"workload": wname, "config": cn, "rep": rnd,
+                              "kind": "warmup", "why": why})
+        steps.append({"workload": wname, "config": cn, "rep": rnd, "kind": "timed"})
+        loaded = want
+        first = False
+    return steps, loaded

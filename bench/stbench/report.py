@@ -9,7 +9,7 @@ import json
 import math
 import os
 
-from . import plots, stats
+from . import machine, plots, stats
 from .results import runs_on, sweep_workloads
 from .util import fmt_num
 
@@ -421,6 +421,8 @@ def markdown(data, plot_files):
         L.append("- no warm-up runs (made before the bench had them)")
     for n in data.get("notes", []):
         L.append("- **note**: %s" % n)
+    for line in machine_notes(data):
+        L.append("- " + line)
     if data.get("restore_problems"):
         L.append("- **restore problems**: %s" % "; ".join(data["restore_problems"]))
     else:
@@ -453,6 +455,11 @@ def markdown(data, plot_files):
         ("NUMA scan (debugfs)", ", ".join("%s=%s" % kv for kv in (st.get("numa_balancing_debugfs") or {}).items())),
         ("kernel.sched_schedstats during the bench", st.get("schedstats")),
     ]
+    rows += machine.rows(st.get("machine"))
+    pg = st.get("performance_governor")
+    if isinstance(pg, dict):
+        rows.append(("governor during the bench", "performance on CPUs %s (--performance-governor; before: %s, put back after)"
+                     % (pg.get("cpus"), machine._fmt(pg.get("previous")))))
     for k, v in (st.get("counter_methods") or {}).items():
         rows.append(("counter: " + k, v))
     for k, v in rows:
@@ -625,6 +632,58 @@ def markdown(data, plot_files):
     return "\n".join(L)
 
 
+def load_range(data, key):
+    """(min, max) of the runs' 1-minute load average before or after, or None."""
+    vals = [r[key][0] for r in data.get("runs", []) if isinstance(r.get(key), list) and r[key]
+            and isinstance(r[key][0], (int, float))]
+    return (min(vals), max(vals)) if vals else None
+
+
+def machine_notes(data):
+    """The noisy-machine warnings, the load around the runs and how
+    --until-width ended: lines for the report and made-by.txt."""
+    out = []
+    for w in data.get("warnings") or []:
+        out.append("**warning**: %s" % w)
+    timed = [r for r in data.get("runs", []) if not r.get("calibration")]
+    hot = [r for r in timed if r.get("load_warning")]
+    if hot:
+        out.append("**warning**: %d of %d runs started with a 1-minute load average above %g "
+                   "(it includes the bench's own previous runs; per run in results.json, "
+                   "loadavg_before/loadavg_after)" % (len(hot), len(timed), machine.LOAD_WARN))
+    lb, la = load_range(data, "loadavg_before"), load_range(data, "loadavg_after")
+    if lb or la:
+        out.append("load average (1 min) before the runs %s, after them %s" % tuple(
+            "%.2f to %.2f" % x if x else "n/a" for x in (lb, la)))
+    u = data.get("until")
+    if isinstance(u, dict):
+        out.append("`--until-width %g --budget %g`: %d rounds (at least %s); ended by **%s**" % (
+            u.get("width_pct") or 0, u.get("budget_s") or 0, u.get("rounds") or 0,
+            u.get("rounds_min"), u.get("ended_by") or "the bench stopping before it decided (interrupted or failed)"))
+    return out
+
+
+def made_by(data):
+    """made-by.txt: what made these figures, on what machine, in what state."""
+    st = data.get("stamp") or {}
+    L = ["%s %s: %s" % (data.get("tool", "sched-tune-bench"), data.get("tool_version", "?"), data.get("command")),
+         "started %s, finished %s, state %s" % (data.get("started"), data.get("finished"), data.get("state")),
+         "kernel: %s" % st.get("kernel"),
+         "CPU: %s, %s CPUs online" % (st.get("cpu_model"), st.get("cpus_online")),
+         "hypervisor / emulator: %s" % (st.get("hypervisor") or {}).get("verdict")]
+    if "machine" not in st:
+        L.append("machine state: n/a (not recorded by this version of the bench)")
+    for k, v in machine.rows(st.get("machine")):
+        L.append("%s: %s" % (k, v))
+    pg = st.get("performance_governor")
+    if isinstance(pg, dict):
+        L.append("governor during the bench: performance on CPUs %s (before: %s)" % (
+            pg.get("cpus"), machine._fmt(pg.get("previous"))))
+    for line in machine_notes(data):
+        L.append(line.replace("**", "").replace("`", ""))
+    return "\n".join(L) + "\n"
+
+
 def normalize(data):
     """What a report needs, from any results.json this bench ever wrote
     (or a partial one: interrupted before the first workload, a run that
@@ -664,7 +723,7 @@ def normalize(data):
     return data
 
 
-def write_all(out, data, draw_plots=True, log=print):
+def write_all(out, data, draw_plots=True, log=print, made_by_file=False):
     normalize(data)
     summarize(data)
     pfiles = {}
@@ -679,6 +738,9 @@ def write_all(out, data, draw_plots=True, log=print):
     data["plots"] = {"|".join(k): v for k, v in pfiles.items()}
     with open(os.path.join(out, "report.md"), "w") as f:
         f.write(markdown(data, pfiles))
+    if made_by_file:
+        with open(os.path.join(out, "made-by.txt"), "w") as f:
+            f.write(made_by(data))
     tmp = os.path.join(out, "results.json.tmp")
     with open(tmp, "w") as f:
         json.dump(finite(data), f, separators=(",", ":"), allow_nan=False)

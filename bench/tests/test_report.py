@@ -77,7 +77,8 @@ def synthetic(seed=1, reps=4):
                                  "module": {"ratelimit_checked": 10} if c.knobs else {}},
                     "observed": {"loaded": c.knobs is not None,
                                  "features": {f: {"state": "active" if f in c.needs() else "inactive", "reason": ""}
-                                              for f in module.FEATURES} if c.knobs else {}}})
+                                              for f in module.FEATURES} if c.knobs else {}},
+                    "loadavg_before": [0.1, 0.2, 0.3], "loadavg_after": [0.9, 0.4, 0.3]})
     return {
         "schema": 1, "command": "sched-tune-bench synthetic", "title": "synthetic",
         "started": "2026-01-01T00:00:00", "duration_s": 10.0,
@@ -85,7 +86,10 @@ def synthetic(seed=1, reps=4):
                   "topology": {"l2_groups": ["0-1"], "llc_groups": ["0-3"], "numa_nodes": {"node0": "0-3"}},
                   "hypervisor": {"verdict": "emulator (QEMU without KVM, i.e. TCG): timings are not hardware timings",
                                  "emulated": True},
-                  "module": {"version": "0.1.0"}, "sched_cache": None, "sched_ext": None},
+                  "module": {"version": "0.1.0"}, "sched_cache": None, "sched_ext": None,
+                  "machine": {k: "n/a (synthetic)" for k in (
+                      "cpu_model", "cpufreq", "boost", "smt", "cpuidle", "cmdline", "mitigations", "numa_nodes",
+                      "loadavg", "debugfs")}},
         "alpha": 0.05, "baseline": "stock", "reps": reps, "run_seconds": 1.0,
         "configs": [c.to_json() for c in cfgs],
         "sweeps": [{"knob": "ratelimit_window_ns", "base": "stock",
