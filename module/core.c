@@ -30,6 +30,8 @@ const char *const st_stat_names[ST_NR_STATS] = {
 	[ST_STAT_RL_CHECKED] = "ratelimit_checked",
 	[ST_STAT_RL_KEPT_PREV_CPU] = "ratelimit_kept_prev_cpu",
 	[ST_STAT_RL_MIGRATIONS_STAMPED] = "ratelimit_migrations_stamped",
+	[ST_STAT_RL_QUOTA_HALVED] = "ratelimit_quota_halved",
+	[ST_STAT_RL_QUOTA_REPLENISHED] = "ratelimit_quota_replenished",
 	[ST_STAT_TTWU_QUEUED_BY_LEVEL] = "ttwu_queued_by_level",
 	[ST_STAT_TTWU_DIRECT_BY_LEVEL] = "ttwu_direct_by_level",
 	[ST_STAT_TTWU_CHECKED] = "ttwu_checked",
@@ -99,6 +101,10 @@ static void st_config_derive(struct st_config *cfg)
 {
 	st_rl_params_init(&cfg->rl, cfg->knob[ST_KNOB_RL_WINDOW_NS],
 			  cfg->knob[ST_KNOB_RL_BURST]);
+	st_rl_params_adaptive(&cfg->rl,
+			      cfg->knob[ST_KNOB_RL_MODE] == ST_RL_MODE_ADAPTIVE,
+			      cfg->knob[ST_KNOB_RL_QUOTA],
+			      cfg->knob[ST_KNOB_RL_QUOTA_REPLENISH]);
 	cfg->rl_window_jiffies = nsecs_to_jiffies64(cfg->rl.window) + 1;
 }
 

@@ -30,6 +30,11 @@ static const char *const st_level_names[ST_NR_LEVELS] = {
 	"llc", "l2", "smt", "auto",
 };
 
+/* Indexed by enum st_rl_mode. */
+static const char *const st_rl_mode_names[ST_NR_RL_MODES] = {
+	"fixed", "adaptive",
+};
+
 /* Indexed by enum st_eevdf_slice_mode. */
 static const char *const st_slice_names[ST_NR_SLICE_MODES] = {
 	"stock", "fixed", "scaled",
@@ -48,6 +53,20 @@ const struct st_knob_desc st_knobs[ST_NR_KNOBS] = {
 	[ST_KNOB_RL_BURST] = {
 		.name = "ratelimit_burst", .min = 1, .max = 1000, .def = 1,
 		.feature = ST_FEAT_RATELIMIT,
+	},
+	[ST_KNOB_RL_MODE] = {
+		.name = "ratelimit_mode", .min = 0, .max = ST_NR_RL_MODES - 1,
+		.def = ST_RL_MODE_FIXED, .feature = ST_FEAT_RATELIMIT,
+		.choices = st_rl_mode_names, .nr_choices = ST_NR_RL_MODES,
+	},
+	/* SCHED_MIGRATION_QUOTA and _REPLENISH of patch 2/2: 10 and 1 */
+	[ST_KNOB_RL_QUOTA] = {
+		.name = "ratelimit_quota", .min = 1, .max = 1000, .def = 10,
+		.feature = ST_FEAT_RATELIMIT,
+	},
+	[ST_KNOB_RL_QUOTA_REPLENISH] = {
+		.name = "ratelimit_quota_replenish", .min = 1, .max = 1000,
+		.def = 1, .feature = ST_FEAT_RATELIMIT,
 	},
 	[ST_KNOB_CACHE_LEVEL] = {
 		.name = "cache_share_level", .min = 0, .max = ST_NR_LEVELS - 1,
@@ -175,9 +194,63 @@ void st_rl_params_init(struct st_rl_params *rp, u64 window, u32 burst)
 	rp->tolerance = window - rp->interval;
 }
 
+void st_rl_params_adaptive(struct st_rl_params *rp, bool adaptive, u32 quota,
+			   u32 replenish)
+{
+	rp->adaptive = adaptive;
+	rp->quota = quota ? quota : 1;
+	rp->replenish = replenish;
+}
+
 bool st_rl_limited(const struct st_rl_params *rp, u64 tat, u64 now)
 {
+	if (rp->adaptive)
+		return rp->window && now <= tat;
 	return rp->window && tat > now + rp->tolerance;
+}
+
+void st_rl_quota_init(struct st_rl_quota *q, const struct st_rl_params *rp)
+{
+	q->tat = 0;
+	q->used = 0;
+	q->quota = rp->quota;
+}
+
+/*
+ * As the patch: a migration inside the window only counts; one after it
+ * opens the next window, counted as its first migration, and sets the
+ * quota from how the last window went.  A quota above rp->quota (the knob
+ * was lowered) starts from rp->quota.
+ */
+enum st_rl_stamped st_rl_quota_migrate(struct st_rl_quota *q,
+				       const struct st_rl_params *rp, u64 now)
+{
+	u32 quota = q->quota && q->quota <= rp->quota ? q->quota : rp->quota;
+	u32 next;
+
+	if (now < q->tat) {
+		if (q->used < ST_RL_USED_MAX)
+			q->used++;
+		q->quota = quota;
+		return ST_RL_STAMPED;
+	}
+	q->tat = now + rp->window;
+	if (q->used >= quota)
+		next = quota > 1 ? quota >> 1 : 1;
+	else
+		next = quota + rp->replenish < rp->quota ?
+		       quota + rp->replenish : rp->quota;
+	q->quota = next;
+	q->used = 1;
+	if (next < quota)
+		return ST_RL_HALVED;
+	return next > quota ? ST_RL_REPLENISHED : ST_RL_STAMPED;
+}
+
+bool st_rl_quota_limited(const struct st_rl_params *rp,
+			 const struct st_rl_quota *q, u64 now)
+{
+	return q->used >= q->quota && st_rl_limited(rp, q->tat, now);
 }
 
 /*
@@ -192,21 +265,43 @@ u64 st_rl_stamp(const struct st_rl_params *rp, u64 tat, u64 now)
 	return next < now + rp->window ? next : now + rp->window;
 }
 
-bool st_rl_slot_stamp(struct st_rl_slot *slot, const struct st_rl_params *rp,
-		      u64 owner, u64 now, unsigned long expires)
+enum st_rl_stamped st_rl_slot_stamp(struct st_rl_slot *slot,
+				    const struct st_rl_params *rp, u64 owner,
+				    u64 now, unsigned long expires)
 {
+	enum st_rl_stamped ret = ST_RL_STAMPED;
+	struct st_rl_quota q;
+	bool mine;
 	u32 seq;
 	u64 tat;
 
 	if (!st_rl_write_begin(slot, &seq))
-		return false;
+		return ST_RL_BUSY;
 	/* claimed: no other writer can change the fields under us */
-	tat = st_rl_read_owner(slot) == owner ? st_rl_read_tat(slot) : 0;
+	mine = st_rl_read_owner(slot) == owner;
+	tat = mine ? st_rl_read_tat(slot) : 0;
 	st_rl_write_owner(slot, owner);
-	st_rl_write_tat(slot, st_rl_stamp(rp, tat, now));
-	st_rl_write_expires(slot, expires);
+	if (!rp->adaptive) {
+		st_rl_write_tat(slot, st_rl_stamp(rp, tat, now));
+		st_rl_write_expires(slot, expires);
+		st_rl_write_quota(slot, 0, 0);
+	} else {
+		st_rl_quota_init(&q, rp);
+		if (mine) {
+			q.tat = tat;
+			q.used = st_read_once(slot->used);
+			q.quota = st_read_once(slot->quota);
+		}
+		ret = st_rl_quota_migrate(&q, rp, now);
+		/* a window kept keeps its expiry: the fast path stays exact */
+		if (q.tat != tat) {
+			st_rl_write_tat(slot, q.tat);
+			st_rl_write_expires(slot, expires);
+		}
+		st_rl_write_quota(slot, q.used, q.quota);
+	}
 	st_rl_write_end(slot, seq);
-	return true;
+	return ret;
 }
 
 unsigned int st_flips_after_record(const struct st_wakee_flips *w)

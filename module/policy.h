@@ -30,6 +30,7 @@
 #include <stdint.h>
 typedef uint64_t u64;
 typedef uint32_t u32;
+typedef uint16_t u16;
 /*
  * The kernel's primitives as C11 atomics: relaxed accesses, fences that
  * order loads (acquire) and stores (release) as smp_rmb()/smp_wmb() do.
@@ -52,6 +53,9 @@ enum st_knob_id {
 	ST_KNOB_ENABLED,
 	ST_KNOB_RL_WINDOW_NS,
 	ST_KNOB_RL_BURST,
+	ST_KNOB_RL_MODE,
+	ST_KNOB_RL_QUOTA,
+	ST_KNOB_RL_QUOTA_REPLENISH,
 	ST_KNOB_CACHE_LEVEL,
 	ST_KNOB_AUTO_LLC_MAX,
 	ST_KNOB_NUMA_THRESHOLD,
@@ -62,6 +66,13 @@ enum st_knob_id {
 	ST_KNOB_EEVDF_SLICE_NS,
 	ST_KNOB_EEVDF_LATENCY_NS,
 	ST_NR_KNOBS
+};
+
+/* ratelimit_mode: the rate-limit patch (1/2) or its adaptive quota (2/2) */
+enum st_rl_mode {
+	ST_RL_MODE_FIXED,
+	ST_RL_MODE_ADAPTIVE,
+	ST_NR_RL_MODES
 };
 
 enum st_cache_level {
@@ -121,11 +132,55 @@ struct st_rl_params {
 	u64 interval;	/* window / burst */
 	u64 tolerance;	/* window - interval */
 	u64 window;
+	/* ratelimit_mode=adaptive: the quota below instead of the burst */
+	bool adaptive;
+	u32 quota;	/* a task's quota per window, at most and at first */
+	u32 replenish;	/* given back after a window not used up */
 };
 
 void st_rl_params_init(struct st_rl_params *rp, u64 window, u32 burst);
+void st_rl_params_adaptive(struct st_rl_params *rp, bool adaptive, u32 quota,
+			   u32 replenish);
+/*
+ * Fixed: whether a task of this tat is limited at @now.  Adaptive: the
+ * same for a task that has used up its quota (st_rl_slot_may_limit()
+ * checked that); @tat is then the end of its window.
+ */
 bool st_rl_limited(const struct st_rl_params *rp, u64 tat, u64 now);
 u64 st_rl_stamp(const struct st_rl_params *rp, u64 tat, u64 now);
+
+/*
+ * Adaptive quota, "sched: Implement adaptative rate limiting of task
+ * migrations" (patch 2/2 of the rate-limit series): the fields the patch
+ * adds to sched_entity.  A migration at or after @tat opens a window of
+ * rp->window: the quota is halved (down to 1) if the window before used
+ * it up, else rp->replenish is given back (up to rp->quota).
+ */
+struct st_rl_quota {
+	u64 tat;	/* next_migration_time: the end of the window */
+	u32 used;	/* nr_migrations_per_window */
+	u32 quota;	/* quota_migrations_per_window */
+};
+
+/* What a stamp did; ST_RL_BUSY: another CPU had the slot, nothing done. */
+enum st_rl_stamped {
+	ST_RL_BUSY,
+	ST_RL_STAMPED,
+	ST_RL_HALVED,		/* opened a window with a smaller quota */
+	ST_RL_REPLENISHED,	/* opened a window with a larger quota */
+};
+
+/* used counts saturate here: a u16 in the slot */
+#define ST_RL_USED_MAX	0xffffU
+
+/* The state of __sched_fork() in the patch: no window, a full quota. */
+void st_rl_quota_init(struct st_rl_quota *q, const struct st_rl_params *rp);
+/* migrate_task_ratelimit_fair() of the patch, at sched_clock @now. */
+enum st_rl_stamped st_rl_quota_migrate(struct st_rl_quota *q,
+				       const struct st_rl_params *rp, u64 now);
+/* !should_migrate_task() of the patch: quota used up, window not over. */
+bool st_rl_quota_limited(const struct st_rl_params *rp,
+			 const struct st_rl_quota *q, u64 now);
 
 /*
  * One slot of the rate limit's lossy per-task table (ratelimit.c): the
@@ -137,10 +192,14 @@ u64 st_rl_stamp(const struct st_rl_params *rp, u64 tat, u64 now);
  * that finds it busy or changed sees no stamp.  Either way a task goes
  * unlimited once, which the lossy table allows; what it never does is
  * pair one task's owner with another task's tat.  32 bytes on 64-bit: a
- * slot never straddles a cache line.
+ * slot never straddles a cache line.  The adaptive quota's two counts
+ * fill the hole after @seq and are published with the rest.
  */
 struct st_rl_slot {
 	u32 seq;		/* odd while a writer fills the slot */
+	/* adaptive: st_rl_quota's used and quota; fixed: both 0 */
+	u16 used;
+	u16 quota;
 	/* jiffies after which tat has surely passed: no clock to read */
 	unsigned long expires;
 	u64 owner;
@@ -178,6 +237,12 @@ static inline unsigned long st_rl_read_expires(const struct st_rl_slot *slot)
 	return st_read_once(slot->expires);
 }
 
+/* Adaptive: the quota is used up (always so for a fixed-mode stamp). */
+static inline bool st_rl_read_used_up(const struct st_rl_slot *slot)
+{
+	return st_read_once(slot->used) >= st_read_once(slot->quota);
+}
+
 /* Whether a writer came between st_rl_read_begin() and now. */
 static inline bool st_rl_read_retry(const struct st_rl_slot *slot, u32 seq)
 {
@@ -186,8 +251,10 @@ static inline bool st_rl_read_retry(const struct st_rl_slot *slot, u32 seq)
 }
 
 /*
- * Whether @owner's stamp in @slot may still hold at jiffies @now.  Only a
- * "yes" needs the retry check: a "no" from a torn read is a lost stamp.
+ * Whether @owner's stamp in @slot may still hold at jiffies @now (and, in
+ * adaptive mode, the quota is used up: below it, as in the patch, no
+ * clock is read).  Only a "yes" needs the retry check: a "no" from a
+ * torn read is a lost stamp.
  */
 static inline bool st_rl_slot_may_limit(const struct st_rl_slot *slot,
 					u64 owner, unsigned long now)
@@ -200,7 +267,8 @@ static inline bool st_rl_slot_may_limit(const struct st_rl_slot *slot,
 	if (st_rl_read_owner(slot) != owner)
 		return false;
 	st_rl_read_step();
-	if (!st_time_before_eq(now, st_rl_read_expires(slot)))
+	if (!st_time_before_eq(now, st_rl_read_expires(slot)) ||
+	    !st_rl_read_used_up(slot))
 		return false;
 	st_rl_read_step();
 	return !st_rl_read_retry(slot, seq);
@@ -256,6 +324,13 @@ static inline void st_rl_write_expires(struct st_rl_slot *slot,
 	st_write_once(slot->expires, expires);
 }
 
+static inline void st_rl_write_quota(struct st_rl_slot *slot, u32 used,
+				     u32 quota)
+{
+	st_write_once(slot->used, (u16)used);
+	st_write_once(slot->quota, (u16)quota);
+}
+
 static inline void st_rl_write_end(struct st_rl_slot *slot, u32 seq)
 {
 	st_smp_wmb();
@@ -264,11 +339,13 @@ static inline void st_rl_write_end(struct st_rl_slot *slot, u32 seq)
 
 /*
  * Stamps a migration of @owner at sched_clock @now; @expires is the
- * jiffies value by which the new tat has surely passed.  False if
- * another CPU is stamping the slot: nothing is then written.
+ * jiffies value by which a tat set now has surely passed.  ST_RL_BUSY
+ * if another CPU is stamping the slot: nothing is then written.  In
+ * adaptive mode a slot another task held starts from st_rl_quota_init().
  */
-bool st_rl_slot_stamp(struct st_rl_slot *slot, const struct st_rl_params *rp,
-		      u64 owner, u64 now, unsigned long expires);
+enum st_rl_stamped st_rl_slot_stamp(struct st_rl_slot *slot,
+				    const struct st_rl_params *rp, u64 owner,
+				    u64 now, unsigned long expires);
 
 /*
  * The stock wake_wide() heuristic applied to the waker's flip count as

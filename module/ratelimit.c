@@ -17,6 +17,32 @@
  * in the wakeup path, nothing to free when a task exits.  A slot names
  * its owner by pointer and start time; a task whose slot another task
  * took is simply not limited until it migrates again.
+ *
+ * ratelimit_mode=adaptive is patch 2/2 of the series, "sched: Implement
+ * adaptative rate limiting of task migrations" (Mathieu Desnoyers,
+ * 2023-09-05,
+ * https://lore.kernel.org/lkml/20230905171105.1005672-3-mathieu.desnoyers@efficios.com/):
+ * a task may make ratelimit_quota migrations (SCHED_MIGRATION_QUOTA, 10)
+ * per window of ratelimit_window_ns (2 ms) before affine wakeups keep it
+ * on prev_cpu for the rest of the window; the first migration after a
+ * window opens the next one, with the quota halved (down to 1) if the
+ * last was used up, else ratelimit_quota_replenish (1) given back, up to
+ * the quota.  Windows in which the task did not migrate at all give
+ * nothing back: the patch only looks at the window that just ended.
+ * The state (next_migration_time, nr_migrations_per_window,
+ * quota_migrations_per_window) lives in the same lossy slot, so a task
+ * whose slot is taken starts again from a full quota, as a new task does
+ * in the patch.  Where this differs from the patch:
+ *  - time is sched_clock_cpu(new_cpu) at a migration and of prev_cpu at
+ *    a wakeup, as in fixed mode; the patch reads the old CPU's clock at a
+ *    migration and, with an unstable sched_clock, moves the window end
+ *    by the two CPUs' clock difference.  With a stable clock (x86 with
+ *    an invariant TSC) both clocks are one.
+ *  - the migration count saturates at 65535 (a u16 in the slot, whose
+ *    size stays 32 bytes), the quota knob is at most 1000.
+ *  - changing the mode, window or quota forgets every task's state.
+ * Below its quota a task's wakeup reads no clock, as in the patch: the
+ * fast path (st_rl_slot_may_limit()) sees the counts in the slot.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -156,11 +182,25 @@ static void st_migrate_task_rq_fair(struct task_struct *p, int new_cpu)
 	 * us skip ours: the table is lossy, and no lock spins here.  The
 	 * tat is at most a window ahead of now (st_rl_stamp()).
 	 */
-	if (cfg && cfg->rl.window &&
-	    st_rl_slot_stamp(st_rl_slot(p), &cfg->rl, st_rl_owner(p),
-			     sched_clock_cpu(new_cpu),
-			     jiffies + cfg->rl_window_jiffies))
-		st_stat_inc(ST_STAT_RL_MIGRATIONS_STAMPED);
+	if (cfg && cfg->rl.window) {
+		switch (st_rl_slot_stamp(st_rl_slot(p), &cfg->rl,
+					 st_rl_owner(p),
+					 sched_clock_cpu(new_cpu),
+					 jiffies + cfg->rl_window_jiffies)) {
+		case ST_RL_HALVED:
+			st_stat_inc(ST_STAT_RL_QUOTA_HALVED);
+			fallthrough;
+		case ST_RL_STAMPED:
+			st_stat_inc(ST_STAT_RL_MIGRATIONS_STAMPED);
+			break;
+		case ST_RL_REPLENISHED:
+			st_stat_inc(ST_STAT_RL_QUOTA_REPLENISHED);
+			st_stat_inc(ST_STAT_RL_MIGRATIONS_STAMPED);
+			break;
+		case ST_RL_BUSY:
+			break;
+		}
+	}
 	st_kcall(st_orig_migrate_task_rq_fair)(p, new_cpu);
 }
 
@@ -274,7 +314,9 @@ static void st_rl_reconfigure(const struct st_config *old,
 			      const struct st_config *cfg)
 {
 	if (old->rl.window != cfg->rl.window ||
-	    old->rl.interval != cfg->rl.interval)
+	    old->rl.interval != cfg->rl.interval ||
+	    old->rl.adaptive != cfg->rl.adaptive ||
+	    old->rl.quota != cfg->rl.quota)
 		st_rl_forget_live();
 }
 

@@ -48,6 +48,9 @@ static ssize_t st_knob_write(struct kobject *kobj, struct kobj_attribute *attr,
 ST_KNOB_ATTR(enabled);
 ST_KNOB_ATTR(ratelimit_window_ns);
 ST_KNOB_ATTR(ratelimit_burst);
+ST_KNOB_ATTR(ratelimit_mode);
+ST_KNOB_ATTR(ratelimit_quota);
+ST_KNOB_ATTR(ratelimit_quota_replenish);
 ST_KNOB_ATTR(cache_share_level);
 ST_KNOB_ATTR(cache_share_auto_llc_max);
 ST_KNOB_ATTR(numa_scan_threshold);
@@ -62,6 +65,9 @@ static struct attribute *st_attrs[] = {
 	&st_attr_enabled.attr,
 	&st_attr_ratelimit_window_ns.attr,
 	&st_attr_ratelimit_burst.attr,
+	&st_attr_ratelimit_mode.attr,
+	&st_attr_ratelimit_quota.attr,
+	&st_attr_ratelimit_quota_replenish.attr,
 	&st_attr_cache_share_level.attr,
 	&st_attr_cache_share_auto_llc_max.attr,
 	&st_attr_numa_scan_threshold.attr,

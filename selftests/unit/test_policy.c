@@ -44,6 +44,16 @@ static const struct parse_case cases[] = {
 	{ ST_KNOB_RL_BURST, "1", 0, 1 },
 	{ ST_KNOB_RL_BURST, "1000", 0, 1000 },
 	{ ST_KNOB_RL_BURST, "1001", -ERANGE },
+	{ ST_KNOB_RL_MODE, "fixed", 0, ST_RL_MODE_FIXED },
+	{ ST_KNOB_RL_MODE, "adaptive\n", 0, ST_RL_MODE_ADAPTIVE },
+	{ ST_KNOB_RL_MODE, "Adaptive", -EINVAL },
+	{ ST_KNOB_RL_MODE, "1", -EINVAL },
+	{ ST_KNOB_RL_QUOTA, "0", -ERANGE },
+	{ ST_KNOB_RL_QUOTA, "1000", 0, 1000 },
+	{ ST_KNOB_RL_QUOTA, "1001", -ERANGE },
+	{ ST_KNOB_RL_QUOTA_REPLENISH, "0", -ERANGE },
+	{ ST_KNOB_RL_QUOTA_REPLENISH, "1", 0, 1 },
+	{ ST_KNOB_RL_QUOTA_REPLENISH, "1001", -ERANGE },
 	{ ST_KNOB_CACHE_LEVEL, "llc", 0, ST_LEVEL_LLC },
 	{ ST_KNOB_CACHE_LEVEL, "l2\n", 0, ST_LEVEL_L2 },
 	{ ST_KNOB_CACHE_LEVEL, "smt", 0, ST_LEVEL_SMT },
@@ -188,6 +198,124 @@ static void test_ratelimit(void)
 	ktap_check(!st_rl_limited(&rp, ~0ULL, t), "window 0 never limits");
 }
 
+/* @n migrations at @t, each must return @want; false if one did not. */
+static bool migrate_n(struct st_rl_quota *q, const struct st_rl_params *rp,
+		      int n, u64 t, enum st_rl_stamped want)
+{
+	bool ok = true;
+
+	while (n--)
+		ok &= st_rl_quota_migrate(q, rp, t) == want;
+	return ok;
+}
+
+/*
+ * Patch 2/2 step by step: quota 10 per 2 ms, halved when used up (10, 5,
+ * 2, 1), one back per window below quota; and its quirk at 1.
+ */
+static void test_ratelimit_adaptive(void)
+{
+	struct st_rl_params rp;
+	struct st_rl_quota q;
+	u64 t = 1000 * MS;
+	bool ok;
+
+	st_rl_params_init(&rp, 2 * MS, 1);
+	st_rl_params_adaptive(&rp, true, st_knobs[ST_KNOB_RL_QUOTA].def,
+			      st_knobs[ST_KNOB_RL_QUOTA_REPLENISH].def);
+	ktap_check(rp.quota == 10 && rp.replenish == 1 &&
+		   st_knobs[ST_KNOB_RL_MODE].def == ST_RL_MODE_FIXED,
+		   "adaptive: defaults are the patch's 10 and 1, mode fixed");
+
+	st_rl_quota_init(&q, &rp);
+	ktap_check(!st_rl_quota_limited(&rp, &q, t),
+		   "adaptive: a new task is not limited");
+	/* the first migration opens a window: the full quota stays full */
+	ok = migrate_n(&q, &rp, 1, t, ST_RL_STAMPED);
+	ktap_check(ok && q.tat == t + 2 * MS && q.used == 1 && q.quota == 10,
+		   "adaptive: first migration opens a 2 ms window, used 1 of 10");
+	ok = migrate_n(&q, &rp, 8, t + MS, ST_RL_STAMPED);
+	ktap_check(ok && q.used == 9 && !st_rl_quota_limited(&rp, &q, t + MS),
+		   "adaptive: 9 of 10 used: still free to migrate");
+	ok = migrate_n(&q, &rp, 1, t + MS, ST_RL_STAMPED);
+	ktap_check(ok && q.used == 10 && st_rl_quota_limited(&rp, &q, t + MS) &&
+		   st_rl_quota_limited(&rp, &q, t + 2 * MS) &&
+		   !st_rl_quota_limited(&rp, &q, t + 2 * MS + 1),
+		   "adaptive: 10 of 10 used: limited to the window's end, free after (now > next_migration_time)");
+	/* migrations the limit cannot veto still count */
+	ok = migrate_n(&q, &rp, 5, t + MS, ST_RL_STAMPED);
+	ktap_check(ok && q.used == 15 && q.tat == t + 2 * MS,
+		   "adaptive: load-balancing migrations in the window count, the window stays");
+
+	t += 2 * MS;
+	ok = migrate_n(&q, &rp, 1, t, ST_RL_HALVED);
+	ktap_check(ok && q.quota == 5 && q.used == 1 && q.tat == t + 2 * MS,
+		   "adaptive: window used up -> next opens with quota 5");
+	ok = migrate_n(&q, &rp, 4, t, ST_RL_STAMPED);
+	ktap_check(ok && st_rl_quota_limited(&rp, &q, t + 1),
+		   "adaptive: 5 of 5 used: limited");
+	t += 3 * MS;
+	ok = migrate_n(&q, &rp, 1, t, ST_RL_HALVED) &&
+	     migrate_n(&q, &rp, 1, t, ST_RL_STAMPED);
+	ktap_check(ok && q.quota == 2 && st_rl_quota_limited(&rp, &q, t),
+		   "adaptive: used up again -> quota 2 (5 >> 1), used at once");
+	t += 3 * MS;
+	ok = migrate_n(&q, &rp, 1, t, ST_RL_HALVED);
+	ktap_check(ok && q.quota == 1 && st_rl_quota_limited(&rp, &q, t),
+		   "adaptive: used up again -> quota 1, the opening migration uses it");
+	t += 3 * MS;
+	ok = migrate_n(&q, &rp, 1, t, ST_RL_STAMPED);
+	ktap_check(ok && q.quota == 1,
+		   "adaptive: at 1 a used-up window halves no further (down to 1)");
+	/*
+	 * The patch's quirk: the migration that opens a window counts in it,
+	 * so at quota 1 every window is used up and nothing comes back.
+	 */
+	for (ok = true; t < 1100 * MS; t += 3 * MS)
+		ok &= migrate_n(&q, &rp, 1, t, ST_RL_STAMPED) && q.quota == 1;
+	ktap_check(ok, "adaptive: at quota 1, one migration per window never recovers (as in the patch)");
+
+	/* recovery: from 2, a window with one migration gives one back */
+	q.quota = 2;
+	q.used = 1;
+	ok = true;
+	for (int want = 3; want <= 10; want++) {
+		t += 3 * MS;
+		ok &= migrate_n(&q, &rp, 1, t, ST_RL_REPLENISHED) &&
+		      q.quota == want && !st_rl_quota_limited(&rp, &q, t);
+	}
+	ktap_check(ok, "adaptive: from 2, each window with one migration gives one back: 3, 4, ..., 10");
+	t += 3 * MS;
+	ok = migrate_n(&q, &rp, 1, t, ST_RL_STAMPED);
+	ktap_check(ok && q.quota == 10, "adaptive: never above the quota knob");
+	/* idle windows give nothing: only the window that ended counts */
+	q.quota = 5;
+	q.used = 1;
+	t += 1000 * MS;
+	ok = migrate_n(&q, &rp, 1, t, ST_RL_REPLENISHED);
+	ktap_check(ok && q.quota == 6,
+		   "adaptive: a second without migrations gives one back, not 500");
+
+	st_rl_params_adaptive(&rp, true, 4, 3);
+	q.quota = 1;
+	q.used = 0;
+	ok = migrate_n(&q, &rp, 1, t + 1000 * MS, ST_RL_REPLENISHED);
+	ktap_check(ok && q.quota == 4,
+		   "adaptive: replenish 3 with quota 4: 1 -> 4, capped");
+	q.quota = 10;
+	q.used = 0;
+	ok = migrate_n(&q, &rp, 1, t + 2000 * MS, ST_RL_STAMPED);
+	ktap_check(ok && q.quota == 4,
+		   "adaptive: a quota above a lowered knob starts from the knob");
+	q.used = ST_RL_USED_MAX;
+	ok = migrate_n(&q, &rp, 1, t + 2000 * MS, ST_RL_STAMPED);
+	ktap_check(ok && q.used == ST_RL_USED_MAX,
+		   "adaptive: the count saturates at %u", ST_RL_USED_MAX);
+	st_rl_params_init(&rp, 0, 1);
+	ktap_check(!st_rl_quota_limited(&rp, &q, t),
+		   "adaptive: window 0 never limits");
+}
+
 static void test_wake_wide(void)
 {
 	struct st_wakee_flips w = { .flips = 9, .decay = true,
@@ -206,12 +334,13 @@ static void test_wake_wide(void)
 
 int main(void)
 {
-	ktap_header(ARRAY_SIZE(cases) + 1 + ST_NR_KNOBS + 1 + 3 + 9 + 6);
+	ktap_header(ARRAY_SIZE(cases) + 1 + ST_NR_KNOBS + 1 + 3 + 9 + 19 + 6);
 	test_parse();
 	test_parse_len();
 	test_defaults();
 	test_format();
 	test_ratelimit();
+	test_ratelimit_adaptive();
 	test_wake_wide();
 	return ktap_finish();
 }

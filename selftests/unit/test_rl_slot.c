@@ -250,6 +250,51 @@ static void test_sequential(void)
 }
 
 /*
+ * Adaptive mode through the slot: the quota counts travel with the
+ * stamp, the fast path says "may limit" only once the quota is used up,
+ * a slot taken by another task starts again from a full quota, and a
+ * fixed-mode stamp always reads as used up.
+ */
+static void test_adaptive_slot(void)
+{
+	struct st_rl_params rp;
+	u64 t = 5000;
+	bool ok = true;
+	int i;
+
+	st_rl_params_init(&rp, 300, 1);
+	st_rl_params_adaptive(&rp, true, 3, 1);
+	memset(&slot, 0, sizeof(slot));
+	for (i = 0; i < 3; i++) {
+		ok &= !st_rl_slot_may_limit(&slot, OWN_A, NOW);
+		ok &= st_rl_slot_stamp(&slot, &rp, OWN_A, t, NOW) == ST_RL_STAMPED;
+	}
+	ktap_check(ok && slot.used == 3 && slot.quota == 3 &&
+		   st_rl_slot_may_limit(&slot, OWN_A, NOW) &&
+		   st_rl_limited(&rp, st_rl_slot_tat(&slot, OWN_A), t + 300) &&
+		   !st_rl_limited(&rp, st_rl_slot_tat(&slot, OWN_A), t + 301),
+		   "adaptive slot: free below the quota (no clock), limited once 3 of 3 are used, until the window ends");
+	ok = st_rl_slot_stamp(&slot, &rp, OWN_A, t + 301, NOW + 5) == ST_RL_HALVED;
+	ktap_check(ok && slot.quota == 1 && slot.used == 1 &&
+		   slot.tat == t + 601 && slot.expires == NOW + 5,
+		   "adaptive slot: the next window halves the quota (3 -> 1) and sets its own expiry");
+	ok = st_rl_slot_stamp(&slot, &rp, OWN_A, t + 302, NOW + 9) == ST_RL_STAMPED;
+	ktap_check(ok && slot.tat == t + 601 && slot.expires == NOW + 5 &&
+		   slot.used == 2,
+		   "adaptive slot: a migration inside the window keeps its end and expiry");
+	ok = st_rl_slot_stamp(&slot, &rp, OWN_B, t + 302, NOW) == ST_RL_STAMPED;
+	ktap_check(ok && slot.quota == 3 && slot.used == 1 &&
+		   !st_rl_slot_may_limit(&slot, OWN_B, NOW) &&
+		   !st_rl_slot_may_limit(&slot, OWN_A, NOW),
+		   "adaptive slot: another task takes the slot with a full quota; the first is forgotten");
+	st_rl_params_adaptive(&rp, false, 3, 1);
+	ok = st_rl_slot_stamp(&slot, &rp, OWN_B, t, NOW) == ST_RL_STAMPED;
+	ktap_check(ok && !slot.used && !slot.quota &&
+		   st_rl_slot_may_limit(&slot, OWN_B, NOW),
+		   "fixed slot: no quota counts, every stamp may limit until its expiry");
+}
+
+/*
  * The race of issue 14: a reader of A reads A's owner, then B's stamp
  * lands whole in the slot, then the reader reads the tat.
  */
@@ -441,8 +486,9 @@ static void test_stress(void)
 
 int main(void)
 {
-	ktap_header(8 + 1 + 4 + 1);
+	ktap_header(8 + 5 + 1 + 4 + 1);
 	test_sequential();
+	test_adaptive_slot();
 	test_scenario();
 	test_interleavings();
 	test_stress();
