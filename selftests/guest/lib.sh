@@ -335,7 +335,7 @@ knob_stock() {
 }
 # A knob's value as written: the bracketed choice of a level knob.
 knob_value() {
-	case $1 in cache_share_level|eevdf_slice) knob_choice "$1" ;; *) knob "$1" ;; esac
+	case $1 in cache_share_level|eevdf_slice|ratelimit_mode) knob_choice "$1" ;; *) knob "$1" ;; esac
 }
 
 # dmesg bookkeeping: new kernel messages since the last mark.

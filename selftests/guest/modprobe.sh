@@ -61,7 +61,7 @@ t_modprobe() {
 
 	# every option of the file reaches its knob (non-stock values only
 	# for features this kernel supports)
-	opts="enabled=0 ratelimit_window_ns=100000000 ratelimit_burst=3"
+	opts="enabled=0 ratelimit_window_ns=100000000 ratelimit_burst=3 ratelimit_mode=adaptive ratelimit_quota=4 ratelimit_quota_replenish=2"
 	supported cache_level && opts="$opts cache_share_level=smt cache_share_auto_llc_max=16"
 	supported numa_scan && opts="$opts numa_scan_threshold=75 numa_scan_renew=32"
 	{ cat /tmp/mp.conf.example; echo "options sched_tune $opts"; } >"$MP_CONF"

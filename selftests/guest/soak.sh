@@ -103,10 +103,12 @@ sk_toggle() {
 # Feature number $1 (any integer, taken modulo the features) off and on
 # again: ratelimit, cache_level, numa_scan, the master switch, and
 # passthrough where the module has it; each a hook removal and
-# installation.  Unsupported features are skipped.
+# installation (and ratelimit_mode there and back, which forgets every
+# task's stamp under load).  Unsupported features are skipped.
 sk_toggle_one() {
 	case $(($1 % 5)) in
-	0) sk_toggle ratelimit_window_ns 0 2000000 ;;
+	0) sk_toggle ratelimit_window_ns 0 2000000
+	   supported ratelimit && sk_toggle ratelimit_mode adaptive fixed ;;
 	1) supported cache_level && sk_toggle cache_share_level llc l2 ;;
 	2) supported numa_scan && sk_toggle numa_scan_threshold 0 50 ;;
 	3) sk_toggle enabled 0 1 ;;

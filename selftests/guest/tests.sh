@@ -27,6 +27,8 @@
 . /st/claims.sh
 # shellcheck source=selftests/guest/eevdf.sh
 . /st/eevdf.sh
+# shellcheck source=selftests/guest/ratelimit_adaptive.sh
+. /st/ratelimit_adaptive.sh
 
 # --- load / unload -------------------------------------------------------
 t_load_unload() {
@@ -38,7 +40,8 @@ t_load_unload() {
 	fi
 	check "/sys/kernel/sched_tune exists" test -d "$ST"
 	check "module listed in /proc/modules" is_loaded
-	for f in enabled ratelimit_window_ns ratelimit_burst cache_share_level \
+	for f in enabled ratelimit_window_ns ratelimit_burst ratelimit_mode ratelimit_quota \
+		ratelimit_quota_replenish cache_share_level \
 		cache_share_auto_llc_max numa_scan_threshold numa_scan_renew passthrough \
 		$(for g in $FEATURES; do printf 'features/%s/state features/%s/reason features/%s/functions ' "$g" "$g" "$g"; done) \
 		$(stat_names_abi | sed 's|^|stats/|') stats/reset; do
@@ -155,6 +158,9 @@ t_knobs() {
 	knob_default enabled 1
 	knob_default ratelimit_window_ns 2000000
 	knob_default ratelimit_burst 1
+	knob_default ratelimit_mode fixed
+	knob_default ratelimit_quota 10
+	knob_default ratelimit_quota_replenish 1
 	knob_default cache_share_level l2
 	if supported cache_level; then
 		check_eq "cache_share_level: default reads 'llc [l2] smt auto'" "$(knob cache_share_level)" "llc [l2] smt auto"
@@ -190,6 +196,21 @@ t_knobs() {
 		knob_bad ratelimit_burst "${b%:*}" "${b##*:}"
 	done
 	knob_valid ratelimit_burst 1 1
+
+	knob_valid ratelimit_mode adaptive adaptive
+	knob_valid ratelimit_mode 'fixed\n' fixed
+	for b in '\n' Adaptive adapt 1 '[fixed]' 'fixed ' 'adaptive\n\n'; do
+		knob_bad ratelimit_mode "$b" EINVAL
+	done
+	for k in ratelimit_quota ratelimit_quota_replenish; do
+		knob_valid "$k" 1000 1000
+		knob_valid "$k" '1\n' 1
+		for b in '0:ERANGE' '1001:ERANGE' '\n:EINVAL' 'x:EINVAL' '-1:EINVAL' \
+			"$U64_OVER:ERANGE"; do
+			knob_bad "$k" "${b%:*}" "${b##*:}"
+		done
+	done
+	knob_valid ratelimit_quota 10 10
 
 	knob_valid cache_share_level llc llc
 	knob_valid cache_share_level 'smt\n' smt
@@ -704,7 +725,7 @@ t_toggle_stress() {
 
 # Every unit this boot runs, in order; st_only=a,b picks some.
 ALL_UNITS="load_unload hang_guard knobs stats_reset params modprobe enabled ftrace_sysctl gate_refusal
-	ksym_missing btf_refusal all_unsupported param_livepatch unload_clean ratelimit_effect
+	ksym_missing btf_refusal all_unsupported param_livepatch unload_clean ratelimit_effect ratelimit_adaptive
 	toggle_stress cache_topology cache_effect cache_bad_input
 	cache_stress cache_hotplug numa_scan scx knob_fuzz hotplug_all tracers livepatch soak ipmodify_conflict
 	eevdf_counters eevdf_slice unhook_exit unhook_pinned"

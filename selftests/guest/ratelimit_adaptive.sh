@@ -1,0 +1,83 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash
+# ratelimit_mode=adaptive (patch 2/2 of the rate-limit series), sourced by
+# tests.sh after lib.sh: the quota's halving and recovery seen in stats/,
+# with one task that migrates by affinity (helpers/st_hopper.c).
+
+# A window long enough that a burst of hops under TCG stays inside it.
+RA_WINDOW=$(st_arg ra_window_ns 500000000)
+RA_HOPS=20
+RA_SINGLES=11
+
+# ra_hop: st_hopper's line for 2 bursts and RA_SINGLES single hops,
+# as "H1 R1 H2 R2 LONGEST MIG", or "" when it failed.
+ra_hop() {
+	out=$(timeout 120 st_hopper 0 1 "$RA_WINDOW" 2 "$RA_HOPS" "$RA_SINGLES" "$ST/stats") ||
+		{ diag "st_hopper failed: $out"; return; }
+	diag "  st_hopper: $out"
+	echo "$out" | awk '{ print $4, $6, $10, $12, $14, $16 }'
+}
+
+# With the patch's quota 10: burst 1 opens a window at the full quota,
+# burst 2's first hop finds it used up (10 -> 5), the first single hop
+# finds burst 2's used up (5 -> 2), and each of the next 8 single hops
+# finds its window below quota (2 -> 3 ... -> 10).  Other tasks can only
+# add to the counters, so the checks are lower bounds; fixed mode keeps
+# no quota and must count none.
+t_ratelimit_adaptive() {
+	group "rate limit: adaptive quota"
+	st_load cache_share_level=llc numa_scan_threshold=0 ratelimit_window_ns="$RA_WINDOW" ||
+		{ ktap_fail "adaptive: insmod"; return 1; }
+	check_eq "adaptive: ratelimit_mode reads 'fixed' on load (today's limit)" "$(knob ratelimit_mode)" "[fixed] adaptive"
+	if ! supported ratelimit; then
+		check_eq "adaptive: unsupported ratelimit refuses adaptive" "$(wr ratelimit_mode adaptive)" EOPNOTSUPP
+		st_unload
+		return
+	fi
+	diag "st_hopper: cpu0 <-> cpu1, window $RA_WINDOW ns, 2 bursts of $RA_HOPS hops, then $RA_SINGLES single hops, 1.5 windows apart"
+	read -r fh1 fr1 fh2 fr2 _ _ <<-EOF
+	$(ra_hop)
+	EOF
+	check_eq "adaptive: fixed mode counts no quota halving or replenishment" "${fh1:-x} ${fr1:-x} ${fh2:-x} ${fr2:-x}" "0 0 0 0"
+
+	check_eq "adaptive: ratelimit_mode=adaptive accepted" "$(wr ratelimit_mode adaptive)" OK
+	check_eq "adaptive: reads 'fixed [adaptive]'" "$(knob ratelimit_mode)" "fixed [adaptive]"
+	check_eq "adaptive: quota 10 and replenish 1 by default (patch 2/2)" \
+		"$(knob ratelimit_quota) $(knob ratelimit_quota_replenish)" "10 1"
+	read -r h1 r1 h2 r2 longest mig <<-EOF
+	$(ra_hop)
+	EOF
+	diag "adaptive: bursts halved ${h1:-?} replenished ${r1:-?}; single hops halved ${h2:-?} replenished ${r2:-?}; longest burst ${longest:-?} ns; ${mig:-?} migrations"
+	[ "${longest:-0}" -lt "$RA_WINDOW" ] ||
+		diag "adaptive: a burst outlasted the window (a starved guest): an extra halving is the patch's due"
+	check "adaptive: used-up windows halve the quota (10 -> 5 -> 2: at least 2 halvings, got $((${h1:-0} + ${h2:-0})))" \
+		test $((${h1:-0} + ${h2:-0})) -ge 2
+	check "adaptive: windows below quota give one back each (2 -> 10: at least 8 replenishments in the single hops, got ${r2:-none})" \
+		test "${r2:-0}" -ge 8
+	check "adaptive: every hop migrated (${mig:-none} migrations for $((2 * RA_HOPS + RA_SINGLES)) hops)" \
+		test "${mig:-0}" -ge $((2 * RA_HOPS + RA_SINGLES))
+
+	# the same task with quota 1: never halved, and never given back
+	wr ratelimit_quota 1 >/dev/null
+	read -r qh1 qr1 qh2 qr2 _ _ <<-EOF
+	$(ra_hop)
+	EOF
+	check_eq "adaptive: quota 1 is neither halved nor replenished (the opening migration uses it)" \
+		"${qh1:-x} ${qr1:-x} ${qh2:-x} ${qr2:-x}" "0 0 0 0"
+	wr ratelimit_quota 10 >/dev/null
+
+	# the decision: a wakeup of a task over its quota stays on prev
+	schedstats=$(cat /proc/sys/kernel/sched_schedstats)
+	echo 1 >/proc/sys/kernel/sched_schedstats
+	wr ratelimit_window_ns 1000000000 >/dev/null
+	k0=$(stat_get ratelimit_kept_prev_cpu)
+	out=$(timeout 300 st_wakemig 0 2 3 100 1000000000) || diag "st_wakemig failed: $out"
+	k1=$(stat_get ratelimit_kept_prev_cpu)
+	echo "$schedstats" >/proc/sys/kernel/sched_schedstats
+	diag "adaptive, window 1 s: st_wakemig $out; ratelimit_kept_prev_cpu +$((k1 - k0))"
+	check "adaptive: wakeups over the quota kept on the previous cpu (ratelimit_kept_prev_cpu +$((k1 - k0)))" \
+		test $((k1 - k0)) -gt 0
+	check_eq "adaptive: back to fixed" "$(wr ratelimit_mode fixed)" OK
+	st_unload
+	check_no_splat "adaptive: no splat"
+}
