@@ -24,6 +24,9 @@ STOCK = {
     "passthrough": "0",
     "ratelimit_window_ns": "0",
     "ratelimit_burst": "1",
+    "ratelimit_mode": "fixed",
+    "ratelimit_quota": "10",
+    "ratelimit_quota_replenish": "1",
     "cache_share_level": "llc",
     "cache_share_auto_llc_max": "8",
     "numa_scan_threshold": "0",
@@ -43,11 +46,14 @@ FEATURE_MAIN = {
 }
 KNOB_FEATURE = {
     "ratelimit_window_ns": "ratelimit", "ratelimit_burst": "ratelimit",
+    "ratelimit_mode": "ratelimit", "ratelimit_quota": "ratelimit",
+    "ratelimit_quota_replenish": "ratelimit",
     "cache_share_level": "cache_level", "cache_share_auto_llc_max": "cache_level",
     "numa_scan_threshold": "numa_scan", "numa_scan_renew": "numa_scan",
 }
 # Written last, so hooks go in once, with every other knob in place.
-KNOB_ORDER = ["passthrough", "ratelimit_burst", "ratelimit_window_ns",
+KNOB_ORDER = ["passthrough", "ratelimit_burst", "ratelimit_quota",
+              "ratelimit_quota_replenish", "ratelimit_mode", "ratelimit_window_ns",
               "cache_share_auto_llc_max", "cache_share_level",
               "numa_scan_renew", "numa_scan_threshold", "enabled"]
 
@@ -117,6 +123,11 @@ def builtin_configs():
         Config("seed", stock_plus(SEED), "the values of the upstream patches: 2 ms rate limit, l2, NUMA threshold 50"),
         Config("ratelimit", stock_plus({"ratelimit_window_ns": SEED["ratelimit_window_ns"]}),
                "migration rate limit alone (1 migration per 2 ms)"),
+        # patch 2/2 of the rate-limit series: "similar to the
+        # non-adaptive" on hackbench and perf bench sched messaging
+        Config("ratelimit-adaptive", stock_plus({"ratelimit_window_ns": SEED["ratelimit_window_ns"],
+                                                 "ratelimit_mode": "adaptive"}),
+               "adaptive migration rate limit alone (quota 10 per 2 ms, halved when used up, +1 per window below it)"),
         Config("cache_level", stock_plus({"cache_share_level": "l2"}),
                "queued wakeups across L2 alone (cache_share_level=l2; stock is llc)"),
         Config("numa_scan", stock_plus({"numa_scan_threshold": SEED["numa_scan_threshold"]}),
