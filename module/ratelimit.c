@@ -29,6 +29,10 @@
  * last was used up, else ratelimit_quota_replenish (1) given back, up to
  * the quota.  Windows in which the task did not migrate at all give
  * nothing back: the patch only looks at the window that just ended.
+ * And the migration that opens a window counts in it, so a task at
+ * quota 1 uses up every window and never gets a migration back; kept
+ * as the patch has it (the unit tests show it), not "one back per
+ * unused window" as the issue summarizes it.
  * The state (next_migration_time, nr_migrations_per_window,
  * quota_migrations_per_window) lives in the same lossy slot, so a task
  * whose slot is taken starts again from a full quota, as a new task does
