@@ -9,13 +9,22 @@ RA_WINDOW=$(st_arg ra_window_ns 500000000)
 RA_HOPS=20
 RA_SINGLES=11
 
-# ra_hop: st_hopper's line for 2 bursts and RA_SINGLES single hops,
-# as "H1 R1 H2 R2 LONGEST MIG", or "" when it failed.
+# ra_hop: runs st_hopper for 2 bursts and RA_SINGLES single hops and
+# sets RA_H1 RA_R1 (bursts: halved, replenished), RA_H2 RA_R2 (single
+# hops), RA_LONG (longest burst, ns) and RA_MIG (migrations); all empty
+# when it failed or printed anything but numbers there.
 ra_hop() {
+	RA_H1='' RA_R1='' RA_H2='' RA_R2='' RA_LONG='' RA_MIG=''
 	out=$(timeout 120 st_hopper 0 1 "$RA_WINDOW" 2 "$RA_HOPS" "$RA_SINGLES" "$ST/stats") ||
 		{ diag "st_hopper failed: $out"; return; }
 	diag "  st_hopper: $out"
-	echo "$out" | awk '{ print $4, $6, $10, $12, $14, $16 }'
+	read -r h1 r1 h2 r2 long mig <<-EOF
+	$(echo "$out" | awk '$1 == "bursts" { print $4, $6, $10, $12, $14, $16 }')
+	EOF
+	for v in "$h1" "$r1" "$h2" "$r2" "$long" "$mig"; do
+		case $v in '' | *[!0-9]*) return ;; esac
+	done
+	RA_H1=$h1 RA_R1=$r1 RA_H2=$h2 RA_R2=$r2 RA_LONG=$long RA_MIG=$mig
 }
 
 # With the patch's quota 10: burst 1 opens a window at the full quota,
@@ -35,44 +44,39 @@ t_ratelimit_adaptive() {
 		return
 	fi
 	diag "st_hopper: cpu0 <-> cpu1, window $RA_WINDOW ns, 2 bursts of $RA_HOPS hops, then $RA_SINGLES single hops, 1.5 windows apart"
-	read -r fh1 fr1 fh2 fr2 _ _ <<-EOF
-	$(ra_hop)
-	EOF
-	check_eq "adaptive: fixed mode counts no quota halving or replenishment" "${fh1:-x} ${fr1:-x} ${fh2:-x} ${fr2:-x}" "0 0 0 0"
+	ra_hop
+	check_eq "adaptive: fixed mode counts no quota halving or replenishment" "${RA_H1:-x} ${RA_R1:-x} ${RA_H2:-x} ${RA_R2:-x}" "0 0 0 0"
 
 	check_eq "adaptive: ratelimit_mode=adaptive accepted" "$(wr ratelimit_mode adaptive)" OK
 	check_eq "adaptive: reads 'fixed [adaptive]'" "$(knob ratelimit_mode)" "fixed [adaptive]"
 	check_eq "adaptive: quota 10 and replenish 1 by default (patch 2/2)" \
 		"$(knob ratelimit_quota) $(knob ratelimit_quota_replenish)" "10 1"
-	read -r h1 r1 h2 r2 longest mig <<-EOF
-	$(ra_hop)
-	EOF
-	diag "adaptive: bursts halved ${h1:-?} replenished ${r1:-?}; single hops halved ${h2:-?} replenished ${r2:-?}; longest burst ${longest:-?} ns; ${mig:-?} migrations"
-	[ "${longest:-0}" -lt "$RA_WINDOW" ] ||
+	ra_hop
+	diag "adaptive: bursts halved ${RA_H1:-?} replenished ${RA_R1:-?}; single hops halved ${RA_H2:-?} replenished ${RA_R2:-?}; longest burst ${RA_LONG:-?} ns; ${RA_MIG:-?} migrations"
+	[ "${RA_LONG:-0}" -lt "$RA_WINDOW" ] ||
 		diag "adaptive: a burst outlasted the window (a starved guest): an extra halving is the patch's due"
-	check "adaptive: used-up windows halve the quota (10 -> 5 -> 2: at least 2 halvings, got $((${h1:-0} + ${h2:-0})))" \
-		test $((${h1:-0} + ${h2:-0})) -ge 2
-	check "adaptive: windows below quota give one back each (2 -> 10: at least 8 replenishments in the single hops, got ${r2:-none})" \
-		test "${r2:-0}" -ge 8
-	check "adaptive: every hop migrated (${mig:-none} migrations for $((2 * RA_HOPS + RA_SINGLES)) hops)" \
-		test "${mig:-0}" -ge $((2 * RA_HOPS + RA_SINGLES))
+	h=$((${RA_H1:-0} + ${RA_H2:-0}))
+	check "adaptive: used-up windows halve the quota (10 -> 5 -> 2: at least 2 halvings, got $h)" \
+		test -n "$RA_H1" -a "$h" -ge 2
+	check "adaptive: windows below quota give one back each (2 -> 10: at least 8 replenishments in the single hops, got ${RA_R2:-none})" \
+		test "${RA_R2:-0}" -ge 8
+	check "adaptive: every hop migrated (${RA_MIG:-none} migrations for $((2 * RA_HOPS + RA_SINGLES)) hops)" \
+		test "${RA_MIG:-0}" -ge $((2 * RA_HOPS + RA_SINGLES))
 
 	# the same task with quota 1: never halved, and never given back
 	wr ratelimit_quota 1 >/dev/null
-	read -r qh1 qr1 qh2 qr2 _ _ <<-EOF
-	$(ra_hop)
-	EOF
+	ra_hop
 	check_eq "adaptive: quota 1 is neither halved nor replenished (the opening migration uses it)" \
-		"${qh1:-x} ${qr1:-x} ${qh2:-x} ${qr2:-x}" "0 0 0 0"
+		"${RA_H1:-x} ${RA_R1:-x} ${RA_H2:-x} ${RA_R2:-x}" "0 0 0 0"
 	wr ratelimit_quota 10 >/dev/null
 
 	# the decision: a wakeup of a task over its quota stays on prev
 	schedstats=$(cat /proc/sys/kernel/sched_schedstats)
 	echo 1 >/proc/sys/kernel/sched_schedstats
 	wr ratelimit_window_ns 1000000000 >/dev/null
-	k0=$(stat_get ratelimit_kept_prev_cpu)
+	k0=$(stat_get ratelimit_kept_prev_cpu) k0=${k0:-0}
 	out=$(timeout 300 st_wakemig 0 2 3 100 1000000000) || diag "st_wakemig failed: $out"
-	k1=$(stat_get ratelimit_kept_prev_cpu)
+	k1=$(stat_get ratelimit_kept_prev_cpu) k1=${k1:-0}
 	echo "$schedstats" >/proc/sys/kernel/sched_schedstats
 	diag "adaptive, window 1 s: st_wakemig $out; ratelimit_kept_prev_cpu +$((k1 - k0))"
 	check "adaptive: wakeups over the quota kept on the previous cpu (ratelimit_kept_prev_cpu +$((k1 - k0)))" \
