@@ -50,7 +50,7 @@ static const struct kernel_param_ops st_param_ops = {
 ST_PARAM(enabled, "0|1: master switch (default 1)");
 ST_PARAM(ratelimit_window_ns, "0..1000000000, 0 = off (default 2000000)");
 ST_PARAM(ratelimit_burst, "1..1000 migrations per window (default 1)");
-ST_PARAM(cache_share_level, "llc|l2|smt|auto (default l2)");
+ST_PARAM(cache_share_level, "llc|l2|smt|auto|none (default l2)");
 ST_PARAM(cache_share_auto_llc_max, "1..4096 CPUs (default 8)");
 ST_PARAM(numa_scan_threshold, "0..100 percent, 0 = stock (default 50)");
 ST_PARAM(numa_scan_renew, "0..1024 scan sequences, 0 = never (default 16)");
