@@ -20,7 +20,7 @@ fz_spec() {
 	enabled|passthrough) s=num:0:1 ;;
 	ratelimit_window_ns) s=num:0:1000000000 ;;
 	ratelimit_burst) s=num:1:1000 ;;
-	cache_share_level) s=choice:llc/l2/smt/auto ;;
+	cache_share_level) s=choice:llc/l2/smt/auto/none ;;
 	cache_share_auto_llc_max) s=num:1:4096 ;;
 	numa_scan_threshold) s=num:0:100 ;;
 	numa_scan_renew) s=num:0:1024 ;;
