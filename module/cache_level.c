@@ -11,6 +11,26 @@
  * descheduling" (Mel Gorman, 2020,
  * https://lore.kernel.org/lkml/20200524202956.27665-3-mgorman@techsingularity.net/).
  *
+ * Level "none", from "sched: Add ttwu_queue controls" (Peter Zijlstra,
+ * 2025, patch 5 of "sched: Address schbench regression",
+ * https://lore.kernel.org/lkml/20250702121158.817814031@infradead.org/,
+ * cover https://lore.kernel.org/lkml/20250702114924.091581796@infradead.org/):
+ * its sched feature TTWU_QUEUE_DEFAULT (off upstream, never merged: 7.3.4
+ * has no such feature) makes ttwu_queue_cond() end in "return true"
+ * instead of "return false", so every wakeup that passes its other tests
+ * (sched_ext, stop class, CPU active, affinity) and goes to another CPU is
+ * queued, whatever the cache; the same CPU is still done directly.  Here
+ * that is a group of one CPU: no other CPU shares.  Where we differ: the
+ * patch moves sched_feat(TTWU_QUEUE) out to ttwu_queue() and gates the
+ * on_cpu caller with a new TTWU_QUEUE_ON_CPU (on by default); Debian's
+ * ttwu_queue_wakelist() tests TTWU_QUEUE for both callers, and we keep
+ * that, so TTWU_QUEUE off means stock on both paths and there is no
+ * TTWU_QUEUE_ON_CPU knob (its default, on, is what runs).  On 7.3 the
+ * tasks of a sched_ext scheduler that allows queued wakeups keep the
+ * stock decision instead of the patch's "queue".  The series' later
+ * TTWU_QUEUE_DELAYED (queued wakeups of delayed-dequeue tasks from
+ * ttwu_runnable()) is another function and not part of this level.
+ *
  * On Debian's kernels ttwu_queue_cond() and
  * cpus_share_cache() are inlined into ttwu_queue_wakelist(), so that is
  * the function we take over (ftrace redirect).  The replacement works out

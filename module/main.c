@@ -53,7 +53,7 @@ ST_PARAM(ratelimit_burst, "1..1000 migrations per window (default 1)");
 ST_PARAM(ratelimit_mode, "fixed|adaptive: burst, or a quota halved when used up (default fixed)");
 ST_PARAM(ratelimit_quota, "1..1000 adaptive migrations per window, at most (default 10)");
 ST_PARAM(ratelimit_quota_replenish, "1..1000 given back per window not used up (default 1)");
-ST_PARAM(cache_share_level, "llc|l2|smt|auto (default l2)");
+ST_PARAM(cache_share_level, "llc|l2|smt|auto|none (default l2)");
 ST_PARAM(cache_share_auto_llc_max, "1..4096 CPUs (default 8)");
 ST_PARAM(numa_scan_threshold, "0..100 percent, 0 = stock (default 50)");
 ST_PARAM(numa_scan_renew, "0..1024 scan sequences, 0 = never (default 16)");

@@ -27,7 +27,7 @@ static u64 st_mul_div(u64 a, u64 b, u64 c)
 
 /* Indexed by enum st_cache_level. */
 static const char *const st_level_names[ST_NR_LEVELS] = {
-	"llc", "l2", "smt", "auto",
+	"llc", "l2", "smt", "auto", "none",
 };
 
 /* Indexed by enum st_rl_mode. */
@@ -346,7 +346,9 @@ void st_wake_pair_classify(struct st_wake_pair *w, int this_cpu, int cpu,
  * queued wakeup.  A CPU shares with itself, as in the L2 patch.  A level only
  * narrows the kernel's LLC group, never widens it: CPUs in different
  * scheduler LLC domains (isolcpus, cpuset partitions) stay queued as in
- * stock, whatever the hardware masks say.
+ * stock, whatever the hardware masks say.  "none" leaves each CPU alone in
+ * its group: every wakeup to another CPU is queued, which is what
+ * ttwu_queue_cond() answers with TTWU_QUEUE_DEFAULT set.
  */
 bool st_level_shares(unsigned int level, const struct st_wake_pair *w,
 		     u64 auto_llc_max)
@@ -362,6 +364,8 @@ bool st_level_shares(unsigned int level, const struct st_wake_pair *w,
 		return w->share_smt;
 	case ST_LEVEL_AUTO:
 		return w->llc_size <= auto_llc_max || w->share_l2;
+	case ST_LEVEL_NONE:
+		return false;
 	case ST_LEVEL_LLC:
 	default:
 		return true;

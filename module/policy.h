@@ -80,6 +80,8 @@ enum st_cache_level {
 	ST_LEVEL_L2,
 	ST_LEVEL_SMT,
 	ST_LEVEL_AUTO,
+	/* no CPU shares with another: TTWU_QUEUE_DEFAULT (cache_level.c) */
+	ST_LEVEL_NONE,
 	ST_NR_LEVELS
 };
 

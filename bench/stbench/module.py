@@ -132,6 +132,9 @@ def builtin_configs():
                "queued wakeups across L2 alone (cache_share_level=l2; stock is llc)"),
         Config("numa_scan", stock_plus({"numa_scan_threshold": SEED["numa_scan_threshold"]}),
                "NUMA scan threshold 50 alone (stock is 0)"),
+        Config("ttwu-queue-default", stock_plus({"cache_share_level": "none"}),
+               "TTWU_QUEUE_DEFAULT (Peter Zijlstra, 2025): every remote wakeup queued, whatever the cache "
+               "(cache_share_level=none)"),
     ]
 
 

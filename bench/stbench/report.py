@@ -270,6 +270,12 @@ def headline(data, cells):
          c("numa", "seed", "stock", "numa_pte_updates")],
         "needs the numa workload (2+ NUMA nodes, NUMA balancing on) and the numa_scan and stock configurations",
         "numa_scan")
+    items = [c("wakelat", "ttwu-queue-default", "stock", "requests_per_s"),
+             c("wakelat", "ttwu-queue-default", "stock", "p99_us")]
+    items += [c(w, "ttwu-queue-default", "stock", "rates.ipi_per_wakeup") for w in hb]
+    add("ttwu_queue_default", "TTWU_QUEUE_DEFAULT: schbench-like requests/s and wakeup p99 (wakelat), IPIs per "
+        "hackbench wakeup, none (ttwu-queue-default) vs llc (stock)", items,
+        "needs wakelat or hackbench and the ttwu-queue-default and stock configurations", "cache_level")
     add("losses", "Where upstream lost: tbench throughput and wakeup-latency p99, seed vs stock",
         [c("tbench", "seed", "stock", "mb_per_s"),
          c("wakelat", "seed", "stock", "p99_us"),

@@ -17,7 +17,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from stbench import check, module, report  # noqa: E402
 from stbench.workloads import Hackbench, Numa, Pipe, Tbench, Wakelat  # noqa: E402
 
-CONFIGS = ["unloaded", "stock", "passthrough", "seed", "ratelimit", "cache_level", "numa_scan"]
+CONFIGS = ["unloaded", "stock", "passthrough", "seed", "ratelimit", "cache_level", "numa_scan",
+           "ttwu-queue-default"]
 
 
 class FakeOpts:
@@ -138,7 +139,7 @@ class TestReport(unittest.TestCase):
         self.assertEqual(hc["family"], "headline")
         self.assertTrue(hc["ci_pct"])
         self.assertIn("pipe|usecs_per_op|passthrough|unloaded", data["summary"]["family"])
-        for key in ("hook_cost", "ratelimit", "cache_level", "numa", "losses"):
+        for key in ("hook_cost", "ratelimit", "cache_level", "numa", "ttwu_queue_default", "losses"):
             self.assertTrue(hl[key]["items"], key)
 
     def test_write_and_check(self):
@@ -218,6 +219,8 @@ class TestConfigs(unittest.TestCase):
         self.assertEqual(cfgs["seed"].needs(), set(module.FEATURES))
         self.assertEqual(cfgs["passthrough"].needs(), set(module.FEATURES))
         self.assertEqual(cfgs["cache_level"].needs(), {"cache_level"})
+        self.assertEqual(cfgs["ttwu-queue-default"].needs(), {"cache_level"})
+        self.assertEqual(cfgs["ttwu-queue-default"].overrides(), {"cache_share_level": "none"})
         self.assertTrue(cfgs["unloaded"].unloaded)
 
     def test_sweep(self):

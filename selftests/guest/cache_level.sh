@@ -2,10 +2,11 @@
 # shellcheck shell=dash # busybox ash: dash is the nearest shell shellcheck checks
 # Guest tests of the queued-wakeup cache level, sourced by tests.sh after
 # lib.sh.  The effect needs two CPUs in one LLC with different L2s, and a
-# same-L2 (SMT) pair to show what stays direct.  make check boots
-# -cpu max,vendor=GenuineIntel -smp 4,sockets=1,cores=2,threads=2 (with
-# qemu's default AMD flavour, threads=2 still gives each thread its own
-# L2) and says so with st_topology=smt: then both pairs must be there.
+# same-L2 (SMT) pair to show what stays direct (and what none queues).
+# make check boots -cpu max,vendor=GenuineIntel
+# -smp 4,sockets=1,cores=2,threads=2 (with qemu's default AMD flavour,
+# threads=2 still gives each thread its own L2) and says so with
+# st_topology=smt: then both pairs must be there.
 
 CPUS=/sys/devices/system/cpu
 CL_ROUNDS=$(st_arg cl_rounds 1000)
@@ -141,6 +142,56 @@ t_cache_effect() {
 	check_no_splat "cache effect: no splat in dmesg"
 }
 
+# --- none: TTWU_QUEUE_DEFAULT, every pair -------------------------------------------
+# cl_ipis_up LLC_CAL CAL WAKEUPS: the level added a function-call IPI to
+# at least a quarter of the wakeups and at least doubled stock's count.
+cl_ipis_up() { [ "${3:-0}" -gt 0 ] && [ "$2" -ge $((2 * $1)) ] && [ $(($2 - $1)) -ge $(($3 / 4)) ]; }
+t_cache_none() {
+	group "cache level: none queues every remote wakeup (TTWU_QUEUE_DEFAULT)"
+	cpus=$(cl_expand "$(cat "$CPUS/online")")
+	if [ "$(echo "$cpus" | wc -w)" -lt 2 ]; then
+		ktap_skip "cache none" "one CPU online"
+		return 0
+	fi
+	dmesg_mark
+	st_load ratelimit_window_ns=0 cache_share_level=llc || { ktap_fail "cache none: insmod"; return 1; }
+	n_l2=0 d_sum=0
+	for a in $cpus; do
+		for b in $cpus; do
+			[ "$b" -gt "$a" ] || continue
+			if cl_in "$b" "$(cl_list "$a" 2)"; then
+				kind="same L2" n_l2=$((n_l2 + 1))
+			elif cl_in "$b" "$(cl_list "$a" 3)"; then kind="same LLC, other L2"
+			else kind="other LLC"; fi
+			cl_run llc "$a" "$b"
+			llc_cal=$CL_CAL
+			cl_run none "$a" "$b"
+			d_sum=$((d_sum + ${CL_D:-0}))
+			if [ "$kind" = "other LLC" ]; then
+				# stock queues these already (llc: $llc_cal), so the
+				# level leaves them to the original, uncounted
+				check "cache none, $kind pair $a<->$b: CAL IPIs for at least 3/4 of the wakeups ($CL_CAL of $CL_WAKE)" \
+					test "${CL_WAKE:-0}" -gt 0 -a "$CL_CAL" -ge $((${CL_WAKE:-0} * 3 / 4))
+				continue
+			fi
+			check "cache none, $kind pair $a<->$b: queued_by_level at least 90% of the wakeups ($CL_Q of $CL_WAKE)" \
+				cl_most "$CL_Q" "$CL_WAKE"
+			if cl_ipis_up "$llc_cal" "$CL_CAL" "$CL_WAKE"; then
+				ktap_ok "cache none, $kind pair $a<->$b: CAL IPIs per wakeup higher than llc ($CL_CAL vs $llc_cal per $CL_WAKE)"
+			else
+				ktap_fail "cache none, $kind pair $a<->$b: CAL IPIs per wakeup higher than llc ($CL_CAL vs $llc_cal per $CL_WAKE)"
+			fi
+		done
+	done
+	if cl_need_near && [ "$n_l2" = 0 ]; then
+		ktap_fail "cache none: a same-L2 pair in a guest booted with SMT cores (st_topology=smt)"
+	fi
+	check_eq "cache none: ttwu_direct_by_level stays 0 over every pair" "$d_sum" 0
+	st_unload
+	check "cache none: nothing of ours in enabled_functions after rmmod" sh -c ". /st/lib.sh; ! hooked ttwu_queue_wakelist && ! ours_in_ftrace"
+	check_no_splat "cache none: no splat in dmesg"
+}
+
 # --- bad input while the hook is live ---------------------------------------------------
 t_cache_bad_input() {
 	group "cache level: bad input keeps the old level"
@@ -180,8 +231,8 @@ t_cache_stress() {
 	# install (slow under TCG); the rest republish the configuration
 	# and the last to llc, whatever the count
 	for i in $(seq "$CL_SWITCHES"); do
-		case $((i % 25 * (CL_SWITCHES - i))):$((i % 3)) in
-		0:*) l=llc ;; *:0) l=l2 ;; *:1) l=smt ;; *) l=auto ;;
+		case $((i % 25 * (CL_SWITCHES - i))):$((i % 4)) in
+		0:*) l=llc ;; *:0) l=l2 ;; *:1) l=smt ;; *:2) l=none ;; *) l=auto ;;
 		esac
 		[ "$(wr cache_share_level $l)" = OK ] || bad=$((bad + 1))
 	done

@@ -22,7 +22,7 @@ fz_spec() {
 	ratelimit_burst) s=num:1:1000 ;;
 	ratelimit_mode) s=choice:fixed/adaptive ;;
 	ratelimit_quota|ratelimit_quota_replenish) s=num:1:1000 ;;
-	cache_share_level) s=choice:llc/l2/smt/auto ;;
+	cache_share_level) s=choice:llc/l2/smt/auto/none ;;
 	cache_share_auto_llc_max) s=num:1:4096 ;;
 	numa_scan_threshold) s=num:0:100 ;;
 	numa_scan_renew) s=num:0:1024 ;;

@@ -163,9 +163,9 @@ t_knobs() {
 	knob_default ratelimit_quota_replenish 1
 	knob_default cache_share_level l2
 	if supported cache_level; then
-		check_eq "cache_share_level: default reads 'llc [l2] smt auto'" "$(knob cache_share_level)" "llc [l2] smt auto"
+		check_eq "cache_share_level: default reads 'llc [l2] smt auto none'" "$(knob cache_share_level)" "llc [l2] smt auto none"
 	else
-		check_eq "cache_share_level: unsupported reads '[llc] l2 smt auto'" "$(knob cache_share_level)" "[llc] l2 smt auto"
+		check_eq "cache_share_level: unsupported reads '[llc] l2 smt auto none'" "$(knob cache_share_level)" "[llc] l2 smt auto none"
 	fi
 	knob_default cache_share_auto_llc_max 8
 	knob_default numa_scan_threshold 50
@@ -216,9 +216,13 @@ t_knobs() {
 	knob_valid cache_share_level 'smt\n' smt
 	knob_valid cache_share_level auto auto
 	if supported cache_level; then
-		check_eq "cache_share_level: reads 'llc l2 smt [auto]' after auto" "$(knob cache_share_level)" "llc l2 smt [auto]"
+		check_eq "cache_share_level: reads 'llc l2 smt [auto] none' after auto" "$(knob cache_share_level)" "llc l2 smt [auto] none"
 	fi
-	for b in '\n' foo l3 llc2 1 '[l2]' 'l2 ' 'smt\n\n'; do
+	knob_valid cache_share_level 'none\n' none
+	if supported cache_level; then
+		check_eq "cache_share_level: reads 'llc l2 smt auto [none]' after none" "$(knob cache_share_level)" "llc l2 smt auto [none]"
+	fi
+	for b in '\n' foo l3 llc2 1 '[l2]' 'l2 ' 'smt\n\n' None 'none ' nonex; do
 		knob_bad cache_share_level "$b" EINVAL
 	done
 	knob_valid cache_share_level l2 l2
@@ -726,7 +730,7 @@ t_toggle_stress() {
 # Every unit this boot runs, in order; st_only=a,b picks some.
 ALL_UNITS="load_unload hang_guard knobs stats_reset params modprobe enabled ftrace_sysctl gate_refusal
 	ksym_missing btf_refusal all_unsupported param_livepatch unload_clean ratelimit_effect ratelimit_adaptive
-	toggle_stress cache_topology cache_effect cache_bad_input
+	toggle_stress cache_topology cache_effect cache_none cache_bad_input
 	cache_stress cache_hotplug numa_scan scx knob_fuzz hotplug_all tracers livepatch soak ipmodify_conflict
 	eevdf_counters eevdf_slice unhook_exit unhook_pinned"
 t_whole_run() {

@@ -5,6 +5,8 @@
  * was specified with and, exhaustively, against stock ttwu_queue_cond(); then
  * st_wake_pair_classify() on the topologies the guests boot and a few
  * they cannot, every pair at every level against a written-out table.
+ * Level "none" is checked against ttwu_queue_cond() as "sched: Add
+ * ttwu_queue_controls" leaves it, with TTWU_QUEUE_DEFAULT on and off.
  */
 #include <string.h>
 
@@ -28,7 +30,23 @@ static bool stock(const struct st_wake_pair *w)
 	return w->target_idle;
 }
 
-static const char *const names[] = { "llc", "l2", "smt", "auto" };
+/*
+ * ttwu_queue_cond() of the TTWU_QUEUE_DEFAULT patch after its CPU-active
+ * and affinity tests: @def is sched_feat(TTWU_QUEUE_DEFAULT), the answer
+ * for a busy target that shares the LLC.
+ */
+static bool patched(const struct st_wake_pair *w, bool def)
+{
+	if (!w->share_llc && !w->same_cpu)
+		return true;
+	if (w->same_cpu)
+		return false;
+	if (w->target_idle)
+		return true;
+	return def;
+}
+
+static const char *const names[] = { "llc", "l2", "smt", "auto", "none" };
 
 /*
  * A machine as the kernel sees it: per CPU its sd_llc_id, its L2
@@ -83,6 +101,8 @@ static const struct expect expects[] = {
 	{ 0, ST_LEVEL_AUTO, 8, false, "0000/0000/0000/0000" },
 	{ 0, ST_LEVEL_AUTO, 2, false, "0011/0011/1100/1100" },
 	{ 0, ST_LEVEL_L2, 8, true, "0111/1011/1101/1110" },
+	{ 0, ST_LEVEL_NONE, 8, false, "0111/1011/1101/1110" },
+	{ 0, ST_LEVEL_NONE, 8, true, "0111/1011/1101/1110" },
 	{ 1, ST_LEVEL_LLC, 8, false, "0000/0000/0000/0000" },
 	{ 1, ST_LEVEL_L2, 8, false, "0111/1011/1101/1110" },
 	{ 1, ST_LEVEL_SMT, 8, false, "0111/1011/1101/1110" },
@@ -96,13 +116,17 @@ static const struct expect expects[] = {
 	  "00000000/00000000/00000000/00000000/00000000/00000000/00000000/00000000" },
 	{ 2, ST_LEVEL_AUTO, 4, false,
 	  "00001111/00001111/00001111/00001111/11110000/11110000/11110000/11110000" },
+	{ 2, ST_LEVEL_NONE, 8, false,
+	  "01111111/10111111/11011111/11101111/11110111/11111011/11111101/11111110" },
 	{ 3, ST_LEVEL_LLC, 8, false, "0011/0011/1100/1100" },
 	{ 3, ST_LEVEL_L2, 8, false, "0111/1011/1101/1110" },
 	{ 3, ST_LEVEL_SMT, 8, false, "0111/1011/1101/1110" },
+	{ 3, ST_LEVEL_NONE, 8, false, "0111/1011/1101/1110" },
 	{ 4, ST_LEVEL_LLC, 8, false, "01/10" },
 	{ 4, ST_LEVEL_SMT, 8, false, "01/10" },
 	{ 5, ST_LEVEL_L2, 8, false, "00/10" },
 	{ 5, ST_LEVEL_LLC, 8, false, "00/00" },
+	{ 5, ST_LEVEL_NONE, 8, false, "01/10" },
 };
 
 #define NR_EXPECTS (int)(sizeof(expects) / sizeof(expects[0]))
@@ -164,8 +188,9 @@ int main(void)
 	struct st_wake_pair cluster = far, smt = far, self = far, other_llc = far;
 	unsigned int lvl, bits, sizes[] = { 4, 8, 16 };
 	int only_where_expected = 1, narrows = 1, llc_is_stock = 1, s;
+	int none_is_default = 1, llc_is_no_default = 1;
 
-	ktap_header(17 + 2 + NR_EXPECTS);
+	ktap_header(17 + 3 + 5 + NR_EXPECTS);
 	cluster.share_l2 = true;
 	smt.share_l2 = smt.share_smt = true;
 	self.same_cpu = self.share_l2 = self.share_smt = true;
@@ -176,6 +201,9 @@ int main(void)
 	ktap_check(!queue(ST_LEVEL_L2, &cluster), "l2, same L2, busy target: direct");
 	ktap_check(queue(ST_LEVEL_SMT, &cluster), "smt, same L2 but not SMT siblings: queued");
 	ktap_check(!queue(ST_LEVEL_SMT, &smt), "smt, SMT siblings: direct");
+	ktap_check(queue(ST_LEVEL_NONE, &far), "none, other L2, busy target: queued (TTWU_QUEUE_DEFAULT)");
+	ktap_check(queue(ST_LEVEL_NONE, &cluster), "none, same L2, busy target: queued");
+	ktap_check(queue(ST_LEVEL_NONE, &smt), "none, SMT siblings, busy target: queued");
 	ktap_check(queue(ST_LEVEL_AUTO, &far), "auto, LLC 16 > max 8: queued like l2");
 	far.llc_size = 8;
 	ktap_check(!queue(ST_LEVEL_AUTO, &far), "auto, LLC 8 <= max 8: direct like llc");
@@ -184,10 +212,12 @@ int main(void)
 	for (lvl = 0; lvl < ST_NR_LEVELS; lvl++)
 		ktap_check(!queue(lvl, &self) && st_level_shares(lvl, &self, AUTO_MAX),
 			   "%s: a CPU shares with itself, never queued to itself", names[lvl]);
-	ktap_check(queue(ST_LEVEL_SMT, &other_llc) && queue(ST_LEVEL_LLC, &other_llc),
+	ktap_check(queue(ST_LEVEL_SMT, &other_llc) && queue(ST_LEVEL_LLC, &other_llc) &&
+		   queue(ST_LEVEL_NONE, &other_llc),
 		   "other LLC: queued at every level, as stock");
 	far.target_idle = cluster.target_idle = true;
-	ktap_check(queue(ST_LEVEL_LLC, &cluster) && queue(ST_LEVEL_L2, &cluster),
+	ktap_check(queue(ST_LEVEL_LLC, &cluster) && queue(ST_LEVEL_L2, &cluster) &&
+		   queue(ST_LEVEL_NONE, &cluster),
 		   "idle target: queued at every level (the wakee-offload patch), as stock");
 
 	/* every combination of inputs */
@@ -200,6 +230,9 @@ int main(void)
 			};
 
 			llc_is_stock &= queue(ST_LEVEL_LLC, &w) == stock(&w);
+			llc_is_no_default &= queue(ST_LEVEL_LLC, &w) == patched(&w, false);
+			none_is_default &= queue(ST_LEVEL_NONE, &w) == patched(&w, true) &&
+					   queue(ST_LEVEL_NONE, &w) == !w.same_cpu;
 			for (lvl = 0; lvl < ST_NR_LEVELS; lvl++) {
 				bool q = queue(lvl, &w), st = stock(&w);
 
@@ -210,6 +243,10 @@ int main(void)
 		}
 	}
 	ktap_check(llc_is_stock, "exhaustive: llc decides exactly as stock");
+	ktap_check(llc_is_no_default,
+		   "exhaustive: llc decides as the patched ttwu_queue_cond() with TTWU_QUEUE_DEFAULT off");
+	ktap_check(none_is_default,
+		   "exhaustive: none decides as TTWU_QUEUE_DEFAULT on: every other CPU queued, the same CPU never");
 	ktap_check(narrows, "exhaustive: no level turns a stock queued wakeup into a direct one");
 	ktap_check(only_where_expected,
 		   "exhaustive: levels differ from stock only inside the LLC, other CPU, busy target");

@@ -58,6 +58,10 @@ static const struct parse_case cases[] = {
 	{ ST_KNOB_CACHE_LEVEL, "l2\n", 0, ST_LEVEL_L2 },
 	{ ST_KNOB_CACHE_LEVEL, "smt", 0, ST_LEVEL_SMT },
 	{ ST_KNOB_CACHE_LEVEL, "auto", 0, ST_LEVEL_AUTO },
+	{ ST_KNOB_CACHE_LEVEL, "none\n", 0, ST_LEVEL_NONE },
+	{ ST_KNOB_CACHE_LEVEL, "None", -EINVAL },
+	{ ST_KNOB_CACHE_LEVEL, "none ", -EINVAL },
+	{ ST_KNOB_CACHE_LEVEL, "nonex", -EINVAL },
 	{ ST_KNOB_CACHE_LEVEL, "L2", -EINVAL },
 	{ ST_KNOB_CACHE_LEVEL, "l2 ", -EINVAL },
 	{ ST_KNOB_CACHE_LEVEL, "1", -EINVAL },
@@ -139,11 +143,14 @@ static void test_format(void)
 
 	st_knob_format(&st_knobs[ST_KNOB_CACHE_LEVEL], ST_LEVEL_L2, buf,
 		       sizeof(buf));
-	ktap_check(!strcmp(buf, "llc [l2] smt auto\n"), "format level: %s",
+	ktap_check(!strcmp(buf, "llc [l2] smt auto none\n"), "format level: %s",
 		   visible(buf));
 	st_knob_format(&st_knobs[ST_KNOB_CACHE_LEVEL], ST_LEVEL_LLC, buf,
 		       sizeof(buf));
-	ktap_check(!strcmp(buf, "[llc] l2 smt auto\n"), "format llc");
+	ktap_check(!strcmp(buf, "[llc] l2 smt auto none\n"), "format llc");
+	st_knob_format(&st_knobs[ST_KNOB_CACHE_LEVEL], ST_LEVEL_NONE, buf,
+		       sizeof(buf));
+	ktap_check(!strcmp(buf, "llc l2 smt auto [none]\n"), "format none");
 	st_knob_format(&st_knobs[ST_KNOB_RL_WINDOW_NS], 2000000, buf,
 		       sizeof(buf));
 	ktap_check(!strcmp(buf, "2000000\n"), "format number");
@@ -334,7 +341,7 @@ static void test_wake_wide(void)
 
 int main(void)
 {
-	ktap_header(ARRAY_SIZE(cases) + 1 + ST_NR_KNOBS + 1 + 3 + 9 + 19 + 6);
+	ktap_header(ARRAY_SIZE(cases) + 1 + ST_NR_KNOBS + 1 + 4 + 9 + 19 + 6);
 	test_parse();
 	test_parse_len();
 	test_defaults();
