@@ -186,6 +186,10 @@ pkg_contents() {
 
 not_grep() { ! grep -q "$@"; }
 
+# pkg_none_installed "PACKAGE STATUS" lines: empty, or every status's
+# second letter n (not installed)
+pkg_none_installed() { [[ -z $1 ]] || not_grep -vE '^[^ ]+ .n' <<<"$1"; }
+
 # pkg_contents_bench DEB: sched-tune-bench's .deb: the program, every
 # module of bench/stbench, the C sources of its workloads, the docs, no
 # compiled Python (py3compile makes it at install), its dependencies.
@@ -206,7 +210,7 @@ pkg_contents_bench() {
 	bad=$(grep -E '__pycache__|\.py[co]$' <<<"$paths" | tr '\n' ' ')
 	pkg_check pkg "sched-tune-bench contents: no __pycache__, no .pyc${bad:+ ($bad)}" test -z "$bad"
 	# dh_python3's rtupdate hook recompiles at a Python upgrade
-	bad=$(grep -vE '^\.$|^\./usr(/bin|/share)?$|^\./usr/bin/sched-tune-bench$|^\./usr/share/(sched-tune-bench|doc/sched-tune-bench|man)(/|$)|^\./usr/share/python3(/runtime\.d(/sched-tune-bench\.rtupdate)?)?$' <<<"$paths" | tr '\n' ' ')
+	bad=$(grep -vE '^\.$|^\./usr(/bin|/share|/share/doc)?$|^\./usr/bin/sched-tune-bench$|^\./usr/share/(sched-tune-bench|doc/sched-tune-bench|man)(/|$)|^\./usr/share/python3(/runtime\.d(/sched-tune-bench\.rtupdate)?)?$' <<<"$paths" | tr '\n' ' ')
 	pkg_check pkg "sched-tune-bench contents: nothing outside /usr/bin/sched-tune-bench, /usr/share/sched-tune-bench, its docs and man page${bad:+ ($bad)}" \
 		test -z "$bad"
 	dep=$(dpkg-deb -f "$deb" Depends) rec=$(dpkg-deb -f "$deb" Recommends)
@@ -247,9 +251,20 @@ pkg_bench_alone() {
 	: >"$log"
 	cp "$deb" "$root/tmp/"
 	before=$(pkg_snapshot "$root")
+	# README.md's install line installs the Recommends: each resolves here
+	# (apt-get -s, before the install: installed already, or would be)
+	out=$(pkg_in "$root" apt-get install -s "./tmp/$(basename "$deb")" 2>&1)
+	line=
+	for n in rt-tests linux-perf dbench gcc python3-scipy python3-matplotlib; do
+		[[ $(pkg_in "$root" dpkg-query -W -f='${db:Status-Abbrev}' "$n" 2>/dev/null) == ii* ]] ||
+			grep -q "^Inst $n " <<<"$out" || line+=" $n"
+	done
+	pkg_check "$g" "with its Recommends (apt install without --no-install-recommends), apt would install rt-tests, linux-perf, dbench, gcc, python3-scipy and python3-matplotlib${line:+ (not:$line)}" \
+		test -z "$line" || grep -E '^(E|W): ' <<<"$out" | head -n 5 | sed 's/^/#   /'
 	pkg_log "$g: apt install ./$(basename "$deb") alone"
 	pkg_check "$g" "apt install --no-install-recommends ./$(basename "$deb") succeeds" \
-		pkg_logged "$log" pkg_in "$root" apt-get install -y --no-install-recommends "./tmp/$(basename "$deb")"
+		pkg_logged "$log" pkg_in "$root" apt-get install -y --no-install-recommends "./tmp/$(basename "$deb")" ||
+		tail -n 20 "$log" | sed 's/^/#   /'
 	line=$(pkg_in "$root" dpkg-query -W -f='${db:Status-Abbrev}' sched-tune-dkms 2>/dev/null)
 	pkg_check "$g" "sched-tune-bench installs without sched-tune-dkms (its status: '${line:-none}')" \
 		test "${line:1:1}" != i
@@ -272,7 +287,8 @@ pkg_bench_alone() {
 	pkg_check "$g" "the runs wrote no new .pyc ($n, $npyc at install)" test "$n" = "$npyc"
 	pkg_log "$g: apt purge sched-tune-bench"
 	pkg_check "$g" "apt purge sched-tune-bench succeeds" \
-		pkg_logged "$log" pkg_in "$root" apt-get purge -y sched-tune-bench
+		pkg_logged "$log" pkg_in "$root" apt-get purge -y sched-tune-bench ||
+		tail -n 20 "$log" | sed 's/^/#   /'
 	line=$(pkg_in "$root" dpkg-query -W -f='${db:Status-Abbrev}' sched-tune-bench 2>/dev/null)
 	pkg_check "$g" "after purge: dpkg knows no sched-tune-bench (status '${line:-none}')" \
 		test "${line:1:1}" = n -o -z "$line"
@@ -282,7 +298,6 @@ pkg_bench_alone() {
 		test -z "$left"
 	pkg_check "$g" "after purge: no __pycache__ below /usr/share" \
 		test -z "$(cd "$root" && find usr/share -xdev -name __pycache__ -path '*sched*' 2>/dev/null)"
-	if grep -q '^E: ' "$log"; then sed 's/^/#   /' "$log" | tail -n 20; fi
 }
 
 # pkg_admits CONF KVER: whether dkms.conf's BUILD_EXCLUSIVE_KERNEL admits
@@ -592,7 +607,7 @@ pkg_install_test() {
 	fi
 	line=$(pkg_in "$root" dpkg-query -W -f='${Package} ${db:Status-Abbrev}\n' sched-tune-dkms sched-tune-bench 2>/dev/null)
 	pkg_check "$g" "after purge: dpkg knows neither package (status '$(tr '\n' ' ' <<<"${line:-none}")')" \
-		not_grep -vE '^[^ ]+ .n' <<<"$line"
+		pkg_none_installed "$line"
 	left=$(cd "$root" && { ls -d usr/src/sched-tune* var/lib/dkms/sched-tune var/cache/sched-tune-bench 2>/dev/null
 		find lib/modules -name 'sched_tune.ko*' 2>/dev/null
 		grep -l sched_tune lib/modules/*/modules.dep 2>/dev/null; })
