@@ -88,12 +88,27 @@ class TestDraw(unittest.TestCase):
 
     @unittest.skipUnless(HAVE_MPL, "python3-matplotlib not installed")
     def test_matplotlib(self):
-        files, note = plots.draw(self.dir, self.data, prefer="matplotlib")
+        import matplotlib
+        plt = plots._pyplot()
+        real_close, seen = plt.close, []
+
+        def close(fig=None):
+            if hasattr(fig, "axes"):  # pyplot itself closes "all" at its first figure
+                seen.append((fig.axes[0].get_title(), len(fig.axes), fig.axes[0].get_xscale()))
+            real_close(fig)
+
+        with mock.patch.object(plt, "close", close):
+            files, note = plots.draw(self.dir, self.data, prefer="matplotlib")
         self.assertIsNone(note)
         self.assertEqual(self.data["plotter"], "matplotlib")
         self._check_files(files)
-        import matplotlib
         self.assertEqual(matplotlib.get_backend().lower(), "agg")
+        # one y axis per plot; the window sweep's plots on a log x axis
+        self.assertEqual(len(seen), len(files))
+        self.assertEqual({n for _, n, _ in seen}, {1})
+        sweep = [sc for t, _, sc in seen if " over ratelimit_window_ns" in t]
+        self.assertEqual(sweep, ["log", "log"])
+        self.assertEqual({sc for t, _, sc in seen if " over " not in t}, {"linear"})
 
     @unittest.skipUnless(HAVE_GNUPLOT, "gnuplot not installed (gnuplot-nox)")
     def test_gnuplot(self):
