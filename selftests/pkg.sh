@@ -606,7 +606,7 @@ pkg_install_test() {
 		tail -n 20 "$log" | sed 's/^/#   /'
 	fi
 	line=$(pkg_in "$root" dpkg-query -W -f='${Package} ${db:Status-Abbrev}\n' sched-tune-dkms sched-tune-bench 2>/dev/null)
-	pkg_check "$g" "after purge: dpkg knows neither package (status '$(tr '\n' ' ' <<<"${line:-none}")')" \
+	pkg_check "$g" "after purge: dpkg knows neither package (status '${line//$'\n'/, }')" \
 		pkg_none_installed "$line"
 	left=$(cd "$root" && { ls -d usr/src/sched-tune* var/lib/dkms/sched-tune var/cache/sched-tune-bench 2>/dev/null
 		find lib/modules -name 'sched_tune.ko*' 2>/dev/null
