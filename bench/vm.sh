@@ -31,7 +31,7 @@ fi
 
 BENCH_PKGS=(python3 gnuplot-nox fonts-dejavu-core dbench linux-perf rt-tests)
 # Where the package installs the bench (debian/rules); the guest mirrors it.
-BENCH_GUEST_DIR=/usr/share/sched-tune-dkms/bench
+BENCH_GUEST_DIR=/usr/share/sched-tune-bench
 BENCH_SMP=8,sockets=2,cores=2,threads=2
 BENCH_CPU=max,vendor=GenuineIntel
 BENCH_MEM=3G

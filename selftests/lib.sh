@@ -1206,7 +1206,7 @@ st_lint() {
 # as it found it.
 st_host_state() {
 	{
-		dpkg-query -W -f='${Package} ${Version} ${db:Status-Abbrev}\n' sched-tune-dkms 2>/dev/null
+		dpkg-query -W -f='${Package} ${Version} ${db:Status-Abbrev}\n' sched-tune-dkms sched-tune-bench 2>/dev/null
 		if command -v dkms >/dev/null; then dkms status 2>/dev/null | grep -i sched; fi
 		find /var/lib/dkms/sched-tune /usr/src/sched-tune-* /var/lib/dkms/mok.key /var/lib/dkms/mok.pub \
 			/etc/modprobe.d /etc/modules-load.d /etc/modules -xdev \

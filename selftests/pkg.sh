@@ -5,8 +5,9 @@
 # sources this file and calls run_pkg, or run it alone as root:
 # selftests/pkg.sh):
 #
-#  - make deb with Debian 12's debhelper and dh-dkms, lintian on the .deb,
-#    its contents, its dependencies, its dkms.conf;
+#  - make deb with Debian 12's debhelper, dh-dkms and dh-python: the two
+#    packages sched-tune-dkms and sched-tune-bench; lintian on each .deb,
+#    their contents, their dependencies, the dkms.conf;
 #  - which kernel releases dkms.conf admits, against the supported list;
 #  - apt install ./sched-tune-dkms_*.deb in a Debian 12 chroot holding the
 #    headers of the 6.1 and 6.12 kernels, and in the Debian 13 chroot
@@ -17,8 +18,12 @@
 #    verifies against DKMS's mok.pub (openssl, over the module's bytes),
 #    declined the other without failing the install; then apt purge
 #    leaves nothing;
-#  - the same package built with Debian 13's debhelper and dh-dkms, in the
-#    Debian 13 chroot, is the one installed there;
+#  - sched-tune-bench alone in each chroot (no sched-tune-dkms, no
+#    Recommends): byte-compiled at install, --version, --dry-run, list,
+#    build-helpers; apt purge leaves no file (no __pycache__, no cache);
+#    then both packages together, as README.md installs them;
+#  - the same packages built with Debian 13's debhelper, dh-dkms and
+#    dh-python, in the Debian 13 chroot, are the ones installed there;
 #  - after the purge, DKMS straight from the tree as README.md says (add,
 #    install, remove) with each release's DKMS, for Debian 12's 6.12 and
 #    Debian 13's 7.3;
@@ -59,7 +64,7 @@ pkg_check() {
 # What the package stage needs on the host (Debian 12): Debian's packaging
 # tools, lintian, debootstrap for the chroots, openssl for DKMS's key.
 pkg_host_tools() {
-	st_apt_install build-essential debhelper dh-dkms lintian debootstrap dpkg-dev openssl \
+	st_apt_install build-essential debhelper dh-dkms dh-python lintian debootstrap dpkg-dev openssl \
 		xz-utils zstd
 }
 
@@ -108,10 +113,10 @@ pkg_in() {
 pkg_build_host() {
 	local out=$1 log=$ST_BUILD/pkg/deb-bookworm.log
 	rm -rf "$out"
-	if make -C "$ST_SRC" deb DEB_OUT="$out" >"$log" 2>&1; then
-		st_result pass pkg "make deb builds sched-tune-dkms_${PKG_VER}_all.deb (Debian 12: debhelper $(pkg_ver_of debhelper), dh-dkms $(pkg_ver_of dh-dkms))"
+	if make -C "$ST_SRC" deb DEB_OUT="$out" >"$log" 2>&1 && [[ -f $PKG_DEB && -f $PKG_BDEB ]]; then
+		st_result pass pkg "make deb builds sched-tune-dkms_${PKG_VER}_all.deb and sched-tune-bench_${PKG_VER}_all.deb (Debian 12: debhelper $(pkg_ver_of debhelper), dh-dkms $(pkg_ver_of dh-dkms), dh-python $(pkg_ver_of dh-python))"
 	else
-		st_result fail pkg "make deb builds sched-tune-dkms_${PKG_VER}_all.deb (Debian 12)"
+		st_result fail pkg "make deb builds sched-tune-dkms_${PKG_VER}_all.deb and sched-tune-bench_${PKG_VER}_all.deb (Debian 12)"
 		tail -n 30 "$log" | sed 's/^/#   /'
 	fi
 }
@@ -125,9 +130,9 @@ pkg_lintian() {
 	out=$(grep -v 'running with root privileges' <<<"$out")
 	if [[ -n $out ]]; then printf '%s\n' "$out" | sed 's/^/#   lintian: /'; fi
 	if ((rc == 0)) && ! grep -qE '^[EW]: ' <<<"$out"; then
-		st_result pass pkg "lintian $(pkg_ver_of lintian) on the .deb: no error, no warning ($(grep -cE '^[IPX]: ' <<<"$out") info/pedantic/experimental tags)"
+		st_result pass pkg "lintian $(pkg_ver_of lintian) on $(basename "$deb"): no error, no warning ($(grep -cE '^[IPX]: ' <<<"$out") info/pedantic/experimental tags)"
 	else
-		st_result fail pkg "lintian $(pkg_ver_of lintian) on the .deb: no error, no warning"
+		st_result fail pkg "lintian $(pkg_ver_of lintian) on $(basename "$deb"): no error, no warning"
 	fi
 }
 
@@ -156,15 +161,8 @@ pkg_contents() {
 	pkg_check pkg "contents: no build output, hidden file, selftests or debian/ in the package${bad:+ ($bad)}" test -z "$bad"
 	bad=$(grep -E '^\./(etc|lib|boot|usr/lib)(/|$)' <<<"$paths" | tr '\n' ' ')
 	pkg_check pkg "contents: nothing in /etc, /lib, /boot, /usr/lib (the package configures and loads nothing)${bad:+ ($bad)}" test -z "$bad"
-	# bench/ ships only when it is in the tree
-	bad=
-	for f in usr/bin/sched-tune-bench usr/share/sched-tune-dkms/bench/stbench/cli.py \
-		usr/share/sched-tune-dkms/bench/st_wakelat.c usr/share/sched-tune-dkms/bench/st_numa_work.c \
-		usr/share/doc/sched-tune-dkms/README.bench.md usr/share/man/man1/sched-tune-bench.1; do
-		grep -qE "^\./$f(\.gz)?$" <<<"$paths" || bad+=" $f"
-	done
-	pkg_check pkg "contents: the bench, its modules, workloads and README${bad:+ (missing:$bad)}" test -z "$bad"
-	pkg_check pkg "contents: no __pycache__" not_grep __pycache__ <<<"$paths"
+	bad=$(grep -E '^\./usr/(bin|share/man|share/sched-tune)(/|$)|\.py$' <<<"$paths" | tr '\n' ' ')
+	pkg_check pkg "contents: no bench in sched-tune-dkms (sched-tune-bench has it)${bad:+ ($bad)}" test -z "$bad"
 	dir=$(mktemp -d "$ST_BUILD/pkg/ctrl.XXXXXX")
 	dpkg-deb -e "$deb" "$dir"
 	bad=$(cd "$dir" && grep -lE '\b(modprobe|insmod)\b' preinst postinst prerm postrm config triggers 2>/dev/null | tr '\n' ' ')
@@ -172,8 +170,8 @@ pkg_contents() {
 	rm -rf "$dir"
 	f=$(dpkg-deb -f "$deb" Depends)
 	st_log "Depends: $f; Recommends: $(dpkg-deb -f "$deb" Recommends)"
-	pkg_check pkg "depends on dkms and python3 only (Depends: $f)" \
-		grep -qE '^dkms( \([^)]*\))?, python3$' <<<"$f"
+	pkg_check pkg "sched-tune-dkms depends on dkms only (Depends: $f)" \
+		grep -qE '^dkms( \([^)]*\))?$' <<<"$f"
 	pkg_check pkg "Architecture: all" test "$(dpkg-deb -f "$deb" Architecture)" = all
 	dir=$(mktemp -d "$ST_BUILD/pkg/x.XXXXXX")
 	dpkg-deb -x "$deb" "$dir"
@@ -187,6 +185,120 @@ pkg_contents() {
 }
 
 not_grep() { ! grep -q "$@"; }
+
+# pkg_none_installed "PACKAGE STATUS" lines: empty, or every status's
+# second letter n (not installed)
+pkg_none_installed() { [[ -z $1 ]] || not_grep -vE '^[^ ]+ .n' <<<"$1"; }
+
+# pkg_contents_bench DEB: sched-tune-bench's .deb: the program, every
+# module of bench/stbench, the C sources of its workloads, the docs, no
+# compiled Python (py3compile makes it at install), its dependencies.
+pkg_contents_bench() {
+	local deb=$1 paths f bad dir dep rec b=./usr/share/sched-tune-bench
+	paths=$(pkg_paths "$deb")
+	bad=
+	for f in ./usr/bin/sched-tune-bench "$b/st_wakelat.c" "$b/st_numa_work.c" \
+		./usr/share/doc/sched-tune-bench/README.bench.md.gz ./usr/share/doc/sched-tune-bench/copyright \
+		./usr/share/man/man1/sched-tune-bench.1.gz; do
+		grep -qxF "$f" <<<"$paths" || bad+=" $f"
+	done
+	while IFS= read -r f; do
+		grep -qxF "$b/$f" <<<"$paths" || bad+=" $f"
+	done < <(cd "$ST_SRC/bench" && find stbench -name '*.py' | sort)
+	pkg_check pkg "sched-tune-bench contents: /usr/bin/sched-tune-bench, every bench/stbench/*.py and the workloads' C sources in /usr/share/sched-tune-bench, README.bench.md, the man page${bad:+ (missing:$bad)}" \
+		test -z "$bad"
+	bad=$(grep -E '__pycache__|\.py[co]$' <<<"$paths" | tr '\n' ' ')
+	pkg_check pkg "sched-tune-bench contents: no __pycache__, no .pyc${bad:+ ($bad)}" test -z "$bad"
+	# dh_python3's rtupdate hook recompiles at a Python upgrade
+	bad=$(grep -vE '^\.$|^\./usr(/bin|/share|/share/doc)?$|^\./usr/bin/sched-tune-bench$|^\./usr/share/(sched-tune-bench|doc/sched-tune-bench|man)(/|$)|^\./usr/share/python3(/runtime\.d(/sched-tune-bench\.rtupdate)?)?$' <<<"$paths" | tr '\n' ' ')
+	pkg_check pkg "sched-tune-bench contents: nothing outside /usr/bin/sched-tune-bench, /usr/share/sched-tune-bench, its docs and man page${bad:+ ($bad)}" \
+		test -z "$bad"
+	dep=$(dpkg-deb -f "$deb" Depends) rec=$(dpkg-deb -f "$deb" Recommends)
+	st_log "sched-tune-bench: Depends: $dep; Recommends: $rec; Suggests: $(dpkg-deb -f "$deb" Suggests)"
+	pkg_check pkg "sched-tune-bench depends on python3 only (Depends: $dep)" \
+		grep -qE '^python3(:any)?( \([^)]*\))?$' <<<"$dep"
+	bad=
+	for f in sched-tune-dkms rt-tests linux-perf dbench gcc python3-scipy python3-matplotlib; do
+		grep -qE "(^|[ ,|])$f([ ,|]|$)" <<<"$rec" || bad+=" $f"
+	done
+	pkg_check pkg "sched-tune-bench recommends what a full report uses (module, hackbench, perf, tbench, gcc, scipy, plots)${bad:+ (missing:$bad)}" \
+		test -z "$bad"
+	pkg_check pkg "sched-tune-bench: Architecture: all" test "$(dpkg-deb -f "$deb" Architecture)" = all
+	dir=$(mktemp -d "$ST_BUILD/pkg/ctrl.XXXXXX")
+	dpkg-deb -e "$deb" "$dir"
+	pkg_check pkg "sched-tune-bench: postinst byte-compiles /usr/share/sched-tune-bench (py3compile), prerm cleans it (py3clean), postrm purge removes /var/cache/sched-tune-bench" \
+		eval 'grep -q "py3compile -p sched-tune-bench /usr/share/sched-tune-bench" "$dir/postinst" &&
+			grep -q "py3clean -p sched-tune-bench" "$dir/prerm" &&
+			grep -q "rm -rf /var/cache/sched-tune-bench" "$dir/postrm"'
+	rm -rf "$dir"
+}
+
+# pkg_snapshot ROOT: every path of ROOT but the package manager's own
+# bookkeeping, logs and caches, the kernel's file systems and /tmp.
+pkg_snapshot() {
+	(cd "$1" && find . -xdev \( -path ./proc -o -path ./sys -o -path ./dev -o -path ./run -o -path ./tmp \
+		-o -path ./var/lib/dpkg -o -path ./var/lib/apt -o -path ./var/cache/apt -o -path ./var/log \
+		-o -path ./var/cache/debconf -o -path ./var/cache/man -o -path ./var/cache/ldconfig \) -prune -o -print |
+		sort)
+}
+
+# pkg_bench_alone GROUP ROOT DEB: sched-tune-bench without sched-tune-dkms
+# and without its Recommends: installed, byte-compiled, runs, purged
+# without a trace.
+pkg_bench_alone() {
+	local g=$1 root=$2 deb=$3 log=$ST_BUILD/pkg/bench-$1.log before after left n npy npyc line out
+	log=${log// /_}
+	: >"$log"
+	cp "$deb" "$root/tmp/"
+	before=$(pkg_snapshot "$root")
+	# README.md's install line installs the Recommends: each resolves here
+	# (apt-get -s, before the install: installed already, or would be)
+	out=$(pkg_in "$root" apt-get install -s "./tmp/$(basename "$deb")" 2>&1)
+	line=
+	for n in rt-tests linux-perf dbench gcc python3-scipy python3-matplotlib; do
+		[[ $(pkg_in "$root" dpkg-query -W -f='${db:Status-Abbrev}' "$n" 2>/dev/null) == ii* ]] ||
+			grep -q "^Inst $n " <<<"$out" || line+=" $n"
+	done
+	pkg_check "$g" "with its Recommends (apt install without --no-install-recommends), apt would install rt-tests, linux-perf, dbench, gcc, python3-scipy and python3-matplotlib${line:+ (not:$line)}" \
+		test -z "$line" || grep -E '^(E|W): ' <<<"$out" | head -n 5 | sed 's/^/#   /'
+	pkg_log "$g: apt install ./$(basename "$deb") alone"
+	pkg_check "$g" "apt install --no-install-recommends ./$(basename "$deb") succeeds" \
+		pkg_logged "$log" pkg_in "$root" apt-get install -y --no-install-recommends "./tmp/$(basename "$deb")" ||
+		tail -n 20 "$log" | sed 's/^/#   /'
+	line=$(pkg_in "$root" dpkg-query -W -f='${db:Status-Abbrev}' sched-tune-dkms 2>/dev/null)
+	pkg_check "$g" "sched-tune-bench installs without sched-tune-dkms (its status: '${line:-none}')" \
+		test "${line:1:1}" != i
+	npy=$(cd "$root/usr/share/sched-tune-bench" 2>/dev/null && find stbench -name '*.py' | wc -l)
+	npyc=$(cd "$root/usr/share/sched-tune-bench" 2>/dev/null && find stbench -path '*/__pycache__/*.pyc' | wc -l)
+	pkg_check "$g" "byte-compiled at install: $npyc .pyc for the $npy modules in /usr/share/sched-tune-bench/stbench" \
+		test "$npy" -gt 0 -a "$npyc" -ge "$npy"
+	out=$(pkg_in "$root" sched-tune-bench --version 2>&1)
+	pkg_check "$g" "sched-tune-bench --version: '$out'" test "$out" = "sched-tune-bench $PKG_VER"
+	out=$(pkg_in "$root" sched-tune-bench --dry-run -c stock,seed -w hackbench -n 2 --seed 7 2>&1)
+	pkg_check "$g" "sched-tune-bench --dry-run -c stock,seed -w hackbench -n 2 prints the plan (order of seed 7, estimated time), exit 0" \
+		eval 'grep -q "dry run, nothing is touched" <<<"$out" && grep -q "order seed 7" <<<"$out" &&
+			grep -q "^estimated time" <<<"$out"' ||
+		head -n 20 <<<"$out" | sed 's/^/#   /'
+	pkg_check "$g" "sched-tune-bench list runs" pkg_logged "$log" pkg_in "$root" sched-tune-bench list
+	# gcc is there (dkms brought it into the chroot)
+	pkg_check "$g" "sched-tune-bench build-helpers compiles the workloads into /var/cache/sched-tune-bench" \
+		pkg_in "$root" sh -c 'sched-tune-bench build-helpers >/dev/null 2>&1 && [ -n "$(ls /var/cache/sched-tune-bench)" ]'
+	n=$(cd "$root/usr/share/sched-tune-bench" && find stbench -path '*/__pycache__/*.pyc' | wc -l)
+	pkg_check "$g" "the runs wrote no new .pyc ($n, $npyc at install)" test "$n" = "$npyc"
+	pkg_log "$g: apt purge sched-tune-bench"
+	pkg_check "$g" "apt purge sched-tune-bench succeeds" \
+		pkg_logged "$log" pkg_in "$root" apt-get purge -y sched-tune-bench ||
+		tail -n 20 "$log" | sed 's/^/#   /'
+	line=$(pkg_in "$root" dpkg-query -W -f='${db:Status-Abbrev}' sched-tune-bench 2>/dev/null)
+	pkg_check "$g" "after purge: dpkg knows no sched-tune-bench (status '${line:-none}')" \
+		test "${line:1:1}" = n -o -z "$line"
+	after=$(pkg_snapshot "$root")
+	left=$(comm -13 <(echo "$before") <(echo "$after") | head -n 20)
+	pkg_check "$g" "after purge of sched-tune-bench: no file or directory left anywhere (no __pycache__, no /var/cache/sched-tune-bench)${left:+ (left: $(tr '\n' ' ' <<<"$left"))}" \
+		test -z "$left"
+	pkg_check "$g" "after purge: no __pycache__ below /usr/share" \
+		test -z "$(cd "$root" && find usr/share -xdev -name __pycache__ -path '*sched*' 2>/dev/null)"
+}
 
 # pkg_admits CONF KVER: whether dkms.conf's BUILD_EXCLUSIVE_KERNEL admits
 # KVER, read as DKMS reads it (sourced by bash, matched with =~).
@@ -234,7 +346,7 @@ pkg_prepare_chroot() {
 	trixie)
 		PKG_KERNELS=("$(st_resolve_kver trixie)" "$(st_resolve_kver trixie-backports)"
 			"$(st_resolve_kver trixie-cloud)" "$(st_resolve_kver trixie-backports-cloud)")
-		st_chroot_install trixie dkms openssl python3 build-essential debhelper dh-dkms lintian || return 1
+		st_chroot_install trixie dkms openssl python3 build-essential debhelper dh-dkms dh-python lintian || return 1
 		st_chroot_install trixie "linux-headers-${PKG_KERNELS[0]}" "linux-headers-${PKG_KERNELS[2]}" || return 1
 		PKG_UNSUP=("${PKG_KERNELS[1]%-amd64}-rt-amd64")
 		st_chroot_install trixie -t trixie-backports "linux-headers-${PKG_KERNELS[1]}" \
@@ -423,12 +535,13 @@ pkg_initramfs_hook() {
 	return 0
 }
 
-# pkg_install_test SUITE LABEL ROOT DEB: apt install, the modules, purge.
+# pkg_install_test SUITE LABEL ROOT DEB BDEB: apt install of both
+# packages (README.md's line), the modules, the bench, purge.
 pkg_install_test() {
-	local suite=$1 g=$2 root=$3 deb=$4 log=$ST_BUILD/pkg/install-$1.log k ko vm line
+	local suite=$1 g=$2 root=$3 deb=$4 bdeb=$5 log=$ST_BUILD/pkg/install-$1.log k ko vm line
 	local before after left
 	PKG_SIG_TESTED=
-	cp "$deb" "$root/tmp/"
+	cp "$deb" "$bdeb" "$root/tmp/"
 	if [[ $suite == bookworm ]]; then
 		# As on a running server: the running kernel is installed.  DKMS
 		# 3.0 then builds only for it (no headers here) and the newest
@@ -439,11 +552,12 @@ pkg_install_test() {
 		if [[ -f $root/lib/modules/$k/modules.dep ]]; then touch "$root/lib/modules/$k/modules.dep.st-before"; fi
 	done
 	before=$(cd "$root" && find usr/src var/lib/dkms lib/modules etc -xdev 2>/dev/null | sort)
-	pkg_log "$g: apt install ./$(basename "$deb") (DKMS builds for ${PKG_KERNELS[*]})"
-	if pkg_in "$root" apt-get install -y --no-install-recommends "./tmp/$(basename "$deb")" >"$log" 2>&1; then
-		st_result pass "$g" "apt install ./$(basename "$deb") succeeds (with an unsupported kernel's headers present)"
+	pkg_log "$g: apt install ./$(basename "$deb") ./$(basename "$bdeb") (DKMS builds for ${PKG_KERNELS[*]})"
+	if pkg_in "$root" apt-get install -y --no-install-recommends "./tmp/$(basename "$deb")" \
+		"./tmp/$(basename "$bdeb")" >"$log" 2>&1; then
+		st_result pass "$g" "apt install ./$(basename "$deb") ./$(basename "$bdeb") succeeds (with an unsupported kernel's headers present)"
 	else
-		st_result fail "$g" "apt install ./$(basename "$deb") succeeds (with an unsupported kernel's headers present)"
+		st_result fail "$g" "apt install ./$(basename "$deb") ./$(basename "$bdeb") succeeds (with an unsupported kernel's headers present)"
 	fi
 	pkg_log "$g: installed"
 	sed -n '/^Setting up sched-tune-dkms/,$p' "$log" | grep -vE '^readelf: |^ *$' | head -n 60 | sed 's/^/#   apt: /'
@@ -484,16 +598,16 @@ pkg_install_test() {
 	after=$(cd "$root" && find etc -xdev -newer "$root/tmp/$(basename "$deb")" 2>/dev/null | grep -E 'modprobe\.d|modules-load\.d|modules$' | grep -v '^etc/modprobe.d/dkms.conf$')
 	pkg_check "$g" "no module configured to load (/etc/modules-load.d, /etc/modprobe.d, /etc/modules untouched)${after:+: $after}" test -z "$after"
 
-	pkg_log "$g: apt purge sched-tune-dkms"
-	if pkg_in "$root" apt-get purge -y sched-tune-dkms >>"$log" 2>&1; then
-		st_result pass "$g" "apt purge sched-tune-dkms succeeds"
+	pkg_log "$g: apt purge sched-tune-dkms sched-tune-bench"
+	if pkg_in "$root" apt-get purge -y sched-tune-dkms sched-tune-bench >>"$log" 2>&1; then
+		st_result pass "$g" "apt purge sched-tune-dkms sched-tune-bench succeeds"
 	else
-		st_result fail "$g" "apt purge sched-tune-dkms succeeds"
+		st_result fail "$g" "apt purge sched-tune-dkms sched-tune-bench succeeds"
 		tail -n 20 "$log" | sed 's/^/#   /'
 	fi
-	line=$(pkg_in "$root" dpkg-query -W -f='${db:Status-Abbrev}' sched-tune-dkms 2>/dev/null)
-	pkg_check "$g" "after purge: dpkg knows no sched-tune-dkms (status '${line:-none}')" \
-		test "${line:1:1}" = n -o -z "$line"
+	line=$(pkg_in "$root" dpkg-query -W -f='${Package} ${db:Status-Abbrev}\n' sched-tune-dkms sched-tune-bench 2>/dev/null)
+	pkg_check "$g" "after purge: dpkg knows neither package (status '${line//$'\n'/, }')" \
+		pkg_none_installed "$line"
 	left=$(cd "$root" && { ls -d usr/src/sched-tune* var/lib/dkms/sched-tune var/cache/sched-tune-bench 2>/dev/null
 		find lib/modules -name 'sched_tune.ko*' 2>/dev/null
 		grep -l sched_tune lib/modules/*/modules.dep 2>/dev/null; })
@@ -574,47 +688,53 @@ pkg_test_bookworm() {
 	st_log "$g: dkms $(chroot "$(st_chroot_dir bookworm)" dpkg-query -W -f='${Version}' dkms); supported ${PKG_KERNELS[*]}; unsupported ${PKG_UNSUP[*]}"
 	pkg_overlay bookworm bookworm || { st_result fail "$g" "overlay on the Debian 12 chroot"; return; }
 	root=$PKG_ROOT
-	pkg_install_test bookworm "$g" "$root" "$PKG_DEB"
+	pkg_bench_alone "$g" "$root" "$PKG_BDEB"
+	pkg_install_test bookworm "$g" "$root" "$PKG_DEB" "$PKG_BDEB"
 	pkg_tree_test "$g" "$root" "${PKG_KERNELS[1]}"
 	pkg_overlay_down "$root"
 }
 
 # Debian 13: build with its tools, compare with Debian 12's .deb, install.
 pkg_test_trixie() {
-	local g="pkg Debian 13" root deb13 log=$ST_BUILD/pkg/deb-trixie.log d12 d13 out rc
-	pkg_log "Debian 13 chroot: DKMS, debhelper, dh-dkms and headers"
+	local g="pkg Debian 13" root deb13 bdeb13 log=$ST_BUILD/pkg/deb-trixie.log d12 d13 out rc pair
+	pkg_log "Debian 13 chroot: DKMS, debhelper, dh-dkms, dh-python and headers"
 	if ! pkg_prepare_chroot trixie; then
-		st_result fail "$g" "Debian 13 chroot with dkms, debhelper, dh-dkms, lintian and the headers of 6.12, 7.3 (amd64, cloud-amd64) and an unsupported kernel"
+		st_result fail "$g" "Debian 13 chroot with dkms, debhelper, dh-dkms, dh-python, lintian and the headers of 6.12, 7.3 (amd64, cloud-amd64) and an unsupported kernel"
 		return
 	fi
 	pkg_overlay trixie trixie || { st_result fail "$g" "overlay on the Debian 13 chroot"; return; }
 	root=$PKG_ROOT
-	st_log "$g: dkms $(pkg_in "$root" dpkg-query -W -f='${Version}' dkms), debhelper $(pkg_in "$root" dpkg-query -W -f='${Version}' debhelper), dh-dkms $(pkg_in "$root" dpkg-query -W -f='${Version}' dh-dkms); supported ${PKG_KERNELS[*]}; unsupported ${PKG_UNSUP[*]}"
+	st_log "$g: dkms $(pkg_in "$root" dpkg-query -W -f='${Version}' dkms), debhelper $(pkg_in "$root" dpkg-query -W -f='${Version}' debhelper), dh-dkms $(pkg_in "$root" dpkg-query -W -f='${Version}' dh-dkms), dh-python $(pkg_in "$root" dpkg-query -W -f='${Version}' dh-python); supported ${PKG_KERNELS[*]}; unsupported ${PKG_UNSUP[*]}"
 	mkdir -p "$root/tmp/st-src"
 	tar -C "$ST_SRC" --exclude=./build --exclude=./.git -cf - . | tar -C "$root/tmp/st-src" -xf -
 	pkg_log "$g: make deb"
-	if pkg_in "$root" make -C /tmp/st-src deb DEB_OUT=/tmp/st-deb >"$log" 2>&1; then
-		st_result pass "$g" "make deb builds sched-tune-dkms_${PKG_VER}_all.deb with Debian 13's debhelper and dh-dkms"
+	deb13=$root/tmp/st-deb/sched-tune-dkms_${PKG_VER}_all.deb
+	bdeb13=$root/tmp/st-deb/sched-tune-bench_${PKG_VER}_all.deb
+	if pkg_in "$root" make -C /tmp/st-src deb DEB_OUT=/tmp/st-deb >"$log" 2>&1 && [[ -f $deb13 && -f $bdeb13 ]]; then
+		st_result pass "$g" "make deb builds sched-tune-dkms_${PKG_VER}_all.deb and sched-tune-bench_${PKG_VER}_all.deb with Debian 13's debhelper, dh-dkms and dh-python"
 	else
-		st_result fail "$g" "make deb builds sched-tune-dkms_${PKG_VER}_all.deb with Debian 13's debhelper and dh-dkms"
+		st_result fail "$g" "make deb builds sched-tune-dkms_${PKG_VER}_all.deb and sched-tune-bench_${PKG_VER}_all.deb with Debian 13's debhelper, dh-dkms and dh-python"
 		tail -n 30 "$log" | sed 's/^/#   /'
 	fi
-	deb13=$root/tmp/st-deb/sched-tune-dkms_${PKG_VER}_all.deb
-	if [[ -f $deb13 ]]; then
+	if [[ -f $deb13 && -f $bdeb13 ]]; then
 		cp "$deb13" "$ST_BUILD/pkg/sched-tune-dkms_${PKG_VER}_all.deb13"
-		d12=$(pkg_paths "$PKG_DEB") d13=$(pkg_paths "$deb13")
-		pkg_check "$g" "same files as the Debian 12 build" test "$d12" = "$d13" ||
-			diff <(echo "$d12") <(echo "$d13") | sed 's/^/#   /'
+		cp "$bdeb13" "$ST_BUILD/pkg/sched-tune-bench_${PKG_VER}_all.deb13"
+		for pair in "$PKG_DEB:$deb13" "$PKG_BDEB:$bdeb13"; do
+			d12=$(pkg_paths "${pair%%:*}") d13=$(pkg_paths "${pair#*:}")
+			pkg_check "$g" "$(basename "${pair#*:}"): same files as the Debian 12 build" test "$d12" = "$d13" ||
+				diff <(echo "$d12") <(echo "$d13") | sed 's/^/#   /'
+			st_log "$g: $(basename "${pair#*:}"): Depends: $(dpkg-deb -f "${pair#*:}" Depends) (Debian 12's build: $(dpkg-deb -f "${pair%%:*}" Depends))"
+			out=$(pkg_in "$root" lintian --fail-on error,warning -I -E --pedantic "/tmp/st-deb/$(basename "${pair#*:}")" 2>&1)
+			rc=$?
+			out=$(grep -v 'running with root privileges' <<<"$out")
+			if [[ -n $out ]]; then printf '%s\n' "$out" | sed 's/^/#   lintian: /'; fi
+			pkg_check "$g" "lintian $(pkg_in "$root" dpkg-query -W -f='${Version}' lintian) (Debian 13) on $(basename "${pair#*:}"): no error, no warning" \
+				test "$rc" = 0 -a -z "$(grep -E '^[EW]: ' <<<"$out")"
+		done
 		pkg_check "$g" "same dkms.conf as the Debian 12 build" \
 			cmp -s "$PKG_CONF" <(dpkg-deb --fsys-tarfile "$deb13" | tar -xO "./usr/src/sched-tune-$PKG_VER/dkms.conf")
-		st_log "$g: Depends: $(dpkg-deb -f "$deb13" Depends) (Debian 12's build: $(dpkg-deb -f "$PKG_DEB" Depends))"
-		out=$(pkg_in "$root" lintian --fail-on error,warning -I -E --pedantic "/tmp/st-deb/$(basename "$deb13")" 2>&1)
-		rc=$?
-		out=$(grep -v 'running with root privileges' <<<"$out")
-		if [[ -n $out ]]; then printf '%s\n' "$out" | sed 's/^/#   lintian: /'; fi
-		pkg_check "$g" "lintian $(pkg_in "$root" dpkg-query -W -f='${Version}' lintian) (Debian 13) on this .deb: no error, no warning" \
-			test "$rc" = 0 -a -z "$(grep -E '^[EW]: ' <<<"$out")"
-		pkg_install_test trixie "$g" "$root" "$deb13"
+		pkg_bench_alone "$g" "$root" "$bdeb13"
+		pkg_install_test trixie "$g" "$root" "$deb13" "$bdeb13"
 	fi
 	pkg_tree_test "$g" "$root" "${PKG_KERNELS[1]}"
 	pkg_overlay_down "$root"
@@ -632,11 +752,14 @@ run_pkg() {
 	pkg_host_tools
 	PKG_VER=$(dpkg-parsechangelog -l "$ST_SRC/debian/changelog" -S Version)
 	PKG_DEB=$ST_BUILD/pkg/deb/sched-tune-dkms_${PKG_VER}_all.deb
+	PKG_BDEB=$ST_BUILD/pkg/deb/sched-tune-bench_${PKG_VER}_all.deb
 	pkg_log "make deb ($PKG_VER)"
 	pkg_build_host "$ST_BUILD/pkg/deb"
-	[[ -f $PKG_DEB ]] || return
+	[[ -f $PKG_DEB && -f $PKG_BDEB ]] || return
 	pkg_lintian "$PKG_DEB"
+	pkg_lintian "$PKG_BDEB"
 	pkg_contents "$PKG_DEB"
+	pkg_contents_bench "$PKG_BDEB"
 	pkg_kernel_table
 	pkg_test_bookworm
 	pkg_ko_close

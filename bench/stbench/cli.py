@@ -153,7 +153,7 @@ def parser():
     r.add_argument("--no-schedstats", action="store_true",
                    help="leave kernel.sched_schedstats alone (no wakeup count, no IPIs per wakeup)")
     r.add_argument("--cache-dir", default=None, help="where the C helpers are compiled (default %s)" % default_cache_dir())
-    r.add_argument("--no-plots", action="store_true", help="no gnuplot PNGs")
+    r.add_argument("--no-plots", action="store_true", help="no PNG plots")
     r.add_argument("--title", default=None, help="title of the report")
     r.add_argument("-q", "--quiet", action="store_true", help="no progress lines")
     rp = sub.add_parser("report", help="write report.md and the plots again from DIR/results.json")

@@ -434,6 +434,10 @@ def markdown(data, plot_files):
     else:
         L.append("- module left as found (%s), every knob restored" % (
             "loaded" if st.get("module_loaded_at_start") else "not loaded"))
+    if data.get("plots_note"):
+        L.append("- **plots**: %s" % esc(data["plots_note"]))
+    elif data.get("plotter"):
+        L.append("- plots drawn with %s" % data["plotter"])
     L.append("")
     L += ["## Machine", "", "| | |", "|---|---|"]
     topo = st.get("topology", {})
@@ -551,6 +555,10 @@ def markdown(data, plot_files):
             pf = plot_files.get(("dist", w["name"], m["name"]))
             if pf:
                 L += ["![%s %s per configuration](%s)" % (w["name"], m["name"], pf), ""]
+        pf = plot_files.get(("order", w["name"]))
+        if pf:
+            L += ["Every run in the order it ran (drift of the machine shows as a slope shared "
+                  "by every configuration):", "", "![%s runs in order](%s)" % (w["name"], pf), ""]
         # counts per second of work
         mod_keys = sorted({k for cn in cfgs for k in cells.get(cn, {}).get("rates", {})
                            if k.startswith("module.") and any(cells[c2]["rates"].get(k, {}).get("max", 0) > 0
@@ -602,9 +610,10 @@ def markdown(data, plot_files):
                         "baseline" if pt["config"] == base else mark(cmp),
                         "" if pt["config"] == base else verdict(cmp)))
                 L.append("")
-                pf = plot_files.get(("sweep", sw["knob"], w["name"]))
-                if pf:
-                    L += ["![%s over %s](%s)" % (w["name"], sw["knob"], pf), ""]
+                for key, what in (("sweep", ""), ("sweep_migrations", ": task migrations")):
+                    pf = plot_files.get((key, sw["knob"], w["name"]))
+                    if pf:
+                        L += ["![%s over %s%s](%s)" % (w["name"], sw["knob"], what, pf), ""]
 
     failed = [r for r in data.get("runs", []) if not r.get("ok")]
     if failed:
@@ -733,6 +742,8 @@ def write_all(out, data, draw_plots=True, log=print, made_by_file=False):
     normalize(data)
     summarize(data)
     pfiles = {}
+    data.pop("plots_note", None)
+    data.pop("plotter", None)
     if draw_plots:
         try:
             pfiles, note = plots.draw(out, data)
@@ -741,6 +752,8 @@ def write_all(out, data, draw_plots=True, log=print, made_by_file=False):
         if note:
             log(note)
             data["plots_note"] = note
+    else:
+        data["plots_note"] = "not drawn (--no-plots)"
     data["plots"] = {"|".join(k): v for k, v in pfiles.items()}
     with open(os.path.join(out, "report.md"), "w") as f:
         f.write(markdown(data, pfiles))

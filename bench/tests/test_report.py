@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """The report pipeline on synthetic results: summary, marks, Markdown, the
-shape check, and plots when gnuplot is installed.  No module involved."""
+shape check, and plots when matplotlib or gnuplot is installed.  No
+module involved."""
 
 import contextlib
 import io
@@ -14,7 +15,7 @@ import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from stbench import check, module, report  # noqa: E402
+from stbench import check, module, plots, report  # noqa: E402
 from stbench.workloads import Hackbench, Numa, Pipe, Tbench, Wakelat  # noqa: E402
 
 CONFIGS = ["unloaded", "stock", "passthrough", "seed", "ratelimit", "cache_level", "numa_scan",
@@ -144,7 +145,7 @@ class TestReport(unittest.TestCase):
 
     def test_write_and_check(self):
         data = synthetic()
-        report.write_all(self.dir, data, draw_plots=bool(shutil.which("gnuplot")), log=lambda m: None)
+        report.write_all(self.dir, data, draw_plots=plots.plotter() is not None, log=lambda m: None)
         with open(os.path.join(self.dir, "report.md")) as f:
             md = f.read()
         self.assertIn("not hardware timings", md)
@@ -154,7 +155,7 @@ class TestReport(unittest.TestCase):
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
             rc = check.check_dir(self.dir, CONFIGS, ["hackbench", "pipe", "tbench", "wakelat", "numa"],
-                                 plots=bool(shutil.which("gnuplot")))
+                                 plots=plots.plotter() is not None)
         self.assertEqual(rc, 0, out.getvalue())
 
     def test_check_baseline_zero(self):
