@@ -360,7 +360,7 @@ class Module:
         if self.read_knob("eevdf_counters") == "0":
             try:
                 self.write_knob("eevdf_counters", "1")
-                why = read(os.path.join(SYSFS, "features", "eevdf", "reason"))
+                why = (self.feature_states().get("eevdf") or (None, None))[1]
             finally:
                 self.write_knob("eevdf_counters", "0")
         return "the eevdf slice policy answers EOPNOTSUPP on this kernel (%s)" % (

@@ -453,15 +453,20 @@ def md_perf_rates(data, cells, cfgs, base, alpha):
                 vals.append(v)
             L.append("| `%s` | %s |" % (cn, " | ".join(vals)))
         L.append("")
+    if gone and not any(k in methods for k, _, _, _ in _perf_keys()):
+        return L + ["Hardware counters and sched tracepoints: not recorded (results of a bench before them).", ""]
     notav = []
     for key in gone:
-        m = methods.get(key)
-        if m is None:
-            m = "not recorded (results from a bench without them)"
+        m = methods.get(key) or "not recorded"
         notav.append("%s %s" % (key.split("_", 1)[1].replace("_", "-"), m if m.startswith("not") else "counted nothing"))
     if notav:
         L += ["Not available here: %s." % "; ".join(notav), ""]
     return L
+
+
+def _perf_keys():
+    from .counters import HW_EVENTS, TP_EVENTS
+    return HW_EVENTS + TP_EVENTS
 
 
 def md_per_config(h):
@@ -627,7 +632,7 @@ def markdown(data, plot_files):
           "%d%% power given this run's noise and repetitions; a change smaller than it "
           "was not measurable here, whatever the table says." % (alpha, int(round(100 * s.get("power", 0.8)))),
           "- Headline family, declared before the run: hackbench time, tbench throughput, "
-          "wakeup-latency p99, pipe latency, NUMA passes/s%s, each configuration against `%s`, "
+          "wakeup-latency p99, pipe latency, NUMA passes/s, cpurate throughput (seed 001's SPECrate)%s, each configuration against `%s`, "
           "and the hook cost (passthrough against unloaded on pipe). Marks (`*`) only there, "
           "after the %s. Every other row is **exploratory**: its change and interval are "
           "shown, it is never marked, and its raw p is not a finding." % (
