@@ -352,17 +352,28 @@ def eevdf_headline(data, cells, add, c, out):
     h["preempt_counter"] = pc
     if skipped:
         h["note"] = "skipped on this kernel: " + "; ".join(skipped)
-    # every configuration's preemptions per second: the seed's ratio
+    # every configuration's preemptions per second: the seed's ratio;
+    # per tick too, and how far apart the ticks came, since a tick that
+    # comes later than the slice moves the deadline whatever the slice
     rows = []
+    ck = {"preempt_deadline": "check_deadline", "tick_preempts": "tick_check_preempts"}.get(pc)
     base = cells.get(w, {}).get("eevdf-stock")
     bmean = (base or {}).get("rates", {}).get("module.%s_per_s" % pc, {}).get("mean") if pc else None
+    cpus = (data.get("stamp") or {}).get("cpus_online")
     for cn, cell in cells.get(w, {}).items():
         rs = cell.get("rates", {}).get("module.%s_per_s" % pc) if pc else None
         if not rs or not rs.get("n") or not rs.get("max"):
             continue
+        ticks = (cell.get("rates", {}).get("module.%s_per_s" % ck) or {}).get("mean") if ck else None
         rows.append({"config": cn, "n": rs["n"], "mean": rs["mean"], "coeffvar": rs.get("coeffvar"),
-                     "ratio_to_eevdf_stock": (bmean / rs["mean"]) if bmean and rs["mean"] else None})
+                     "ratio_to_eevdf_stock": (bmean / rs["mean"]) if bmean and rs["mean"] else None,
+                     "ticks_per_s": ticks, "per_tick": rs["mean"] / ticks if ticks else None,
+                     # cpurate keeps every CPU busy: every tick finds a fair task
+                     "tick_ms": 1000.0 * cpus / ticks if ticks and isinstance(cpus, int) and pc == "preempt_deadline"
+                     else None})
     h["per_config"] = rows
+    st = next((r for r in rows if r["config"] == "eevdf-stock"), None)
+    h["tick_ms"] = st["tick_ms"] if st else None
 
 
 # --- Markdown ------------------------------------------------------------------
@@ -469,21 +480,39 @@ def _perf_keys():
     return HW_EVENTS + TP_EVENTS
 
 
+# Ticks further apart than this hide a 12 ms slice's effect (the
+# deadline moves at nearly every tick whatever the slice).
+LATE_TICK_MS = 6.0
+
+
 def md_per_config(h):
     """Seed 001's figure: each configuration's tick preemptions per second
     and how many times fewer than under eevdf-stock."""
     rows = h.get("per_config") or []
     if not rows:
         return []
+    pc = h.get("preempt_counter")
     L = ["%s per second of cpurate, per configuration (mean; eevdf-stock / this = how many times "
-         "fewer preemptions; seed 001 saw 3x between EEVDF's 3 ms slice and CFS):" % h.get("preempt_counter"), "",
-         "| config | n | %s/s | CoeffVar | eevdf-stock / this |" % h.get("preempt_counter"), "|---|---|---|---|---|"]
+         "fewer preemptions; seed 001 saw 3x between EEVDF's 3 ms slice and CFS; per tick: of the ticks "
+         "that found a fair task):" % pc, "",
+         "| config | n | %s/s | CoeffVar | eevdf-stock / this | ticks/s | per tick |" % pc,
+         "|---|---|---|---|---|---|---|"]
     for r in rows:
-        L.append("| `%s` | %d | %s | %s | %s |" % (
+        L.append("| `%s` | %d | %s | %s | %s | %s | %s |" % (
             r["config"], r["n"], fmt_num(r["mean"]),
             "n/a" if r.get("coeffvar") is None else "%.2f%%" % r["coeffvar"],
-            "n/a" if r.get("ratio_to_eevdf_stock") is None else "%.2fx" % r["ratio_to_eevdf_stock"]))
-    return L + [""]
+            "n/a" if r.get("ratio_to_eevdf_stock") is None else "%.2fx" % r["ratio_to_eevdf_stock"],
+            fmt_num(r.get("ticks_per_s")), "n/a" if r.get("per_tick") is None else "%.3f" % r["per_tick"]))
+    L.append("")
+    tm = h.get("tick_ms")
+    if tm is not None and tm > LATE_TICK_MS:
+        L += ["**Warning**: under eevdf-stock the ticks came %.1f ms apart per CPU on average (HZ ticks "
+              "delivered late: an emulator or an overloaded host). A tick later than the slice moves the "
+              "deadline whatever the slice, so no slice policy can cut preemptions here: these rows do "
+              "not measure the policy." % tm, ""]
+    elif tm is not None:
+        L += ["Ticks came %.1f ms apart per CPU on average under eevdf-stock." % tm, ""]
+    return L
 
 
 def md_headline(h, alpha):

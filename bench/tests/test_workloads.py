@@ -348,6 +348,24 @@ class TestEevdfReport(unittest.TestCase):
         self.assertIn("Seed 001: tick preemptions/s", md)
         self.assertIn("| `eevdf-fixed12` | 4 | 101.0 | ", md)
         self.assertIn("2.98x", md)
+        # check_deadline 2x preempt: half the ticks preempt; 8 CPUs at 602 ticks/s
+        self.assertAlmostEqual(rows["eevdf-stock"]["per_tick"], 0.5, places=6)
+        self.assertAlmostEqual(h["tick_ms"], 8000.0 / 602.0, places=6)
+        self.assertIn("ticks came 13.3 ms apart", md)
+        self.assertIn("not measure the policy", md)
+
+    def test_ticks_on_time_no_warning(self):
+        data = with_cpurate(synthetic())
+        for r in data["runs"]:
+            mod = r["counters"].get("module") or {}
+            if mod.get("check_deadline"):
+                mod["check_deadline"] *= 3  # 1806 ticks/s over 8 CPUs: 4.4 ms apart
+        s = report.summarize(data)
+        h = next(x for x in s["headline"] if x["key"] == "eevdf")
+        self.assertLess(h["tick_ms"], report.LATE_TICK_MS)
+        md = report.markdown(data, {})
+        self.assertIn("Ticks came 4.4 ms apart", md)
+        self.assertNotIn("not measure the policy", md)
 
     def test_cfs_counter_on_61(self):
         data = with_cpurate(synthetic(), skip_slices=True, counter="tick_preempts")
