@@ -99,6 +99,19 @@ def why_not(e, typ):
     return msg
 
 
+def raise_nofile(want):
+    """One fd per event and CPU: 192 CPUs need more than the usual 1024
+    soft limit; raised towards the hard limit (a process may)."""
+    try:
+        import resource
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        if soft != resource.RLIM_INFINITY and soft < want:
+            new = want if hard == resource.RLIM_INFINITY else min(want, hard)
+            resource.setrlimit(resource.RLIMIT_NOFILE, (new, hard))
+    except (ImportError, ValueError, OSError):
+        pass  # then an event that finds no fd is "not available (EMFILE)"
+
+
 class PerfEvents:
     """Hardware counters and tracepoint counts, system-wide, per CPU: the
     counting mode of perf stat -a, without a perf process per run.  An
@@ -108,6 +121,7 @@ class PerfEvents:
         self.fds = {}
         self.status = {}
         self.multiplexed = set()
+        raise_nofile(len(events) * len(cpus) + 2 * len(cpus) + 64)
         for key, name, typ, cfg in events:
             fds = []
             try:
