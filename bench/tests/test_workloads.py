@@ -174,6 +174,16 @@ class TestPerfEvents(unittest.TestCase):
         self.assertEqual(pe.read()["hw_cycles"], 200)
         self.assertIn("hw_cycles", pe.multiplexed)
 
+    def test_nofile_raised(self):
+        code = ("import resource, sys; sys.path.insert(0, %r); from stbench import counters; "
+                "s, h = resource.getrlimit(resource.RLIMIT_NOFILE); "
+                "resource.setrlimit(resource.RLIMIT_NOFILE, (256, h)); counters.raise_nofile(1024); "
+                "print(resource.getrlimit(resource.RLIMIT_NOFILE)[0], h)" % os.path.join(HERE, ".."))
+        out = subprocess.run([sys.executable, "-c", code], stdout=subprocess.PIPE,
+                             universal_newlines=True).stdout.split()
+        soft, hard = int(out[0]), int(out[1])
+        self.assertEqual(soft, 1024 if hard < 0 or hard >= 1024 else hard)
+
     def test_rates(self):
         run = {"elapsed_s": 2.0, "counters": {"hw_cycles": 4000, "hw_instructions": 2000,
                                               "hw_cache_misses": 10, "tp_sched_wakeup": 50,
