@@ -10,7 +10,10 @@
  *
  *   st_cpurate [-c COPIES] [-t SECONDS] [-k KB_PER_COPY]
  *	prints "copies N seconds S units U units_per_s R copy_min_per_s A
- *	copy_max_per_s B copy_hmean_per_s H"
+ *	copy_max_per_s B copy_hmean_per_s H copy_cv_pct V starved Z"
+ *	(copy_cv_pct: the copies' units' coefficient of variation, how
+ *	evenly the CPUs were shared; starved: copies that finished no unit,
+ *	whose hmean is then 0)
  *
  * A unit is STEPS dependent loads; a copy counts the units it finished.
  * The copies build their buffers first and start together when the
@@ -106,6 +109,17 @@ static int copy_main(struct shared *sh, int id, size_t lines, int gate, int read
 	return p == (size_t)-1 ? 3 : 0;
 }
 
+/* square root by Newton's method: the helpers are built without libm */
+static double root(double x)
+{
+	double r = x > 1 ? x : 1;
+	int i;
+
+	for (i = 0; i < 100; i++)
+		r = (r + x / r) / 2;
+	return r;
+}
+
 static long arg_long(const char *s, long min, const char *what)
 {
 	char *end;
@@ -123,7 +137,8 @@ static long arg_long(const char *s, long min, const char *what)
 int main(int argc, char **argv)
 {
 	long copies = 2 * sysconf(_SC_NPROCESSORS_ONLN), seconds = 5, kb = 2048;
-	double secs, rate, min = 0, max = 0, inv = 0;
+	double secs, rate, min = 0, max = 0, inv = 0, sq = 0, mean, sd;
+	long starved = 0;
 	int opt, i, st, gate[2], ready[2], bad = 0;
 	char c;
 	struct shared *sh;
@@ -202,15 +217,20 @@ int main(int argc, char **argv)
 		if (!i || rate > max)
 			max = rate;
 		inv += rate > 0 ? 1 / rate : 0;
+		starved += !u;
+		sq += rate * rate;
 	}
-	if (!total || min <= 0) {
-		fprintf(stderr, "st_cpurate: a copy finished no unit in %.2f s (units %llu)\n",
-			secs, total);
+	if (!total) {
+		fprintf(stderr, "st_cpurate: no copy finished a unit in %.2f s\n", secs);
 		return 4;
 	}
+	mean = total / secs / copies;
+	sd = copies > 1 ? sq / copies - mean * mean : 0;
+	sd = sd > 0 ? root(sd * copies / (copies - 1)) : 0;
 	printf("copies %ld seconds %.6f units %llu units_per_s %.2f ",
 	       copies, secs, total, total / secs);
-	printf("copy_min_per_s %.2f copy_max_per_s %.2f copy_hmean_per_s %.2f\n",
-	       min, max, copies / inv);
+	printf("copy_min_per_s %.2f copy_max_per_s %.2f copy_hmean_per_s %.2f ",
+	       min, max, starved ? 0 : copies / inv);
+	printf("copy_cv_pct %.2f starved %ld\n", 100 * sd / mean, starved);
 	return 0;
 }

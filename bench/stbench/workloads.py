@@ -473,7 +473,7 @@ def parse_wakelat(out):
 def parse_cpurate(out):
     """st_cpurate's one line: {figure: value}."""
     figs = {}
-    for k in ("units_per_s", "copy_min_per_s", "copy_hmean_per_s"):
+    for k in ("units_per_s", "copy_min_per_s", "copy_cv_pct", "starved"):
         figs[k] = _num(k + r"\s+([0-9.]+)", out, k)
     figs["seconds"] = _num(r"seconds\s+([0-9.]+)", out, "seconds")
     return figs
@@ -489,9 +489,9 @@ class CpuRate(Workload):
              "EEVDF tick-preemption experiment)")
     metrics = [Metric("units_per_s", "units/s", "higher",
                       "work units (4096 dependent loads each) per second, all copies"),
-               Metric("copy_min_per_s", "units/s", "higher", "the slowest copy's units per second"),
-               Metric("copy_hmean_per_s", "units/s", "higher",
-                      "harmonic mean of the copies' units per second (a starved copy pulls it down)")]
+               Metric("copy_cv_pct", "%", "lower",
+                      "coefficient of variation of the copies' units: how evenly the CPUs were shared"),
+               Metric("starved", "copies", "lower", "copies that finished no unit in the run")]
 
     def unavailable(self):
         return self.env.helper_problem("st_cpurate")
@@ -513,6 +513,7 @@ class CpuRate(Workload):
     def parse(self, out):
         figs = parse_cpurate(out)
         figs.pop("seconds")
+        figs.pop("copy_min_per_s")  # in the output for people; 0 when a copy starved
         return figs
 
     def run(self):

@@ -24,7 +24,9 @@ from test_report import FakeEnv, FakeOpts, synthetic  # noqa: E402
 
 BENCH = os.path.join(HERE, "..", "sched-tune-bench")
 CPURATE_OUT = ("copies 16 seconds 1.002365 units 24853 units_per_s 24794.36 copy_min_per_s 1161.53 "
-               "copy_max_per_s 1717.88 copy_hmean_per_s 1534.90\n")
+               "copy_max_per_s 1717.88 copy_hmean_per_s 1534.90 copy_cv_pct 12.50 starved 0\n")
+STARVED_OUT = ("copies 16 seconds 1.0001 units 400 units_per_s 399.96 copy_min_per_s 0.00 "
+               "copy_max_per_s 50.00 copy_hmean_per_s 0.00 copy_cv_pct 95.10 starved 3\n")
 WAKELAT_OUT = ("wakeups 63360 requests_per_s 63342.8 p50_us 2.80 p90_us 7.26 p99_us 19.07 "
                "p999_us 2244.61 max_us 8028.16\n")
 
@@ -42,11 +44,12 @@ class TestParse(unittest.TestCase):
     def test_cpurate(self):
         f = parse_cpurate(CPURATE_OUT)
         self.assertEqual(f, {"units_per_s": 24794.36, "copy_min_per_s": 1161.53,
-                             "copy_hmean_per_s": 1534.90, "seconds": 1.002365})
+                             "copy_cv_pct": 12.5, "starved": 0.0, "seconds": 1.002365})
         w = CpuRate(Env())
-        self.assertEqual(w.parse(CPURATE_OUT)["units_per_s"], 24794.36)
-        self.assertNotIn("seconds", w.parse(CPURATE_OUT))
-        self.assertEqual([m.name for m in w.metrics], ["units_per_s", "copy_min_per_s", "copy_hmean_per_s"])
+        self.assertEqual(w.parse(CPURATE_OUT), {"units_per_s": 24794.36, "copy_cv_pct": 12.5, "starved": 0.0})
+        self.assertEqual([m.name for m in w.metrics], ["units_per_s", "copy_cv_pct", "starved"])
+        # a copy the scheduler starved is a figure, not a failure
+        self.assertEqual(w.parse(STARVED_OUT), {"units_per_s": 399.96, "copy_cv_pct": 95.1, "starved": 3.0})
         with self.assertRaises(WorkloadError):
             parse_cpurate("st_cpurate: a copy finished no unit\n")
 
@@ -99,7 +102,8 @@ class TestHelpers(unittest.TestCase):
         big = parse_cpurate(self.run_helper("st_cpurate", "-c", "2", "-t", "1", "-k", "32768"))
         for f in (small, big):
             self.assertGreater(f["units_per_s"], 0)
-            self.assertGreaterEqual(f["copy_hmean_per_s"], f["copy_min_per_s"])
+            self.assertGreaterEqual(f["copy_cv_pct"], 0)
+            self.assertEqual(f["starved"], 0)
         # a buffer far beyond the caches: every load misses, far fewer units
         self.assertGreater(small["units_per_s"], 1.5 * big["units_per_s"], (small, big))
 
@@ -324,7 +328,7 @@ def with_cpurate(data, preempt=None, skip_slices=False, counter="preempt_deadlin
             data["runs"].append({
                 "workload": "cpurate", "config": c["name"], "rep": rep, "ok": True,
                 "figures": {"units_per_s": 1000.0 + 100 * (c["name"] == "eevdf-fixed12") + rep,
-                            "copy_min_per_s": 50.0 + rep, "copy_hmean_per_s": 60.0 + rep},
+                            "copy_cv_pct": 5.0 + rep, "starved": 0.0},
                 "elapsed_s": 2.5, "counters": {"migrations": 10 + rep, "ctxt": 100 + rep, "module": mod},
                 "loadavg_before": [0.1, 0.1, 0.1], "loadavg_after": [0.1, 0.1, 0.1]})
     return data
