@@ -47,7 +47,7 @@ BENCH_ARGS=${BENCH_ARGS:---reps 4 --run-seconds 3 --numa-fast-scan --numa-mb 16 
 # The smoke run: all configurations, every workload once per configuration
 # and repetition, 2 repetitions (Welch needs 2), 1 s runs.
 BENCH_SMOKE_ARGS=${BENCH_SMOKE_ARGS:---reps 2 --run-seconds 1 --numa-fast-scan --hackbench-groups 1
-	--hackbench-loops 20 --messaging-loops 5 --numa-threads 8 --numa-mb 8 --sweep cache_share_level=llc,l2,smt --sweep-workloads pipe
+	--hackbench-loops 20 --messaging-loops 5 --numa-threads 8 --numa-mb 8 --cpurate-kb 256 --sweep cache_share_level=llc,l2,smt --sweep-workloads pipe
 	--title smoke}
 
 bench_host_deps() {
@@ -99,7 +99,7 @@ bench_initramfs_hook() {
 	# the package's layout: the program in /usr/bin, its modules, its C
 	# source and the shared NUMA one in $BENCH_GUEST_DIR
 	cp "$BENCH_DIR/sched-tune-bench" "$root/usr/bin/"
-	cp -r "$BENCH_DIR/stbench" "$BENCH_DIR/st_wakelat.c" "$dst/"
+	cp -r "$BENCH_DIR/stbench" "$BENCH_DIR/st_wakelat.c" "$BENCH_DIR/st_cpurate.c" "$dst/"
 	cp "$BENCH_DIR/../selftests/helpers/st_numa_work.c" "$dst/"
 	rm -rf "$dst/stbench/__pycache__"
 	/usr/bin/python3 -m compileall -q "$dst/stbench" >/dev/null
@@ -143,7 +143,7 @@ bench_guest() {
 # configurations and workloads of bench/guest/benchsmoke.sh's
 # t_bench_loaded).
 BENCH_SMOKE_CHECK=(--configs "unloaded,stock,passthrough,seed,ratelimit,cache_level,numa_scan"
-	--workloads "hackbench,messaging,pipe,tbench,wakelat,numa")
+	--workloads "hackbench,messaging,pipe,tbench,wakelat,numa,cpurate")
 
 # st_bench_smoke KVER: the smoke run, counted through st_result (KTAP of
 # the guest, group "<kver> bench").  The guest turns sched-tune-bench

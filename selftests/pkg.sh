@@ -197,7 +197,7 @@ pkg_contents_bench() {
 	local deb=$1 paths f bad dir dep rec b=./usr/share/sched-tune-bench
 	paths=$(pkg_paths "$deb")
 	bad=
-	for f in ./usr/bin/sched-tune-bench "$b/st_wakelat.c" "$b/st_numa_work.c" \
+	for f in ./usr/bin/sched-tune-bench "$b/st_wakelat.c" "$b/st_cpurate.c" "$b/st_numa_work.c" \
 		./usr/share/doc/sched-tune-bench/README.bench.md.gz ./usr/share/doc/sched-tune-bench/copyright \
 		./usr/share/man/man1/sched-tune-bench.1.gz; do
 		grep -qxF "$f" <<<"$paths" || bad+=" $f"

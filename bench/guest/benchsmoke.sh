@@ -8,7 +8,10 @@
 #  2. the same bench interrupted with SIGINT in its third run: exit 130,
 #     knobs restored, no workload left running, results marked interrupted;
 #  3. module not loaded: a short bench, then one stopped with SIGTERM;
-#     the module is not loaded afterwards.
+#     the module is not loaded afterwards;
+#  4. seed 001's experiment: cpurate and wakelat under stock and eevdf-*,
+#     the preemptions per second in the report, fewer with a longer
+#     slice; tracepoint counts without schedstats; no PMU said so.
 # shellcheck source=/dev/null
 . /st/lib.sh
 # shellcheck source=/dev/null
@@ -44,6 +47,12 @@ check_report() {
 	d=$1
 	shift
 	"$BENCH" check "$d" "$@" >/tmp/check.out 2>&1
+	tap_lines /tmp/check.out
+}
+
+# tap_lines FILE: "ok - ...", "not ok - ..." and "ok - ... # SKIP why"
+# lines as KTAP results, anything else as a diagnostic
+tap_lines() {
 	while IFS= read -r line; do
 		case $line in
 		"ok - "*"# SKIP"*) d2=${line#ok - }; ktap_skip "bench: ${d2%% \# SKIP*}" "${d2#*\# SKIP }" ;;
@@ -51,13 +60,13 @@ check_report() {
 		"not ok - "*) ktap_fail "bench: ${line#not ok - }" ;;
 		*) diag "  $line" ;;
 		esac
-	done </tmp/check.out
+	done <"$1"
 }
 
 # (busybox here has no pgrep)
 no_workload_left() {
 	# shellcheck disable=SC2009
-	! ps | grep -v grep | grep -qE 'hackbench|tbench|st_wakelat|st_numa_work|perf bench'
+	! ps | grep -v grep | grep -qE 'hackbench|tbench|st_wakelat|st_numa_work|st_cpurate|perf bench'
 }
 
 # The module as a user left it: loaded, knobs away from their defaults.
@@ -78,7 +87,7 @@ t_bench_loaded() {
 	diag "bench took $(secs "$t0" "$(now_cs)") s (qemu TCG)"
 	check_eq "bench run exits 0" "$rc" 0
 	[ "$rc" = 0 ] || tail -n 30 /tmp/smoke1.log | sed 's/^/#   /'
-	check_report /tmp/smoke1 --configs "$SMOKE_CONFIGS" --workloads hackbench,messaging,pipe,tbench,wakelat,numa
+	check_report /tmp/smoke1 --configs "$SMOKE_CONFIGS" --workloads hackbench,messaging,pipe,tbench,wakelat,numa,cpurate
 	check "module still loaded after the run" is_loaded
 	check_eq "every knob restored after the run" "$(knob_snapshot)" "$before"
 	grep -E '^\[' /tmp/smoke1.log | tail -n 3 | sed 's/^/#   progress: /'
@@ -122,6 +131,69 @@ t_bench_unloaded() {
 	check "SIGTERM: no workload process left" no_workload_left
 }
 
+# What seed 001's run must show, read from its results.json: the
+# preemptions per second of every eevdf-* configuration, fewer with a
+# longer slice (counts, not timings), the wakeups from the sched_wakeup
+# tracepoint with schedstats left off, and the hardware counters said
+# "not available" under qemu TCG.
+EEVDF_PY='
+import json, sys
+d = sys.argv[1]
+j = json.load(open(d + "/results.json"))
+md = open(d + "/report.md").read()
+st = j["stamp"]
+m = st.get("counter_methods") or {}
+def res(ok, desc):
+    print(("ok - " if ok else "not ok - ") + desc)
+h = {x["key"]: x for x in j["summary"]["headline"]}.get("eevdf") or {}
+rows = {r["config"]: r for r in h.get("per_config") or []}
+res("eevdf-stock" in rows and rows["eevdf-stock"]["mean"] > 0,
+    "eevdf-stock: %s/s counted (%s)" % (h.get("preempt_counter"), rows.get("eevdf-stock")))
+skips = {c["name"]: c.get("skip") for c in j["configs"]}
+tm = h.get("tick_ms")
+for c in ("eevdf-fixed12", "eevdf-scaled"):
+    if skips.get(c):
+        print("ok - %s: fewer preemptions than eevdf-stock # SKIP %s" % (c, skips[c]))
+        res(skips[c] in md, "%s: skipped loudly, its reason in report.md" % c)
+        continue
+    row = rows.get(c) or {}
+    res(row.get("per_tick") is not None and row["per_tick"] <= 1.0,
+        "%s: at most one preemption per tick that found a fair task (%s)" % (c, row.get("per_tick")))
+    r = row.get("ratio_to_eevdf_stock")
+    desc = "%s: eevdf-stock has more than 1.5x its %s/s (%s)" % (c, h.get("preempt_counter"), r)
+    if tm is None or tm > 6.0:
+        print("ok - %s # SKIP ticks %s ms apart per CPU: later than the slice, the deadline moves at every tick" % (desc, tm))
+        res("not measure the policy" in md, "%s: report.md warns that late ticks hide the slice" % c)
+        continue
+    res(r is not None and r > 1.5, desc)
+res("per second of cpurate, per configuration" in md, "report.md shows the preemptions per second per configuration")
+res(m.get("wakeups", "").startswith("sched:sched_wakeup"), "wakeups counted with the sched_wakeup tracepoint (%s)" % m.get("wakeups"))
+res(st.get("schedstats") == "0", "kernel.sched_schedstats left off during the runs (%s)" % st.get("schedstats"))
+cell = j["summary"]["cells"]["cpurate"]["stock"]["rates"]
+res(cell.get("tp_wakeup_per_s", {}).get("n") == 2 and cell.get("tp_migrate_task_per_s", {}).get("n") == 2,
+    "sched_wakeup and sched_migrate_task counted in every timed run")
+if st.get("hypervisor", {}).get("emulated"):
+    res(m.get("hw_cycles", "").startswith("not available"), "qemu TCG: hardware cycles not available (%s)" % m.get("hw_cycles"))
+    res("Not available here: cache-misses not available" in md, "report.md says the hardware counters are not available")
+'
+
+t_bench_eevdf() {
+	group "bench: seed 001 (cpurate under eevdf-*), perf events"
+	st_cleanup
+	t0=$(now_cs)
+	"$BENCH" run --ko "$KO" -o /tmp/smoke5 -c stock,eevdf-stock,eevdf-fixed12,eevdf-scaled -w cpurate,wakelat \
+		--reps 2 --run-seconds 2 --cpurate-kb 256 --no-plots >/tmp/smoke5.log 2>&1
+	rc=$?
+	diag "bench took $(secs "$t0" "$(now_cs)") s (qemu TCG)"
+	check_eq "bench run (cpurate, wakelat; eevdf-*) exits 0" "$rc" 0
+	[ "$rc" = 0 ] || tail -n 30 /tmp/smoke5.log | sed 's/^/#   /'
+	check_report /tmp/smoke5 --configs stock,eevdf-stock,eevdf-fixed12,eevdf-scaled --workloads cpurate,wakelat --no-plots
+	python3 -c "$EEVDF_PY" /tmp/smoke5 >/tmp/eevdf.out 2>&1 || echo "not ok - the results.json checks ran" >>/tmp/eevdf.out
+	tap_lines /tmp/eevdf.out
+	grep -A8 'per second of cpurate, per configuration' /tmp/smoke5/report.md | sed 's/^/#   /'
+	check "module not loaded after the run" not is_loaded
+}
+
 t_whole_run() {
 	group "bench: whole run"
 	ST_DMARK=$ST_BOOTMARK
@@ -132,5 +204,5 @@ bench_net
 dmesg_mark
 ST_BOOTMARK=$ST_DMARK
 diag "smoke options: $ARGS"
-units_run bench_loaded bench_sigint bench_unloaded whole_run
+units_run bench_loaded bench_sigint bench_unloaded bench_eevdf whole_run
 bench_send /tmp/smoke1

@@ -109,7 +109,7 @@ def check_dir(d, want_configs=None, want_workloads=None, plots=True):
         len(data["runs"]), "; " + "; ".join("%s/%s: %s" % (r["workload"], r["config"], (r.get("error") or "")[:120])
                                              for r in failed[:4]) if failed else ""))
     hl = {h["key"]: h for h in data["summary"].get("headline", [])}
-    for key in ("hook_cost", "ratelimit", "cache_level", "numa", "ttwu_queue_default", "losses"):
+    for key in ("hook_cost", "ratelimit", "cache_level", "numa", "ttwu_queue_default", "losses", "eevdf"):
         res(key in hl, "headline %s present (%s)" % (key, "measured" if hl.get(key, {}).get("items") else
                                                         "not measured: %s" % hl.get(key, {}).get("missing")))
 

@@ -16,7 +16,7 @@ from . import machine, report, sysinfo
 from .counters import Counters
 from .module import BenchError, Module
 from .util import Log, fmt_duration, fmt_num, read
-from .workloads import (WORKLOAD_NAMES, CmdWorkload, Env, Interrupted, LoopWorkload, Proc, WorkloadError,
+from .workloads import (HELPERS, WORKLOAD_NAMES, CmdWorkload, Env, Interrupted, LoopWorkload, Proc, WorkloadError,
                         default_cache_dir, hackbench_groups, helper_binary,
                         make_workloads)
 
@@ -138,6 +138,10 @@ def parser():
     r.add_argument("--wakelat-msg", type=int, default=None, help="st_wakelat message threads (default max(2, CPUs/8))")
     r.add_argument("--wakelat-workers", type=int, default=None, help="st_wakelat workers per message thread (default CPUs/message threads)")
     r.add_argument("--wakelat-work-us", type=int, default=50, help="st_wakelat work per request, microseconds (default 50)")
+    r.add_argument("--cpurate-copies", type=pos_int, default=None,
+                   help="st_cpurate copies (default two per CPU, as SPECrate was run in seed 001)")
+    r.add_argument("--cpurate-kb", type=pos_int, default=2048,
+                   help="st_cpurate buffer per copy in KB, larger than a core's L2 (default 2048)")
     r.add_argument("--numa-threads", type=int, default=None, help="st_numa_work threads (default 4 per CPU)")
     r.add_argument("--numa-mb", type=int, default=None, help="st_numa_work MB per thread (default: a quarter of RAM, at most 3 GB, shared)")
     r.add_argument("--numa-fast-scan", action="store_true",
@@ -151,7 +155,11 @@ def parser():
     r.add_argument("--budget", type=pos_float, default=None, metavar="SECONDS",
                    help="with --until-width: the bench's time budget; no round starts that would end after it")
     r.add_argument("--no-schedstats", action="store_true",
-                   help="leave kernel.sched_schedstats alone (no wakeup count, no IPIs per wakeup)")
+                   help="where the sched_wakeup tracepoint cannot be counted: leave kernel.sched_schedstats "
+                   "alone (no wakeup count, no IPIs per wakeup); where it can, schedstats stay alone anyway")
+    r.add_argument("--no-perf-events", action="store_true",
+                   help="count no hardware events (cycles, instructions, cache-misses) and no sched "
+                   "tracepoints (then wakeups come from schedstats)")
     r.add_argument("--cache-dir", default=None, help="where the C helpers are compiled (default %s)" % default_cache_dir())
     r.add_argument("--no-plots", action="store_true", help="no PNG plots")
     r.add_argument("--title", default=None, help="title of the report")
@@ -460,8 +468,11 @@ class Bench:
         if not workloads:
             raise BenchError("no workload can run here")
 
-        # side effects, all undone by restore()
-        if not o.no_schedstats and os.path.exists("/proc/sys/kernel/sched_schedstats"):
+        self.counters = Counters(sysinfo.online_cpus(), self.module, perf_events=not getattr(o, "no_perf_events", False))
+        # side effects, all undone by restore(); schedstats only where no
+        # sched_wakeup tracepoint counts the wakeups
+        if not o.no_schedstats and not self.counters.wakeups_from_tracepoint() and \
+                os.path.exists("/proc/sys/kernel/sched_schedstats"):
             self.set_file("/proc/sys/kernel/sched_schedstats", "1")
         if o.numa_fast_scan and any(w.name == "numa" for w in workloads):
             for f, v in NUMA_FAST:
@@ -473,7 +484,6 @@ class Bench:
                                                      "scan_period_max_ms", "scan_size_mb")
                                            if read(os.path.join(NUMA_DBG, f)) is not None}
         stamp["schedstats"] = read("/proc/sys/kernel/sched_schedstats")
-        self.counters = Counters(sysinfo.online_cpus(), self.module)
         stamp["counter_methods"] = self.counters.methods()
         self.execute(stamp, configs, sweeps, workloads, skipped_w, base)
 
@@ -686,6 +696,16 @@ def dry_run(opts):
                 seq = [("(warm-up) " if s["kind"] == "warmup" else "") + s["config"]
                        for s in steps if s["workload"] == w.name and s["rep"] == r and s["kind"] != "calibrate"]
                 print("  round %d: %s" % (r, ", ".join(seq)))
+        print("counted around every run: task migrations, IPIs, context switches, wakeups, the module's "
+              "stats/ (eevdf-*: %s per second); %s"
+              % (", ".join(report.EEVDF_COUNTERS),
+                 "no hardware counters and no tracepoints (--no-perf-events)" if opts.no_perf_events else
+                 "where available, hardware cycles, instructions, cache-misses and the tracepoints "
+                 "sched:sched_migrate_task, sched:sched_wakeup (perf_event_open, as perf stat -a)"))
+        for c in configs:
+            if c.slice_policy():
+                print("  %s: the EEVDF slice policy; a kernel whose module answers EOPNOTSUPP (6.1, 7.3) "
+                      "skips it with the reason" % c.name)
         print("estimated time: about %s (runs of about %g s, 1.5 s each to set and check the module, "
               "calibration)" % (fmt_duration(est), opts.run_seconds))
         if opts.until_width is not None:
@@ -823,7 +843,7 @@ def cmd_check(opts):
 def cmd_build_helpers(opts):
     cache = opts.cache_dir or default_cache_dir()
     rc = 0
-    for name in ("st_wakelat", "st_numa_work"):
+    for name in HELPERS:
         path, why = helper_binary(name, cache)
         print("%s: %s" % (name, path or why))
         rc |= path is None

@@ -9,11 +9,20 @@
   sched:sched_migrate_task enabled, entries + overrun per CPU.
 - function-call IPIs: the CAL line of /proc/interrupts (x86), summed.
 - context switches: ctxt of /proc/stat.
-- wakeups: ttwu_count of /proc/schedstat (needs kernel.sched_schedstats=1).
+- wakeups: the sched:sched_wakeup tracepoint counted through
+  perf_event_open (no trace buffer, schedstats left alone); without it,
+  ttwu_count of /proc/schedstat (needs kernel.sched_schedstats=1).
+- hardware: cycles, instructions, cache-misses (PERF_TYPE_HARDWARE, what
+  perf stat -a -e cycles,instructions,cache-misses counts), per CPU,
+  scaled by time enabled / time running when the PMU multiplexes; none in
+  a guest without a virtual PMU (qemu TCG): "not available".
+- tracepoints: sched:sched_migrate_task and sched:sched_wakeup counted
+  (PERF_TYPE_TRACEPOINT, as perf stat -e sched:... does), per CPU.
 - NUMA: numa_pte_updates, numa_hint_faults (and friends) of /proc/vmstat.
 """
 
 import ctypes
+import errno
 import os
 import platform
 import shutil
@@ -21,15 +30,139 @@ import struct
 
 from .util import read
 
+PERF_TYPE_HARDWARE = 0
 PERF_TYPE_SOFTWARE = 1
+PERF_TYPE_TRACEPOINT = 2
 PERF_COUNT_SW_CPU_MIGRATIONS = 4
 PERF_ATTR_SIZE_VER0 = 64
+PERF_FORMAT_TOTAL_TIME_ENABLED = 1
+PERF_FORMAT_TOTAL_TIME_RUNNING = 2
+# (sample key, perf's name, type, config or tracepoint)
+HW_EVENTS = (("hw_cycles", "cycles", PERF_TYPE_HARDWARE, 0),
+             ("hw_instructions", "instructions", PERF_TYPE_HARDWARE, 1),
+             ("hw_cache_misses", "cache-misses", PERF_TYPE_HARDWARE, 3))
+TP_EVENTS = (("tp_sched_migrate_task", "sched:sched_migrate_task", PERF_TYPE_TRACEPOINT, "sched/sched_migrate_task"),
+             ("tp_sched_wakeup", "sched:sched_wakeup", PERF_TYPE_TRACEPOINT, "sched/sched_wakeup"))
 NR_PERF_EVENT_OPEN = {"x86_64": 298, "i686": 336, "aarch64": 241, "arm64": 241,
                       "ppc64le": 319, "s390x": 331, "riscv64": 241}
 VMSTAT_KEYS = ("numa_pte_updates", "numa_hint_faults", "numa_hint_faults_local",
                "numa_pages_migrated", "numa_hit", "numa_local", "numa_other")
 TRACEFS = ("/sys/kernel/tracing", "/sys/kernel/debug/tracing")
 INSTANCE = "sched_tune_bench"
+
+
+def perf_open(typ, config, cpu, read_format=0):
+    """perf_event_open(2) of one counting event on one CPU, all tasks;
+    returns the fd or raises OSError."""
+    nr = NR_PERF_EVENT_OPEN.get(platform.machine())
+    if nr is None:
+        raise OSError(errno.ENOSYS, "no perf_event_open number for %s" % platform.machine())
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.syscall.restype = ctypes.c_long
+    attr = ctypes.create_string_buffer(PERF_ATTR_SIZE_VER0)
+    # type, size, config, sample_period, sample_type, read_format
+    struct.pack_into("IIQQQQ", attr, 0, typ, PERF_ATTR_SIZE_VER0, config, 0, 0, read_format)
+    fd = libc.syscall(ctypes.c_long(nr), attr, ctypes.c_int(-1), ctypes.c_int(cpu),
+                      ctypes.c_int(-1), ctypes.c_ulong(0))
+    if fd < 0:
+        e = ctypes.get_errno()
+        raise OSError(e, os.strerror(e))
+    return fd
+
+
+def tracepoint_id(name):
+    """The id of tracepoint "sys/event" in tracefs, or raises OSError."""
+    last = None
+    for t in TRACEFS:
+        try:
+            with open(os.path.join(t, "events", name, "id")) as f:
+                return int(f.read().strip())
+        except (OSError, ValueError) as e:
+            last = e
+    raise OSError(getattr(last, "errno", errno.ENOENT) or errno.ENOENT,
+                  "no %s/id in %s (tracefs not mounted?)" % (name, " or ".join(TRACEFS)))
+
+
+def scaled(raw):
+    """(value, enabled, running) -> value scaled to the time enabled, as
+    perf stat does when the PMU multiplexes; None if it never ran."""
+    v, en, run = raw
+    if run == 0:
+        return None if en else 0
+    return v if run >= en else int(round(v * en / run))
+
+
+def why_not(e, typ):
+    msg = "%s (errno %s)" % (e.strerror or e, errno.errorcode.get(e.errno, e.errno))
+    if typ == PERF_TYPE_HARDWARE and e.errno in (errno.ENOENT, errno.EOPNOTSUPP, errno.ENODEV):
+        msg += ": no hardware PMU here (a virtual machine without a virtual PMU, or qemu TCG)"
+    return msg
+
+
+def raise_nofile(want):
+    """One fd per event and CPU: 192 CPUs need more than the usual 1024
+    soft limit; raised towards the hard limit (a process may)."""
+    try:
+        import resource
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        if soft != resource.RLIM_INFINITY and soft < want:
+            new = want if hard == resource.RLIM_INFINITY else min(want, hard)
+            resource.setrlimit(resource.RLIMIT_NOFILE, (new, hard))
+    except (ImportError, ValueError, OSError):
+        pass  # then an event that finds no fd is "not available (EMFILE)"
+
+
+class PerfEvents:
+    """Hardware counters and tracepoint counts, system-wide, per CPU: the
+    counting mode of perf stat -a, without a perf process per run.  An
+    event that cannot be opened is "not available (why)", never an error."""
+
+    def __init__(self, cpus, events=HW_EVENTS + TP_EVENTS, opener=perf_open, tp_id=tracepoint_id):
+        self.fds = {}
+        self.status = {}
+        self.multiplexed = set()
+        raise_nofile(len(events) * len(cpus) + 2 * len(cpus) + 64)
+        for key, name, typ, cfg in events:
+            fds = []
+            try:
+                config = tp_id(cfg) if typ == PERF_TYPE_TRACEPOINT else cfg
+                for cpu in cpus:
+                    fds.append(opener(typ, config, cpu,
+                                      PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING))
+                self.fds[key] = fds
+                self.status[key] = "%s: perf_event_open counting, every CPU (as perf stat -a -e %s)" % (name, name)
+            except OSError as e:
+                for fd in fds:
+                    os.close(fd)
+                self.status[key] = "not available (%s: %s)" % (name, why_not(e, typ))
+
+    def available(self, key):
+        return key in self.fds
+
+    def read(self):
+        out = {}
+        for key, fds in self.fds.items():
+            total = 0
+            for fd in fds:
+                raw = struct.unpack("QQQ", os.read(fd, 24))
+                v = scaled(raw)
+                if v is None:
+                    total = None
+                    break
+                if raw[2] < raw[1]:
+                    self.multiplexed.add(key)
+                total += v
+            out[key] = total
+        return out
+
+    def close(self):
+        for fds in self.fds.values():
+            for fd in fds:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+        self.fds = {}
 
 
 class MigrationCounter:
@@ -154,13 +287,21 @@ def vmstat():
 
 
 class Counters:
-    def __init__(self, cpus, module):
+    def __init__(self, cpus, module, perf_events=True):
         self.mig = MigrationCounter(cpus)
         self.module = module
+        self.perf = PerfEvents(cpus) if perf_events else None
+
+    def wakeups_from_tracepoint(self):
+        return self.perf is not None and self.perf.available("tp_sched_wakeup")
 
     def sample(self):
         s = {"migrations": self.mig.read(), "ipi_cal": interrupts_cal(),
-             "ctxt": ctxt(), "wakeups": schedstat_ttwu()}
+             "ctxt": ctxt()}
+        if self.perf:
+            s.update(self.perf.read())
+        # wakeups: the tracepoint where it counts, schedstats left alone
+        s["wakeups"] = s.get("tp_sched_wakeup") if self.wakeups_from_tracepoint() else schedstat_ttwu()
         s.update(vmstat())
         s["module"] = self.module.stats() if self.module.loaded() else {}
         return s
@@ -177,16 +318,29 @@ class Counters:
         return out
 
     def methods(self):
-        return {
+        out = {
             "migrations": self.mig.method or "unavailable (%s)" % self.mig.error,
             "ipi_cal": "/proc/interrupts CAL (function-call interrupts), all CPUs"
             if interrupts_cal() is not None else "unavailable (no CAL line)",
             "ctxt": "/proc/stat ctxt",
-            "wakeups": "/proc/schedstat ttwu_count, all CPUs (kernel.sched_schedstats=1)"
-            if schedstat_ttwu() is not None else "unavailable (no schedstats)",
+            "wakeups": "sched:sched_wakeup tracepoint counted through perf_event_open, every CPU "
+            "(kernel.sched_schedstats left alone)" if self.wakeups_from_tracepoint() else
+            "/proc/schedstat ttwu_count, all CPUs (kernel.sched_schedstats=1)"
+            if schedstat_ttwu() is not None else "unavailable (no sched_wakeup tracepoint, no schedstats)",
             "numa": "/proc/vmstat " + ", ".join(VMSTAT_KEYS),
             "module": "/sys/kernel/sched_tune/stats/* (differences, never reset)",
         }
+        if self.perf is None:
+            for key, name, _, _ in HW_EVENTS + TP_EVENTS:
+                out[key] = "not counted (--no-perf-events)"
+        else:
+            for key, name, _, _ in HW_EVENTS + TP_EVENTS:
+                out[key] = self.perf.status[key]
+                if key in self.perf.multiplexed:
+                    out[key] += "; multiplexed by the PMU, scaled by time enabled / running"
+        return out
 
     def close(self):
         self.mig.close()
+        if self.perf:
+            self.perf.close()

@@ -16,7 +16,13 @@ from .util import read
 
 SYSFS = "/sys/kernel/sched_tune"
 MODNAME = "sched_tune"
-FEATURES = ("ratelimit", "cache_level", "numa_scan")
+FEATURES = ("ratelimit", "cache_level", "numa_scan", "eevdf")
+# Features an older module may lack: checked only where the module has them.
+OPTIONAL_FEATURES = ("eevdf",)
+# The eevdf feature's slice policy: only on kernels whose slice code was
+# checked (the counters work wherever the feature does); elsewhere a
+# non-stock write fails with EOPNOTSUPP.
+SLICE_KNOBS = ("eevdf_slice", "eevdf_slice_ns", "eevdf_latency_ns")
 
 # Every knob at its stock value ("stock": loaded, nothing changed).
 STOCK = {
@@ -31,6 +37,10 @@ STOCK = {
     "cache_share_auto_llc_max": "8",
     "numa_scan_threshold": "0",
     "numa_scan_renew": "16",
+    "eevdf_counters": "0",
+    "eevdf_slice": "stock",
+    "eevdf_slice_ns": "12000000",
+    "eevdf_latency_ns": "24000000",
 }
 # The values of the upstream patches the features come from.
 SEED = {
@@ -50,12 +60,15 @@ KNOB_FEATURE = {
     "ratelimit_quota_replenish": "ratelimit",
     "cache_share_level": "cache_level", "cache_share_auto_llc_max": "cache_level",
     "numa_scan_threshold": "numa_scan", "numa_scan_renew": "numa_scan",
+    "eevdf_counters": "eevdf", "eevdf_slice": "eevdf", "eevdf_slice_ns": "eevdf",
+    "eevdf_latency_ns": "eevdf",
 }
 # Written last, so hooks go in once, with every other knob in place.
 KNOB_ORDER = ["passthrough", "ratelimit_burst", "ratelimit_quota",
               "ratelimit_quota_replenish", "ratelimit_mode", "ratelimit_window_ns",
               "cache_share_auto_llc_max", "cache_share_level",
-              "numa_scan_renew", "numa_scan_threshold", "enabled"]
+              "numa_scan_renew", "numa_scan_threshold",
+              "eevdf_slice_ns", "eevdf_latency_ns", "eevdf_counters", "eevdf_slice", "enabled"]
 
 
 class BenchError(Exception):
@@ -96,7 +109,15 @@ class Config:
             return set()
         if self.knobs.get("passthrough", "0") == "1":
             return set(FEATURES)
-        return {f for f, k in FEATURE_MAIN.items() if self.knobs.get(k, STOCK[k]) != STOCK[k]}
+        need = {f for f, k in FEATURE_MAIN.items() if self.knobs.get(k, STOCK[k]) != STOCK[k]}
+        if self.knobs.get("eevdf_counters", "0") != "0" or self.knobs.get("eevdf_slice", "stock") != "stock":
+            need.add("eevdf")
+        return need
+
+    def slice_policy(self):
+        """Whether the configuration asks for a non-stock EEVDF slice."""
+        return self.knobs is not None and any(
+            self.knobs.get(k, STOCK[k]) != STOCK[k] for k in SLICE_KNOBS)
 
     def to_json(self):
         return {"name": self.name, "kind": self.kind, "desc": self.desc,
@@ -135,6 +156,13 @@ def builtin_configs():
         Config("ttwu-queue-default", stock_plus({"cache_share_level": "none"}),
                "TTWU_QUEUE_DEFAULT (Peter Zijlstra, 2025): every remote wakeup queued, whatever the cache "
                "(cache_share_level=none)"),
+        Config("eevdf-stock", stock_plus({"eevdf_counters": "1"}),
+               "seed 001's tick-preemption counters on, slice stock (base_slice_ns): what they count at stock"),
+        Config("eevdf-fixed12", stock_plus({"eevdf_counters": "1", "eevdf_slice": "fixed",
+                                            "eevdf_slice_ns": "12000000"}),
+               "the fixed 12 ms slice that made seed 001's regression disappear, counters on"),
+        Config("eevdf-scaled", stock_plus({"eevdf_counters": "1", "eevdf_slice": "scaled"}),
+               "the slice follows the competition, eevdf_latency_ns / runnable tasks (CFS-style), counters on"),
     ]
 
 
@@ -200,6 +228,7 @@ class Module:
         self.support = {}         # feature -> state seen with stock knobs
         self.reasons = {}
         self.knob_names = []
+        self.slice_problem = None  # why the EEVDF slice policy cannot run here
 
     # --- state ---------------------------------------------------------
     @staticmethod
@@ -234,7 +263,10 @@ class Module:
             with open(os.path.join(SYSFS, k), "w") as f:
                 f.write(str(v))
         except OSError as e:
-            raise BenchError("writing %s=%s: %s" % (k, v, errno.errorcode.get(e.errno, e)))
+            err = BenchError("writing %s=%s: %s" % (k, v, "EOPNOTSUPP" if e.errno == errno.EOPNOTSUPP
+                                                    else errno.errorcode.get(e.errno, e)))
+            err.errno = e.errno
+            raise err
 
     def feature_states(self):
         """{feature: (state, reason)}: features/<name>/state and reason, or
@@ -313,6 +345,40 @@ class Module:
         for f, (state, reason) in self.feature_states().items():
             self.support[f] = state
             self.reasons[f] = reason
+        self.slice_problem = self.probe_slice()
+
+    def probe_slice(self):
+        """Whether eevdf_slice can leave stock here: the module answers
+        EOPNOTSUPP to a non-stock slice knob where its slice code was not
+        checked (6.1's CFS, 7.3), while its counters work.  It is asked by
+        writing eevdf_slice_ns to another valid value and back (no hook
+        goes in for that); the reason is then read from features/eevdf/reason
+        with the counters on for a moment.  None: supported."""
+        if "eevdf_slice_ns" not in self.knob_names:
+            return "the module has no eevdf_slice_ns knob (sched_tune before the eevdf feature)"
+        if self.support.get("eevdf") == "unsupported":
+            return "eevdf unsupported: %s" % (self.reasons.get("eevdf") or "no reason given")
+        cur = self.read_knob("eevdf_slice_ns")
+        other = "12000001" if cur != "12000001" else "12000002"
+        try:
+            self.write_knob("eevdf_slice_ns", other)
+        except BenchError as e:
+            if getattr(e, "errno", None) != errno.EOPNOTSUPP:
+                return "writing eevdf_slice_ns: %s" % e
+            return self._slice_reason()
+        self.write_knob("eevdf_slice_ns", cur)
+        return None
+
+    def _slice_reason(self):
+        why = None
+        if self.read_knob("eevdf_counters") == "0":
+            try:
+                self.write_knob("eevdf_counters", "1")
+                why = (self.feature_states().get("eevdf") or (None, None))[1]
+            finally:
+                self.write_knob("eevdf_counters", "0")
+        return "the eevdf slice policy answers EOPNOTSUPP on this kernel (%s)" % (
+            why or "its counters work; its slice code was not checked against this kernel")
 
     def restore(self):
         """Back to the snapshot; returns a list of problems (empty = exact)."""
@@ -366,6 +432,8 @@ class Module:
                    (k not in STOCK or cfg.knobs[k] != STOCK[k])]
         if missing:
             return "the module has no knob %s" % ", ".join(missing)
+        if cfg.slice_policy() and self.slice_problem:
+            return "eevdf slice policy unsupported on this kernel: %s" % self.slice_problem
         unsup = sorted(f for f in cfg.needs() if self.support.get(f) == "unsupported")
         if cfg.knobs.get("passthrough", "0") == "1":
             unsup = []  # passthrough installs what the kernel supports
@@ -408,6 +476,8 @@ class Module:
         passthrough = cfg.knobs.get("passthrough", "0") == "1" and "passthrough" in self.knob_names
         for f in FEATURES:
             if f not in states:
+                if f in OPTIONAL_FEATURES and f not in self.support:
+                    continue  # an older module, without it at probe either
                 problems.append("feature %s missing from features" % f)
                 continue
             full, reason = states[f]

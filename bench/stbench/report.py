@@ -18,9 +18,23 @@ RATES = [
     ("migrations_per_run", "migrations/run", "task migrations per run (fixed-work workloads: per unit of work)"),
     ("ipi_per_s", "IPIs/s", "function-call IPIs (CAL) per second"),
     ("ctxt_per_s", "ctxt/s", "context switches per second"),
-    ("wakeups_per_s", "wakeups/s", "wakeups (schedstat ttwu_count) per second"),
+    ("wakeups_per_s", "wakeups/s", "wakeups (sched_wakeup tracepoint, else schedstat ttwu_count) per second"),
     ("ipi_per_wakeup", "IPIs/wakeup", "function-call IPIs per wakeup"),
 ]
+# Hardware counters and tracepoint counts (perf_event_open, as perf stat
+# -a): exploratory rows; (rate, column, counter key(s) it needs)
+PERF_RATES = [
+    ("cycles_per_s", "cycles/s", ("hw_cycles",)),
+    ("instructions_per_s", "instructions/s", ("hw_instructions",)),
+    ("ipc", "IPC", ("hw_instructions", "hw_cycles")),
+    ("cache_misses_per_s", "cache-misses/s", ("hw_cache_misses",)),
+    ("cache_misses_per_kinstr", "cache-misses/1k instr", ("hw_cache_misses", "hw_instructions")),
+    ("tp_migrate_task_per_s", "sched_migrate_task/s", ("tp_sched_migrate_task",)),
+    ("tp_wakeup_per_s", "sched_wakeup/s", ("tp_sched_wakeup",)),
+]
+# Seed 001's counters (module stats/): EEVDF (6.12, 7.3) and CFS (6.1)
+EEVDF_COUNTERS = ("check_deadline", "update_deadline", "preempt_deadline", "preempt_deadline_lazy",
+                  "tick_check_preempts", "tick_preempts")
 
 
 def run_rates(run):
@@ -34,6 +48,16 @@ def run_rates(run):
                 r[name] = c[key] / el
         for k, v in (c.get("module") or {}).items():
             r["module." + k + "_per_s"] = v / el
+        for key, name in (("hw_cycles", "cycles_per_s"), ("hw_instructions", "instructions_per_s"),
+                          ("hw_cache_misses", "cache_misses_per_s"),
+                          ("tp_sched_migrate_task", "tp_migrate_task_per_s"),
+                          ("tp_sched_wakeup", "tp_wakeup_per_s")):
+            if c.get(key) is not None:
+                r[name] = c[key] / el
+    if c.get("hw_instructions") is not None and c.get("hw_cycles"):
+        r["ipc"] = c["hw_instructions"] / c["hw_cycles"]
+    if c.get("hw_cache_misses") is not None and c.get("hw_instructions"):
+        r["cache_misses_per_kinstr"] = 1000.0 * c["hw_cache_misses"] / c["hw_instructions"]
     if c.get("migrations") is not None:
         # with a fixed amount of work, immune to how fast time runs
         r["migrations_per_run"] = float(c["migrations"])
@@ -54,6 +78,7 @@ HEADLINE_METRICS = {
     "wakelat": "p99_us",           # wakeup latency p99
     "pipe": "usecs_per_op",        # pipe ping-pong latency
     "numa": "passes_per_s",        # NUMA workload's pace (its runtime per pass)
+    "cpurate": "units_per_s",      # seed 001's SPECrate-like throughput
 }
 HOOK_COST = ("pipe", "usecs_per_op", "passthrough", "unloaded")
 DEFAULT_ALPHA = 0.05
@@ -281,6 +306,7 @@ def headline(data, cells):
          c("wakelat", "seed", "stock", "p99_us"),
          c("wakelat", "seed", "stock", "requests_per_s")],
         "needs tbench/wakelat and the seed and stock configurations")
+    eevdf_headline(data, cells, add, c, out)
     for w in data.get("workloads", []):
         if w.get("user"):
             hm = headline_metric(w)
@@ -290,6 +316,70 @@ def headline(data, cells):
                  for cn in cells.get(w["name"], {}) if cn != data.get("baseline", "stock")],
                 "no configuration besides the baseline ran")
     return out
+
+
+def eevdf_counter_names(cells, workload):
+    """Seed 001's counters this kernel's module has (rates of the cpurate
+    cells): the EEVDF ones on 6.12/7.3, the CFS ones on 6.1."""
+    have = set()
+    for cell in cells.get(workload, {}).values():
+        have |= {k for k in cell.get("rates", {}) if k.startswith("module.")}
+    return [n for n in EEVDF_COUNTERS if "module.%s_per_s" % n in have]
+
+
+def preempt_counter(cells, workload):
+    """The tick-preemption counter this kernel has: preempt_deadline
+    (EEVDF), else tick_preempts (CFS, 6.1), whichever counted anything."""
+    names = eevdf_counter_names(cells, workload)
+    for n in ("preempt_deadline", "tick_preempts"):
+        if n in names and any((cell.get("rates", {}).get("module.%s_per_s" % n) or {}).get("max")
+                              for cell in cells.get(workload, {}).values()):
+            return n
+    return None
+
+
+def eevdf_headline(data, cells, add, c, out):
+    """Seed 001: tick preemptions per second and throughput under the
+    fixed 12 ms and the scaled slice against the counters at stock."""
+    w = "cpurate"
+    pc = preempt_counter(cells, w)
+    items = []
+    if pc:
+        for cfg in ("eevdf-fixed12", "eevdf-scaled"):
+            items.append(c(w, cfg, "eevdf-stock", "rates.module.%s_per_s" % pc))
+            items.append(c(w, cfg, "eevdf-stock", "units_per_s"))
+    skipped = ["%s (%s)" % (cf["name"], cf["skip"]) for cf in data.get("configs", [])
+               if cf["name"] in ("eevdf-fixed12", "eevdf-scaled") and cf.get("skip")]
+    add("eevdf", "Seed 001: tick preemptions/s and cpurate throughput, fixed 12 ms and scaled slice vs "
+        "the counters at stock (eevdf-stock)", items,
+        ("needs the cpurate workload, eevdf-stock and eevdf-fixed12 or eevdf-scaled, and a module "
+         "whose preemption counter counted" + ("; skipped: " + "; ".join(skipped) if skipped else "")))
+    h = out[-1]
+    h["preempt_counter"] = pc
+    if skipped:
+        h["note"] = "skipped on this kernel: " + "; ".join(skipped)
+    # every configuration's preemptions per second: the seed's ratio;
+    # per tick too, and how far apart the ticks came, since a tick that
+    # comes later than the slice moves the deadline whatever the slice
+    rows = []
+    ck = {"preempt_deadline": "check_deadline", "tick_preempts": "tick_check_preempts"}.get(pc)
+    base = cells.get(w, {}).get("eevdf-stock")
+    bmean = (base or {}).get("rates", {}).get("module.%s_per_s" % pc, {}).get("mean") if pc else None
+    cpus = (data.get("stamp") or {}).get("cpus_online")
+    for cn, cell in cells.get(w, {}).items():
+        rs = cell.get("rates", {}).get("module.%s_per_s" % pc) if pc else None
+        if not rs or not rs.get("n") or not rs.get("max"):
+            continue
+        ticks = (cell.get("rates", {}).get("module.%s_per_s" % ck) or {}).get("mean") if ck else None
+        rows.append({"config": cn, "n": rs["n"], "mean": rs["mean"], "coeffvar": rs.get("coeffvar"),
+                     "ratio_to_eevdf_stock": (bmean / rs["mean"]) if bmean and rs["mean"] else None,
+                     "ticks_per_s": ticks, "per_tick": rs["mean"] / ticks if ticks else None,
+                     # cpurate keeps every CPU busy: every tick finds a fair task
+                     "tick_ms": 1000.0 * cpus / ticks if ticks and isinstance(cpus, int) and pc == "preempt_deadline"
+                     else None})
+    h["per_config"] = rows
+    st = next((r for r in rows if r["config"] == "eevdf-stock"), None)
+    h["tick_ms"] = st["tick_ms"] if st else None
 
 
 # --- Markdown ------------------------------------------------------------------
@@ -352,10 +442,89 @@ def esc(s):
     return str(s).replace("|", "\\|")
 
 
+def md_perf_rates(data, cells, cfgs, base, alpha):
+    """The hardware counters and tracepoint counts of one workload
+    (exploratory), or one line that says they were not available."""
+    methods = (data.get("stamp") or {}).get("counter_methods") or {}
+    cols = [(k, name) for k, name, keys in PERF_RATES
+            if any(cells.get(cn, {}).get("rates", {}).get(k) for cn in cfgs)]
+    gone = sorted({keys[0] for k, name, keys in PERF_RATES if k not in dict(cols)})
+    L = []
+    if cols:
+        L += ["Hardware counters and sched tracepoints, system-wide (perf_event_open as perf stat -a; "
+              "means; change vs %s [%d%% CI], all exploratory):" % (base, int(round(100 * (1 - alpha)))), "",
+              "| config | " + " | ".join(n for _, n in cols) + " |", "|---|" + "---|" * len(cols)]
+        for cn in cfgs:
+            cell = cells.get(cn)
+            if not cell or not cell["n"]:
+                continue
+            vals = []
+            for k, _ in cols:
+                rs = cell["rates"].get(k)
+                if not rs:
+                    vals.append("n/a")
+                    continue
+                v = fmt_num(rs["mean"])
+                if cn != base:
+                    v += " " + mark(cell["vs_baseline"].get("rates." + k))
+                vals.append(v)
+            L.append("| `%s` | %s |" % (cn, " | ".join(vals)))
+        L.append("")
+    if gone and not any(k in methods for k, _, _, _ in _perf_keys()):
+        return L + ["Hardware counters and sched tracepoints: not recorded (results of a bench before them).", ""]
+    notav = []
+    for key in gone:
+        m = methods.get(key) or "not recorded"
+        notav.append("%s %s" % (key.split("_", 1)[1].replace("_", "-"), m if m.startswith("not") else "counted nothing"))
+    if notav:
+        L += ["Not available here: %s." % "; ".join(notav), ""]
+    return L
+
+
+def _perf_keys():
+    from .counters import HW_EVENTS, TP_EVENTS
+    return HW_EVENTS + TP_EVENTS
+
+
+# Ticks further apart than this hide a 12 ms slice's effect (the
+# deadline moves at nearly every tick whatever the slice).
+LATE_TICK_MS = 6.0
+
+
+def md_per_config(h):
+    """Seed 001's figure: each configuration's tick preemptions per second
+    and how many times fewer than under eevdf-stock."""
+    rows = h.get("per_config") or []
+    if not rows:
+        return []
+    pc = h.get("preempt_counter")
+    L = ["%s per second of cpurate, per configuration (mean; eevdf-stock / this = how many times "
+         "fewer preemptions; seed 001 saw 3x between EEVDF's 3 ms slice and CFS; per tick: of the ticks "
+         "that found a fair task):" % pc, "",
+         "| config | n | %s/s | CoeffVar | eevdf-stock / this | ticks/s | per tick |" % pc,
+         "|---|---|---|---|---|---|---|"]
+    for r in rows:
+        L.append("| `%s` | %d | %s | %s | %s | %s | %s |" % (
+            r["config"], r["n"], fmt_num(r["mean"]),
+            "n/a" if r.get("coeffvar") is None else "%.2f%%" % r["coeffvar"],
+            "n/a" if r.get("ratio_to_eevdf_stock") is None else "%.2fx" % r["ratio_to_eevdf_stock"],
+            fmt_num(r.get("ticks_per_s")), "n/a" if r.get("per_tick") is None else "%.3f" % r["per_tick"]))
+    L.append("")
+    tm = h.get("tick_ms")
+    if tm is not None and tm > LATE_TICK_MS:
+        L += ["**Warning**: under eevdf-stock the ticks came %.1f ms apart per CPU on average (HZ ticks "
+              "delivered late: an emulator or an overloaded host). A tick later than the slice moves the "
+              "deadline whatever the slice, so no slice policy can cut preemptions here: these rows do "
+              "not measure the policy." % tm, ""]
+    elif tm is not None:
+        L += ["Ticks came %.1f ms apart per CPU on average under eevdf-stock." % tm, ""]
+    return L
+
+
 def md_headline(h, alpha):
     lines = ["### " + h["title"], ""]
     if h["missing"]:
-        return lines + ["Not measured: %s." % h["missing"], ""]
+        return lines + ["Not measured: %s." % h["missing"], ""] + md_per_config(h)
     if h.get("note"):
         lines += ["Note: %s." % h["note"], ""]
     lines += ["| workload | figure | A | B | change A vs B [%d%% CI] | p | family | smallest detectable |" % (
@@ -369,7 +538,7 @@ def md_headline(h, alpha):
             mark(c), fmt_p(c.get("p")), verdict(c), fmt_mde(c)))
     lines += ["", "A and B are the estimator's value over %s runs." % (
         "/".join(sorted({"%d" % i["n_a"] for i in h["items"]} | {"%d" % i["n_b"] for i in h["items"]}))), ""]
-    return lines
+    return lines + md_per_config(h)
 
 
 def config_features(data, cname):
@@ -502,7 +671,7 @@ def markdown(data, plot_files):
           "%d%% power given this run's noise and repetitions; a change smaller than it "
           "was not measurable here, whatever the table says." % (alpha, int(round(100 * s.get("power", 0.8)))),
           "- Headline family, declared before the run: hackbench time, tbench throughput, "
-          "wakeup-latency p99, pipe latency, NUMA passes/s%s, each configuration against `%s`, "
+          "wakeup-latency p99, pipe latency, NUMA passes/s, cpurate throughput (seed 001's SPECrate)%s, each configuration against `%s`, "
           "and the hook cost (passthrough against unloaded on pipe). Marks (`*`) only there, "
           "after the %s. Every other row is **exploratory**: its change and interval are "
           "shown, it is never marked, and its raw p is not a finding." % (
@@ -585,6 +754,7 @@ def markdown(data, plot_files):
                              for k in mod_keys if cell["rates"].get(k, {}).get("mean"))
             L.append("| `%s` | %s | %s |" % (cn, " | ".join(cols), modc or ""))
         L.append("")
+        L += md_perf_rates(data, cells, cfgs, base, alpha)
 
     if data.get("sweeps"):
         L += ["## Sweeps", ""]

@@ -427,6 +427,7 @@ class Wakelat(Workload):
     metrics = [Metric("p99_us", "us", "lower", "99th percentile wakeup latency"),
                Metric("p90_us", "us", "lower", "90th percentile wakeup latency"),
                Metric("p50_us", "us", "lower", "median wakeup latency"),
+               Metric("p999_us", "us", "lower", "99.9th percentile wakeup latency (schbench's last row)"),
                Metric("requests_per_s", "req/s", "higher", "worker requests completed per second")]
 
     def unavailable(self):
@@ -449,12 +450,76 @@ class Wakelat(Workload):
         return [self.env.helper("st_wakelat"), "-m", str(m), "-w", str(w), "-t",
                 str(self.seconds()), "-r", str(self.env.opts.wakelat_work_us)]
 
+    def parse(self, out):
+        return parse_wakelat(out)
+
     def run(self):
         out, wall = run_cmd(self.command(), self.timeout(), cwd=self.env.workdir)
-        figs = {}
-        for k in ("p50_us", "p90_us", "p99_us", "requests_per_s"):
-            figs[k] = _num(k + r"\s+([0-9.]+)", out, k)
-        return figs, float(self.seconds()), out
+        return self.parse(out), float(self.seconds()), out
+
+
+def parse_wakelat(out):
+    """st_wakelat's line: the percentiles and requests/s (p999_us only
+    from a st_wakelat that prints it)."""
+    figs = {}
+    for k in ("p50_us", "p90_us", "p99_us", "requests_per_s"):
+        figs[k] = _num(k + r"\s+([0-9.]+)", out, k)
+    m = re.search(r"p999_us\s+([0-9.]+)", out)
+    if m:
+        figs["p999_us"] = float(m.group(1))
+    return figs
+
+
+def parse_cpurate(out):
+    """st_cpurate's one line: {figure: value}."""
+    figs = {}
+    for k in ("units_per_s", "copy_min_per_s", "copy_cv_pct", "starved"):
+        figs[k] = _num(k + r"\s+([0-9.]+)", out, k)
+    figs["seconds"] = _num(r"seconds\s+([0-9.]+)", out, "seconds")
+    return figs
+
+
+class CpuRate(Workload):
+    """Seed 001's experiment: CPU-bound, cache-hungry copies, two per CPU
+    (as SPECrate was run), whose throughput falls as tick preemptions
+    rise; the eevdf-* configurations count those (stats/)."""
+
+    name = "cpurate"
+    title = ("CPU-bound cache-hungry copies, two per CPU (st_cpurate, SPECrate-like: seed 001's "
+             "EEVDF tick-preemption experiment)")
+    metrics = [Metric("units_per_s", "units/s", "higher",
+                      "work units (4096 dependent loads each) per second, all copies"),
+               Metric("copy_cv_pct", "%", "lower",
+                      "coefficient of variation of the copies' units: how evenly the CPUs were shared"),
+               Metric("starved", "copies", "lower", "copies that finished no unit in the run")]
+
+    def unavailable(self):
+        return self.env.helper_problem("st_cpurate")
+
+    def shape(self):
+        o = self.env.opts
+        return (o.cpurate_copies or 2 * self.env.ncpus), o.cpurate_kb
+
+    def seconds(self):
+        return max(1, int(round(self.env.run_seconds)))
+
+    def expected_seconds(self):
+        return self.seconds() + 0.5
+
+    def command(self):
+        c, kb = self.shape()
+        return [self.env.helper("st_cpurate"), "-c", str(c), "-t", str(self.seconds()), "-k", str(kb)]
+
+    def parse(self, out):
+        figs = parse_cpurate(out)
+        figs.pop("seconds")
+        figs.pop("copy_min_per_s")  # in the output for people; 0 when a copy starved
+        return figs
+
+    def run(self):
+        out, wall = run_cmd(self.command(), self.timeout(), cwd=self.env.workdir)
+        secs = parse_cpurate(out)["seconds"]
+        return self.parse(out), secs, out
 
 
 class Numa(Workload):
@@ -560,7 +625,8 @@ class CmdWorkload(Workload):
         return j
 
 
-WORKLOAD_NAMES = ["hackbench", "messaging", "pipe", "tbench", "wakelat", "numa"]
+WORKLOAD_NAMES = ["hackbench", "messaging", "pipe", "tbench", "wakelat", "numa", "cpurate"]
+HELPERS = ("st_wakelat", "st_numa_work", "st_cpurate")
 
 
 def hackbench_groups(ncpus):
@@ -593,7 +659,8 @@ class Env:
         return self._helpers[name]
 
     def helper(self, name):
-        return self._helper(name)[0]
+        # not built yet (--dry-run): the plan names the program
+        return self._helper(name)[0] or name
 
     def helper_problem(self, name):
         return self._helper(name)[1]
@@ -617,6 +684,8 @@ def make_workloads(env, names, groups):
             out.append(Wakelat(env))
         elif n == "numa":
             out.append(Numa(env))
+        elif n == "cpurate":
+            out.append(CpuRate(env))
         else:
             raise WorkloadError("unknown workload '%s' (known: %s)" % (n, ", ".join(WORKLOAD_NAMES)))
     return out
