@@ -347,7 +347,13 @@ static const struct st_func_shape st_ev_shapes[] = {
 	{ "task_tick_fair", "void (struct rq *, struct task_struct *, int)" },
 };
 
-static void st_ev_probe_slice(void)
+/* what 7.3.4's headers show; its fair.c was not compared */
+static const char *st_ev_73_reason(void)
+{
+	return "7.3's sched_entity keeps max_slice and vprot (a protected deadline) beside slice, which the slice policy's copy of 6.12's code does not know: it was compared with 6.12 only";
+}
+
+static void st_ev_probe_slice(enum st_series series)
 {
 	const char *why = NULL;
 	u32 size;
@@ -358,6 +364,8 @@ static void st_ev_probe_slice(void)
 	return;
 #endif
 	if (st_gate_check("eevdf_slice", &why) == ST_SERIES_UNCHECKED) {
+		if (series == ST_SERIES_7_3 && !st_gate_unchecked("eevdf"))
+			why = st_ev_73_reason();
 		st_ev_slice_reason = why;
 		return;
 	}
@@ -404,7 +412,7 @@ static int st_ev_probe(struct st_feature *f)
 		f->reason = "struct cfs_rq has no curr pointer in kernel BTF";
 		return -EOPNOTSUPP;
 	}
-	st_ev_probe_slice();
+	st_ev_probe_slice(f->series);
 	f->knob_reason = st_ev_slice_reason;
 	st_fhook_bind_orig(st_orig_task_tick_fair, &st_ev_hooks[0]);
 	return 0;

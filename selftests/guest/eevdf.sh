@@ -178,6 +178,15 @@ t_eevdf_slice() {
 		check_eq "eevdf slice: eevdf_slice_ns=5000000 fails with EOPNOTSUPP" "$(wr eevdf_slice_ns 5000000)" EOPNOTSUPP
 		check_eq "eevdf slice: the counters still switch on" "$(wr eevdf_counters 1)" OK
 		check_eq "eevdf slice: active for its counters" "$(feature_state eevdf)" active
+		diag "eevdf slice: features/eevdf/reason: $(feature_reason eevdf)"
+		# the refusal's reason (README): CFS on 6.1, 7.3's new fields on 7.3
+		case $(uname -r) in
+		6.1.*) want="this kernel runs CFS" ;;
+		7.3.*) want="7.3's sched_entity keeps max_slice and vprot" ;;
+		*) want="" ;;
+		esac
+		check "eevdf slice: features/eevdf/reason says why there is no slice policy ('$want')" \
+			grep -qF "$want" "$ST/features/eevdf/reason"
 		st_unload
 		dmesg_mark
 		check "eevdf slice: eevdf_slice=fixed as a parameter fails the load" not st_load eevdf_slice=fixed
