@@ -46,6 +46,7 @@ const char *const st_stat_names[ST_NR_STATS] = {
 	[ST_STAT_TICK_PREEMPTS] = "tick_preempts",
 	[ST_STAT_EEVDF_SLICES_SET] = "eevdf_slices_set",
 	[ST_STAT_EEVDF_SLICES_RESTORED] = "eevdf_slices_restored",
+	[ST_STAT_EEVDF_GROUP_SLICES_RESTORED] = "eevdf_group_slices_restored",
 };
 
 u64 st_stat_sum(enum st_stat_id id)

@@ -40,6 +40,16 @@
  * entity's next request (update_deadline, place_entity), so a slice of
  * ours lasts one request once the policy is off; restoring does it at
  * once (st_ev_restore()).
+ *
+ * Group entities: 6.12 gives a queued group entity the smallest slice
+ * queued below it (cfs_rq_min_slice(), the running entity's included) at
+ * every enqueue and dequeue in its subtree (enqueue_task_fair,
+ * dequeue_entities), marked custom_slice so that its own requests keep
+ * it.  So our slices reach group entities through the kernel's own rule,
+ * and would stay there after a restore until the next enqueue or dequeue
+ * below them (never, under a group of CPU hogs): the restore recomputes
+ * every queued group entity above a task from its queue, as that next
+ * enqueue would.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -68,6 +78,7 @@ static struct st_fhook st_ev_hooks[] = {
 /* the count of entities the tick compares with 1, in struct cfs_rq */
 static u32 st_ev_nr_off;
 static u32 st_ev_curr_off;
+static u32 st_ev_timeline_off;	/* cfs_rq.tasks_timeline (slice policy) */
 /* the slice policy may run here (its gate and its symbols) */
 static bool st_ev_slice_ok;
 static const char *st_ev_slice_reason;
@@ -194,18 +205,67 @@ static void st_ev_fix_min_slice(struct sched_entity *se)
 	}
 }
 
+/* 6.12's cfs_rq_min_slice(): the smallest slice queued on @cfs_rq. */
+static u64 st_ev_min_slice(char *cfs_rq)
+{
+	struct rb_node *root = *(struct rb_node **)(cfs_rq + st_ev_timeline_off);
+	struct sched_entity *curr = *(struct sched_entity **)(cfs_rq +
+							      st_ev_curr_off);
+	u64 min = ~0ULL;
+
+	if (curr && curr->on_rq)
+		min = curr->slice;
+	if (root)
+		min = min(min, rb_entry(root, struct sched_entity,
+					run_node)->min_slice);
+	return min;
+}
+
+/*
+ * Every queued group entity above @se gets the smallest slice of its
+ * queue again, bottom-up, as enqueue_task_fair() sets it; returns how
+ * many changed.
+ */
+static unsigned long st_ev_fix_groups(struct sched_entity *se)
+{
+	unsigned long n = 0;
+	u64 min;
+
+	if (!IS_ENABLED(CONFIG_FAIR_GROUP_SCHED))
+		return 0;
+#ifdef CONFIG_FAIR_GROUP_SCHED
+	for (se = se->parent; se && se->on_rq; se = se->parent) {
+		min = st_ev_min_slice((char *)se->my_q);
+		if (min == ~0ULL || se->slice == min)
+			continue;
+		se->slice = min;
+		if (!st_ev_is_curr(se))
+			st_ev_fix_min_slice(se);
+		n++;
+	}
+#endif
+	return n;
+}
+
+struct st_ev_restored {
+	unsigned long tasks, groups;
+};
+
 /*
  * Every CPU is in the stopper with interrupts off: no scheduler code
  * runs, no rq lock is held, no tick is inside our hook.  Any task
  * without a custom slice whose slice is not base_slice_ns gets
  * base_slice_ns: what the kernel gives it at its next request anyway (a
- * slice of ours, or one from before a change of base_slice_ns).
+ * slice of ours, or one from before a change of base_slice_ns).  Then
+ * the group entities above every queued task, once all tasks are done:
+ * a group's slice comes from its queue, which is final only then (each
+ * walk goes to the root, so a group is recomputed after its last child).
  */
 static int st_ev_restore_fn(void *arg)
 {
 	unsigned int base = READ_ONCE(*st_ev_base_slice);
+	struct st_ev_restored *n = arg;
 	struct task_struct *g, *p;
-	unsigned long *n = arg;
 
 	rcu_read_lock();
 	for_each_process_thread(g, p) {
@@ -216,22 +276,27 @@ static int st_ev_restore_fn(void *arg)
 		se->slice = base;
 		if (se->on_rq && !st_ev_is_curr(se))
 			st_ev_fix_min_slice(se);
-		(*n)++;
+		n->tasks++;
 	}
+	for_each_process_thread(g, p)
+		if (p->se.on_rq)
+			n->groups += st_ev_fix_groups(&p->se);
 	rcu_read_unlock();
 	return 0;
 }
 
 static void st_ev_restore(void)
 {
-	unsigned long n = 0;
+	struct st_ev_restored n = { 0, 0 };
 
 	if (!st_ev_slice_ok || !READ_ONCE(st_ev_dirty))
 		return;
 	/* every hook that set a slice has returned once all CPUs stop */
 	stop_machine(st_ev_restore_fn, &n, NULL);
 	WRITE_ONCE(st_ev_dirty, false);
-	this_cpu_add(st_stats.count[ST_STAT_EEVDF_SLICES_RESTORED], n);
+	this_cpu_add(st_stats.count[ST_STAT_EEVDF_SLICES_RESTORED], n.tasks);
+	this_cpu_add(st_stats.count[ST_STAT_EEVDF_GROUP_SLICES_RESTORED],
+		     n.groups);
 }
 
 static void st_ev_reconfigure(const struct st_config *old,
@@ -282,9 +347,16 @@ static const struct st_func_shape st_ev_shapes[] = {
 	{ "task_tick_fair", "void (struct rq *, struct task_struct *, int)" },
 };
 
-static void st_ev_probe_slice(void)
+/* what 7.3.4's headers show; its fair.c was not compared */
+static const char *st_ev_73_reason(void)
+{
+	return "7.3's sched_entity keeps max_slice and vprot (a protected deadline) beside slice, which the slice policy's copy of 6.12's code does not know: it was compared with 6.12 only";
+}
+
+static void st_ev_probe_slice(enum st_series series)
 {
 	const char *why = NULL;
+	u32 size;
 
 	st_ev_slice_ok = false;
 #ifndef ST_HAVE_EEVDF
@@ -292,12 +364,19 @@ static void st_ev_probe_slice(void)
 	return;
 #endif
 	if (st_gate_check("eevdf_slice", &why) == ST_SERIES_UNCHECKED) {
+		if (series == ST_SERIES_7_3 && !st_gate_unchecked("eevdf"))
+			why = st_ev_73_reason();
 		st_ev_slice_reason = why;
 		return;
 	}
 	st_ev_base_slice = (unsigned int *)st_ksym("sysctl_sched_base_slice");
 	if (!st_ev_base_slice) {
 		st_ev_slice_reason = "sysctl_sched_base_slice is missing";
+		return;
+	}
+	if (st_layout_member("cfs_rq", "tasks_timeline", &st_ev_timeline_off,
+			     &size) || size != sizeof(struct rb_root_cached)) {
+		st_ev_slice_reason = "struct cfs_rq has no tasks_timeline tree in kernel BTF";
 		return;
 	}
 	st_ev_slice_ok = true;
@@ -333,7 +412,7 @@ static int st_ev_probe(struct st_feature *f)
 		f->reason = "struct cfs_rq has no curr pointer in kernel BTF";
 		return -EOPNOTSUPP;
 	}
-	st_ev_probe_slice();
+	st_ev_probe_slice(f->series);
 	f->knob_reason = st_ev_slice_reason;
 	st_fhook_bind_orig(st_orig_task_tick_fair, &st_ev_hooks[0]);
 	return 0;

@@ -141,7 +141,7 @@ run_kernel() {
 
 	if [[ ${2:-} == build-only ]]; then
 		st_support_row_check "$kver" "$kver"
-		echo "# matrix: $kver built-only built-only built-only"
+		echo "# matrix: $kver built-only built-only built-only built-only"
 		return
 	fi
 	if st_kernel_has_scx "$kver"; then
@@ -218,21 +218,21 @@ run_kernel() {
 		stamp "$kver bench: smoke run"
 		BENCH_BUILD=0 st_bench_smoke "$kver"
 	fi
-	echo "# matrix: $kver $(st_guest_feature "$out/guest/tap.log" ratelimit) $(st_guest_feature "$out/guest/tap.log" cache_level) $(st_guest_feature "$numa_log" numa_scan)"
+	echo "# matrix: $kver $(st_guest_feature "$out/guest/tap.log" ratelimit) $(st_guest_feature "$out/guest/tap.log" cache_level) $(st_guest_feature "$numa_log" numa_scan) $(st_guest_feature "$out/guest/tap.log" eevdf)"
 }
 
 # The support matrix: each kernel booted, the state each feature reported
 # there at load with its defaults (numa_scan from the two-node boot where
 # there was one: on one node it is idle by design).
 print_matrix() {
-	local row k r c n
+	local row k r c n e
 	echo "#"
 	echo "# support matrix, $(date -u +%Y-%m-%d), from the guests of this run:"
-	echo "# | kernel | ratelimit | cache_level | numa_scan |"
-	echo "# |---|---|---|---|"
+	echo "# | kernel | ratelimit | cache_level | numa_scan | eevdf |"
+	echo "# |---|---|---|---|---|"
 	for row in "${ST_MATRIX[@]}"; do
-		read -r k r c n <<<"$row"
-		echo "# | $k | ${r:-not booted} | ${c:-not booted} | ${n:-not booted} |"
+		read -r k r c n e <<<"$row"
+		echo "# | $k | ${r:-not booted} | ${c:-not booted} | ${n:-not booted} | ${e:-not booted} |"
 	done
 }
 

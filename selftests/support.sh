@@ -12,7 +12,7 @@
 # BOOT is main, short or ops (one NUMA node) or numa (two nodes).  Paths
 # follow ST_SRC; ST_SUPPORT_FILE and ST_SUPPORT_GATE override them (tests).
 
-ST_SUPPORT_FEATURES=(ratelimit cache_level numa_scan)
+ST_SUPPORT_FEATURES=(ratelimit cache_level numa_scan eevdf)
 
 st_support_file() { echo "${ST_SUPPORT_FILE:-${ST_SRC:-$ST_ROOT}/selftests/support-matrix}"; }
 st_support_gate() { echo "${ST_SUPPORT_GATE:-${ST_SRC:-$ST_ROOT}/module/wrapper/gate_checked.h}"; }
@@ -36,8 +36,8 @@ st_support_in_range() {
 declare -gA ST_SUPPORT_STATE=()
 ST_SUPPORT_KEY='' ST_SUPPORT_ERR=''
 st_support_lookup() {
-	local file key k r c n v extra rows=0 head='' f s i rc twin=''
-	local -a row=()
+	local file key v rows=0 head='' f s i rc twin='' nf=${#ST_SUPPORT_FEATURES[@]}
+	local -a row=() w=()
 	file=$(st_support_file)
 	# a cloud kernel is its generic twin built with fewer drivers
 	key=${1/%-cloud-amd64/-amd64}
@@ -46,14 +46,14 @@ st_support_lookup() {
 		ST_SUPPORT_ERR="no $file"
 		return 1
 	fi
-	while read -r k r c n v extra; do
-		[[ -z $k || $k == '#'* ]] && continue
+	while read -r -a w; do
+		[[ ${#w[@]} == 0 || ${w[0]} == '#'* ]] && continue
 		if [[ -z $head ]]; then
-			head="$k $r $c $n $v${extra:+ $extra}"
+			head=${w[*]}
 			continue
 		fi
-		if [[ $k == "$key" ]]; then
-			rows=$((rows + 1)) row=("$r" "$c" "$n" "$v" "$extra")
+		if [[ ${w[0]} == "$key" ]]; then
+			rows=$((rows + 1)) row=("${w[@]:1}")
 		fi
 	done <"$file"
 	if [[ $head != "kernel ${ST_SUPPORT_FEATURES[*]} version" ]]; then
@@ -68,9 +68,9 @@ st_support_lookup() {
 		ST_SUPPORT_ERR="kernel $key has $rows rows in selftests/support-matrix"
 		return 1
 	fi
-	v=${row[3]}
-	if [[ -n ${row[4]} || ! $v =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]]; then
-		ST_SUPPORT_ERR="row $key: not 3 states and a version x.y.z"
+	v=${row[nf]:-}
+	if ((${#row[@]} != nf + 1)) || [[ ! $v =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]]; then
+		ST_SUPPORT_ERR="row $key: not $nf states and a version x.y.z"
 		return 1
 	fi
 	# 6.12.95+deb12-amd64 names its sublevel; 6.1.0-57-amd64 its series only
@@ -79,7 +79,7 @@ st_support_lookup() {
 		ST_SUPPORT_ERR="row $key: version $v is not the kernel's"
 		return 1
 	fi
-	for i in 0 1 2; do
+	for ((i = 0; i < nf; i++)); do
 		f=${ST_SUPPORT_FEATURES[i]} s=${row[i]}
 		case $s in
 		active | idle | inactive | unsupported) ;;
@@ -221,7 +221,7 @@ st_support_states() {
 }
 
 # st_support_readme_check README [GROUP]: the table under "## Kernels"
-# (columns kernel, ..., ratelimit, cache_level, numa_scan; a kernel cell
+# (columns kernel, ..., ratelimit, cache_level, numa_scan, eevdf; a kernel cell
 # may name several kernels, comma-separated): one st_result per row, each
 # state cell's first word that of every kernel it names; then one that
 # every kernel of the file has a row.

@@ -40,7 +40,7 @@ expect() {
 	fi
 }
 
-# guest_log FILE RATELIMIT CACHE_LEVEL NUMA_SCAN: a guest's log around the
+# guest_log FILE RATELIMIT CACHE_LEVEL NUMA_SCAN [EEVDF]: a guest's log around the
 # line the guest's feat_probe prints with those states; "fail" as the
 # first state: the probe's load failed.
 mkdir -p "$tmp/st"
@@ -49,7 +49,7 @@ guest_log() {
 	local out=$1
 	shift
 	# shellcheck disable=SC2016 # expanded by the guest shell
-	S_ratelimit=$1 S_cache_level=$2 S_numa_scan=$3 ST_TMP=$tmp/st sh -c '. "$1"
+	S_ratelimit=$1 S_cache_level=$2 S_numa_scan=$3 S_eevdf=${4:-inactive} ST_TMP=$tmp/st sh -c '. "$1"
 		st_load() { [ "$S_ratelimit" != fail ]; }
 		st_unload() { :; }
 		feature_state() { eval "echo \"\$S_$1\""; }
@@ -67,39 +67,43 @@ guest_log "$tmp/two-node" active active active
 guest_log "$tmp/numa-gone" active active unsupported
 guest_log "$tmp/61" active active unsupported
 guest_log "$tmp/61-idle" active active idle
-guest_log "$tmp/probe-failed" fail fail fail
-if grep -q '^# features on this kernel: ratelimit active, cache_level active, numa_scan idle$' "$tmp/one-node"; then
+guest_log "$tmp/probe-failed" fail fail fail fail
+guest_log "$tmp/ev-active" active active idle active
+guest_log "$tmp/ev-gone" active active idle unsupported
+if grep -q '^# features on this kernel: ratelimit active, cache_level active, numa_scan idle, eevdf inactive$' "$tmp/one-node"; then
 	ok "the guest's feat_probe prints the features line"
 else
 	not_ok "the guest's feat_probe prints the features line"; sed 's/^/# /' "$tmp/one-node"
 fi
 
 # --- st_support_assert ---------------------------------------------------------
-expect "6.12 main boot, one node: numa_scan idle" "3 0" st_support_assert k "$M612" main "$tmp/one-node"
-expect "6.12 ops and short boots, one node" "3 0" st_support_assert k "$M612" ops "$tmp/one-node"
-expect "6.12 two-node boot: numa_scan active" "3 0" st_support_assert k "$M612" numa "$tmp/two-node"
-expect "6.12 two-node boot: numa_scan went unsupported" "2 1" st_support_assert k "$M612" numa "$tmp/numa-gone"
-expect "6.12 main boot: numa_scan went unsupported" "2 1" st_support_assert k "$M612" main "$tmp/numa-gone"
-expect "6.12 main boot: numa_scan active on one node" "2 1" st_support_assert k "$M612" main "$tmp/two-node"
-expect "6.12 two-node boot: numa_scan idle" "2 1" st_support_assert k "$M612" numa "$tmp/one-node"
-expect "6.1 main boot: numa_scan unsupported" "3 0" st_support_assert k "$M61" main "$tmp/61"
-expect "6.1 main boot: numa_scan idle (supported)" "2 1" st_support_assert k "$M61" main "$tmp/61-idle"
-expect "a cloud kernel takes its generic twin's row" "3 0" \
+expect "6.12 main boot, one node: numa_scan idle" "4 0" st_support_assert k "$M612" main "$tmp/one-node"
+expect "6.12 ops and short boots, one node" "4 0" st_support_assert k "$M612" ops "$tmp/one-node"
+expect "6.12 two-node boot: numa_scan active" "4 0" st_support_assert k "$M612" numa "$tmp/two-node"
+expect "6.12 two-node boot: numa_scan went unsupported" "3 1" st_support_assert k "$M612" numa "$tmp/numa-gone"
+expect "6.12 main boot: numa_scan went unsupported" "3 1" st_support_assert k "$M612" main "$tmp/numa-gone"
+expect "6.12 main boot: numa_scan active on one node" "3 1" st_support_assert k "$M612" main "$tmp/two-node"
+expect "6.12 two-node boot: numa_scan idle" "3 1" st_support_assert k "$M612" numa "$tmp/one-node"
+expect "6.1 main boot: numa_scan unsupported" "4 0" st_support_assert k "$M61" main "$tmp/61"
+expect "6.1 main boot: numa_scan idle (supported)" "3 1" st_support_assert k "$M61" main "$tmp/61-idle"
+expect "a cloud kernel takes its generic twin's row" "4 0" \
 	st_support_assert k 6.12.95+deb12-cloud-amd64 short "$tmp/one-node"
-expect "6.1 cloud, short boot" "3 0" st_support_assert k 6.1.0-57-cloud-amd64 short "$tmp/61"
-expect "an unknown sublevel (6.12.119), whatever it reports" "0 3" \
+expect "6.1 cloud, short boot" "4 0" st_support_assert k 6.1.0-57-cloud-amd64 short "$tmp/61"
+expect "an unknown sublevel (6.12.119), whatever it reports" "0 4" \
 	st_support_assert k 6.12.119+deb12-amd64 main "$tmp/one-node"
-expect "an unknown sublevel's cloud kernel" "0 3" \
+expect "an unknown sublevel's cloud kernel" "0 4" \
 	st_support_assert k 6.12.119+deb12-cloud-amd64 short "$tmp/one-node"
-expect "another flavour (rt) has no row" "0 3" st_support_assert k 6.12.95+deb12-rt-amd64 main "$tmp/one-node"
-expect "a guest that printed no features line" "0 3" st_support_assert k "$M612" main /dev/null
-expect "a guest whose probe load failed (no states)" "0 3" st_support_assert k "$M612" main "$tmp/probe-failed"
+expect "another flavour (rt) has no row" "0 4" st_support_assert k 6.12.95+deb12-rt-amd64 main "$tmp/one-node"
+expect "a guest that printed no features line" "0 4" st_support_assert k "$M612" main /dev/null
+expect "a guest whose probe load failed (no states)" "0 4" st_support_assert k "$M612" main "$tmp/probe-failed"
 # the state as the module writes it under allow_unchecked=1 (feat_detect's
 # eval cannot take it, so written here): never right for a load with defaults
 sed 's/ratelimit active,/ratelimit active (unchecked),/' "$tmp/one-node" >"$tmp/unchecked"
-expect "ratelimit 'active (unchecked)' at a load with defaults" "2 1" st_support_assert k "$M612" main "$tmp/unchecked"
+expect "ratelimit 'active (unchecked)' at a load with defaults" "3 1" st_support_assert k "$M612" main "$tmp/unchecked"
 sed 's/$/\r/' "$tmp/one-node" >"$tmp/crlf"
-expect "a log with serial CRLF line ends" "3 0" st_support_assert k "$M612" main "$tmp/crlf"
+expect "a log with serial CRLF line ends" "4 0" st_support_assert k "$M612" main "$tmp/crlf"
+expect "6.12: eevdf active at a load with defaults" "3 1" st_support_assert k "$M612" main "$tmp/ev-active"
+expect "6.12: eevdf went unsupported" "3 1" st_support_assert k "$M612" main "$tmp/ev-gone"
 expect "a kernel built, not booted, with a row" "1 0" st_support_row_check k 6.12.117+deb12-amd64
 expect "a kernel built, not booted, without a row" "0 1" st_support_row_check k 6.12.117+deb12-cloud-rt-amd64
 
@@ -120,6 +124,8 @@ expect_state() {
 expect_state "two nodes" active "$M612" numa_scan numa
 expect_state "one node" idle "$M612" numa_scan short
 expect_state "no series range" unsupported "$M61" numa_scan numa
+expect_state "eevdf off by default" inactive "$M61" eevdf main
+expect_state "eevdf off by default" inactive 7.3.4+deb13-amd64 eevdf short
 expect_state "no row" "rc 1" 6.12.119+deb13-amd64 ratelimit main
 expect_state "unknown boot" "rc 1" "$M612" ratelimit numa2
 expect_state "unknown feature" "rc 1" "$M612" passthrough main
@@ -144,16 +150,18 @@ crafted "s/^\\($M61 *\\)active/\\1unsupported/" "ratelimit unsupported on 6.1.19
 crafted "s/^\\($M612 .*\\) 6\\.12\\.95\$/\\1 6.12.96/" "a version that is not the kernel's"
 crafted "s/^\\($M61 .*\\) 6\\.1\\.192\$/\\1 6.12.192/" "6.1's row with another series' version"
 crafted "s/^\\($M612 *\\)active/\\1yes/" "a state that is no state"
-crafted "s/^\\($M612 .*\\)\$/\\1 extra/" "a sixth column"
+crafted "s/^\\($M612 .*\\)\$/\\1 extra/" "a seventh column"
+crafted "s/^\\($M612 .*\\)inactive /\\1/" "a row without its eevdf state"
+crafted "s/^\\($M61 .*\\)inactive  /\\1unsupported/" "eevdf unsupported on 6.1.192 (in its range)"
 sed "s/^6\\.12\\.118+deb13-amd64 /$M612 /" "$real" >"$tmp/matrix"
 ST_SUPPORT_FILE=$tmp/matrix expect "one kernel in two rows" "$((rows - 2)) 2" st_support_data_check
-{ cat "$real"; echo "6.12.119+deb12-amd64 active active active 6.12.119"; } >"$tmp/matrix"
+{ cat "$real"; echo "6.12.119+deb12-amd64 active active active inactive 6.12.119"; } >"$tmp/matrix"
 ST_SUPPORT_FILE=$tmp/matrix expect "a new sublevel past the range, supported" "$rows 1" st_support_data_check
-{ cat "$real"; echo "6.12.119+deb12-amd64 unsupported unsupported unsupported 6.12.119"; } >"$tmp/matrix"
+{ cat "$real"; echo "6.12.119+deb12-amd64 unsupported unsupported unsupported unsupported 6.12.119"; } >"$tmp/matrix"
 ST_SUPPORT_FILE=$tmp/matrix expect "a new sublevel past the range, unsupported" "$((rows + 1)) 0" st_support_data_check
-guest_log "$tmp/119" unsupported unsupported unsupported
-ST_SUPPORT_FILE=$tmp/matrix expect "the same, asserted in its boot" "3 0" st_support_assert k 6.12.119+deb12-amd64 main "$tmp/119"
-sed 's/^kernel .*/kernel ratelimit numa_scan cache_level version/' "$real" >"$tmp/matrix"
+guest_log "$tmp/119" unsupported unsupported unsupported unsupported
+ST_SUPPORT_FILE=$tmp/matrix expect "the same, asserted in its boot" "4 0" st_support_assert k 6.12.119+deb12-amd64 main "$tmp/119"
+sed 's/^kernel .*/kernel ratelimit numa_scan cache_level eevdf version/' "$real" >"$tmp/matrix"
 ST_SUPPORT_FILE=$tmp/matrix expect "columns in another order" "0 $rows" st_support_data_check
 sed 's/, *118)$/, 117)/' "$src/module/wrapper/gate_checked.h" >"$tmp/gate.h"
 ST_SUPPORT_GATE=$tmp/gate.h expect "a gate that checked 6.12 up to 117 only" "$((rows - 1)) 1" st_support_data_check
@@ -177,18 +185,22 @@ readme_crafted() {
 	expect "$2" "$((total - 1)) 1" st_support_readme_check "$tmp/README.md"
 }
 readme_crafted "/^| $M61,/s/| unsupported (/| active (/" "6.1's numa_scan said active"
-readme_crafted "/^| $M612,/s/| active |\$/| idle |/" "6.12's numa_scan said idle (the one-node state)"
+readme_crafted "/^| $M612,/s/| active | active | active |/| active | active | idle |/" "6.12's numa_scan said idle (the one-node state)"
 readme_crafted "/^| $M612,/s/| active | active | active |/| active | active | unsupported |/" "6.12's numa_scan said unsupported"
+readme_crafted "/^| $M612,/s/| inactive (/| active (/" "6.12's eevdf said active (its state with a knob set)"
+readme_crafted "/^| 7\\.3\\.4+deb13-amd64,/s/| inactive (/| unsupported (/" "7.3's eevdf said unsupported (only its slice policy is)"
 readme_crafted "/^| $M612,/s/^| $M612,/| 6.12.119+deb12-amd64, $M612,/" "a row naming a kernel without a row"
-readme_crafted "/^| $M612,/s/| active | active | active |\$/| active |/" "a row with two state cells missing"
+readme_crafted "/^| $M612,/s/| active | active | active |/| active |/" "a row with two state cells missing"
 sed "/^| $M612,/s/^| [^|]* |/| |/" "$readme" >"$tmp/README.md"
 expect "a row naming no kernel (and so one kernel left out)" "$((total - 2)) 2" st_support_readme_check "$tmp/README.md"
 sed "/^| 7\\.3\\.4+deb13-amd64/d" "$readme" >"$tmp/README.md"
 expect "a kernel of the file left out" "$((total - 2)) 1" st_support_readme_check "$tmp/README.md"
 sed '/^## Kernels/,/^### /{/^|/d}' "$readme" >"$tmp/README.md"
 expect "no Kernels table" "0 1" st_support_readme_check "$tmp/README.md"
-sed '/^## Kernels/,/^### /s/numa_scan |$/numa |/' "$readme" >"$tmp/README.md"
+sed '/^## Kernels/,/^### /s/| numa_scan |/| numa |/' "$readme" >"$tmp/README.md"
 expect "a table without a numa_scan column" "0 1" st_support_readme_check "$tmp/README.md"
+sed '/^## Kernels/,/^### /s/| eevdf |$/| tick |/' "$readme" >"$tmp/README.md"
+expect "a table without an eevdf column" "0 1" st_support_readme_check "$tmp/README.md"
 
 echo "1..$n"
 ((failed == 0))

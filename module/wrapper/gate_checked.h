@@ -21,8 +21,10 @@
  *         tick) or update_deadline (6.12: update_curr; 7.3 read from
  *         the 7.3.4 build's behaviour only, see eevdf.c)
  *   eevdf_slice, the slice policy of eevdf: update_deadline,
- *         place_entity, the min_slice augment of the tree and
- *         sched_setattr's custom_slice, as in 6.12.117 (6.12.95 and
+ *         place_entity, the min_slice augment of the tree,
+ *         cfs_rq_min_slice and the group entities' slice set from it in
+ *         enqueue_task_fair and dequeue_entities (the restore's copy),
+ *         and sched_setattr's custom_slice, as in 6.12.117 (6.12.95 and
  *         6.12.118 have the same struct sched_entity); not 7.3, whose
  *         tree also keeps max_slice and protects slices with vprot,
  *         code nobody here compared yet

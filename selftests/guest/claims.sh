@@ -117,6 +117,7 @@ refused() {
 			ratelimit) k=ratelimit_window_ns v=1000 ;;
 			cache_level) k=cache_share_level v=smt ;;
 			numa_scan) k=numa_scan_threshold v=20 ;;
+			eevdf) k=eevdf_counters v=1 ;;
 			esac
 			check_eq "$sim: $k=$v on refused $f fails with EOPNOTSUPP" "$(wr "$k" "$v")" EOPNOTSUPP
 			;;
@@ -220,13 +221,13 @@ all_refused() {
 		fi
 	done
 	check_eq "$sim: one dmesg line per feature says why" \
-		"$(dmesg_new | grep -cE 'feature (ratelimit|cache_level|numa_scan) unsupported on this kernel: .')" 3
-	check_eq "$sim: the debugfs summary says unsupported three times" \
-		"$(grep -cE '^(ratelimit|cache_level|numa_scan) unsupported ' "$DBG_ST/features")" 3
+		"$(dmesg_new | grep -cE 'feature (ratelimit|cache_level|numa_scan|eevdf) unsupported on this kernel: .')" 4
+	check_eq "$sim: the debugfs summary says unsupported four times" \
+		"$(grep -cE '^(ratelimit|cache_level|numa_scan|eevdf) unsupported ' "$DBG_ST/features")" 4
 	check_eq "$sim: knobs at stock (window, level, threshold)" \
 		"$(knob ratelimit_window_ns) $(knob_choice cache_share_level) $(knob numa_scan_threshold)" "0 llc 0"
 	check "$sim: nothing hooked" not ours_in_ftrace
-	for kv in ratelimit_window_ns=1000 cache_share_level=smt numa_scan_threshold=20; do
+	for kv in ratelimit_window_ns=1000 cache_share_level=smt numa_scan_threshold=20 eevdf_counters=1; do
 		check_eq "$sim: ${kv%%=*}=${kv#*=} fails with EOPNOTSUPP" "$(wr "${kv%%=*}" "${kv#*=}")" EOPNOTSUPP
 	done
 	check_eq "$sim: enabled=0 accepted" "$(wr enabled 0)" OK

@@ -144,6 +144,26 @@ ev_stopped_slices() {
 	for p in $EV_PIDS; do printf '%s ' "$(ev_slice "$p")"; done
 }
 
+# ev_dl PID: "VRUNTIME DEADLINE" of PID in debugfs sched/debug (ms with
+# six decimals; the task's line: state, comm, pid, vruntime, E/N,
+# deadline, [S] slice ...).
+ev_dl() {
+	awk -v p="$1" '{ for (i = 2; i < NF; i++) if ($i == p && $(i + 2) ~ /^[EN]$/) { print $(i + 1), $(i + 3); exit } }' \
+		/sys/kernel/debug/sched/debug 2>/dev/null
+}
+ev_dls() { for p in $EV_PIDS; do printf '%s:%s ' "$p" "$(ev_dl "$p" | tr ' ' /)"; done; }
+# ev_same_dls A B: two ev_dls readings, every hog read ("pid: " is one
+# that was not), equal.
+ev_same_dls() {
+	case " $1" in *": "* | " ") return 1 ;; esac
+	[ "$1" = "$2" ]
+}
+# ev_dl_within PID NS: PID's deadline at most NS past its vruntime (nice 0:
+# virtual time is real time), i.e. its request is at most NS.
+ev_dl_within() {
+	ev_dl "$1" | awk -v ns="$2" '{ ok = NF == 2 && ($2 - $1) * 1000000 <= ns + 10 } END { exit !ok }'
+}
+
 # ev_all_are VALUE SLICES...: every slice is VALUE; ev_any_is likewise.
 ev_all_are() { v=$1; shift; for s in "$@"; do [ "$s" = "$v" ] || return 1; done; [ $# -gt 0 ]; }
 ev_any_is() { v=$1; shift; for s in "$@"; do [ "$s" = "$v" ] && return 0; done; return 1; }
@@ -158,6 +178,15 @@ t_eevdf_slice() {
 		check_eq "eevdf slice: eevdf_slice_ns=5000000 fails with EOPNOTSUPP" "$(wr eevdf_slice_ns 5000000)" EOPNOTSUPP
 		check_eq "eevdf slice: the counters still switch on" "$(wr eevdf_counters 1)" OK
 		check_eq "eevdf slice: active for its counters" "$(feature_state eevdf)" active
+		diag "eevdf slice: features/eevdf/reason: $(feature_reason eevdf)"
+		# the refusal's reason (README): CFS on 6.1, 7.3's new fields on 7.3
+		case $(uname -r) in
+		6.1.*) want="this kernel runs CFS" ;;
+		7.3.*) want="7.3's sched_entity keeps max_slice and vprot" ;;
+		*) want="" ;;
+		esac
+		check "eevdf slice: features/eevdf/reason says why there is no slice policy ('$want')" \
+			grep -qF "$want" "$ST/features/eevdf/reason"
 		st_unload
 		dmesg_mark
 		check "eevdf slice: eevdf_slice=fixed as a parameter fails the load" not st_load eevdf_slice=fixed
@@ -188,6 +217,7 @@ t_eevdf_slice() {
 	check "eevdf slice: a hog stopped under fixed has se.slice 12000000" ev_any_is 12000000 "$@"
 	check_eq "eevdf slice: the custom-slice hog kept its 5 ms under fixed" "$(ev_slice "$EV_CPID")" 5000000
 	r0=$(stat_get eevdf_slices_restored)
+	dl0=$(ev_dls)
 	check_eq "eevdf slice: eevdf_slice=stock accepted" "$(wr eevdf_slice stock)" OK
 	# shellcheck disable=SC2046
 	set -- $(for p in $EV_PIDS; do ev_slice "$p"; done)
@@ -195,6 +225,23 @@ t_eevdf_slice() {
 	check "eevdf slice: switched to stock, every stopped hog's se.slice is base_slice_ns again" ev_all_are "$base" "$@"
 	check_eq "eevdf slice: the custom-slice hog still has 5 ms after the restore" "$(ev_slice "$EV_CPID")" 5000000
 	check "eevdf slice: eevdf_slices_restored grew" test "$(stat_get eevdf_slices_restored)" -gt "${r0:-0}"
+	# sysfs-abi: the restore shortens no deadline; the next request is
+	# base_slice_ns (the hogs run a second unhooked, stock)
+	dl1=$(ev_dls)
+	diag "eevdf slice: stopped hogs' pid:vruntime/deadline (ms) before the restore $dl0, after $dl1"
+	check "eevdf slice: the restore left the stopped hogs' deadlines as they were" \
+		ev_same_dls "$dl0" "$dl1"
+	# shellcheck disable=SC2086 # a list of pids
+	kill -CONT $EV_PIDS
+	sleep 1
+	# shellcheck disable=SC2086
+	kill -STOP $EV_PIDS
+	sleep 1
+	diag "eevdf slice: after a second of stock: $(ev_dls)"
+	for p in $EV_PIDS; do
+		check "eevdf slice: after a second of stock, hog $p's request is at most base_slice_ns (deadline - vruntime)" \
+			ev_dl_within "$p" "$base"
+	done
 	check_eq "eevdf slice: stock with eevdf_counters=0: inactive" "$(feature_state eevdf)" inactive
 	check "eevdf slice: stock with eevdf_counters=0: task_tick_fair unhooked" not hooked task_tick_fair
 	# again, through unload: scaled with two hogs is 12 ms too
@@ -214,5 +261,46 @@ t_eevdf_slice() {
 	wait "$EV_CPID" 2>/dev/null
 	ev_hogs_stop
 	check "eevdf slice: nothing of ours left after rmmod" not ours_in_ftrace
+	ev_group_slices
 	check_no_splat "eevdf slice: no splat"
+}
+
+# Group entities (sysfs-abi, eevdf_slice): two hogs in a cgroup with the
+# cpu controller, pinned on EV_CPU, under scaled (12 ms each); one is
+# stopped, a dequeue in the group that gives the group entity the
+# other's longer slice (the kernel's rule); eevdf_slice=stock while the
+# other runs must give the queued group entity its queue's smallest
+# slice again: eevdf_group_slices_restored grows.
+EV_CG=/sys/fs/cgroup
+ev_group_slices() {
+	mountpoint -q $EV_CG || mount -t cgroup2 none $EV_CG 2>/dev/null
+	echo +cpu >$EV_CG/cgroup.subtree_control 2>/dev/null
+	mkdir -p $EV_CG/st_ev 2>/dev/null
+	if [ ! -e $EV_CG/st_ev/cpu.weight ]; then
+		ktap_skip "eevdf slice: group entities" "no cgroup2 cpu controller here"
+		rmdir $EV_CG/st_ev 2>/dev/null
+		return 0
+	fi
+	st_load eevdf_slice=scaled || { ktap_fail "eevdf slice, groups: insmod eevdf_slice=scaled"; return 1; }
+	EV_PIDS=
+	for _ in 1 2; do
+		sh -c "echo \$\$ >$EV_CG/st_ev/cgroup.procs && exec taskset -c $EV_CPU sh -c 'while :; do :; done'" &
+		EV_PIDS="$EV_PIDS $!"
+	done
+	sleep 1
+	# shellcheck disable=SC2086 # two pids
+	set -- $EV_PIDS
+	kill -STOP "$1"
+	sleep 1
+	g0=$(stat_get eevdf_group_slices_restored)
+	check_eq "eevdf slice, groups: eevdf_slice=stock with one hog of the group running" "$(wr eevdf_slice stock)" OK
+	g1=$(stat_get eevdf_group_slices_restored)
+	diag "eevdf slice, groups: eevdf_group_slices_restored $g0 -> $g1, eevdf_slices_set $(stat_get eevdf_slices_set); the running hog's se.slice $(ev_slice "$2")"
+	check "eevdf slice, groups: the restore set the queued group entity's slice again (eevdf_group_slices_restored $g0 -> $g1)" \
+		test "${g1:-0}" -gt "${g0:-0}"
+	check_eq "eevdf slice, groups: the running hog in the group has base_slice_ns" "$(ev_slice "$2")" "$base"
+	check "eevdf slice, groups: rmmod" st_unload
+	ev_hogs_stop
+	rmdir $EV_CG/st_ev 2>/dev/null
+	true
 }

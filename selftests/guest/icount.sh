@@ -80,7 +80,7 @@ ic_setup() {
 	fi
 	ok=0
 	want=$(ic_funcs "$cfg" | tr '\n' ' ')
-	for fn in $ST_FUNCS task_tick_fair; do
+	for fn in $ST_FUNCS; do
 		if echo " $want " | grep -q " $fn "; then
 			hooked "$fn" || { diag "  $cfg: $fn not hooked"; ok=1; }
 		else
@@ -88,7 +88,7 @@ ic_setup() {
 		fi
 	done
 	# how ftrace calls us: "direct-->st_fhook_trampN" for direct hooks
-	[ "$rep" = 1 ] && grep -A1 -E "^($(echo "$ST_FUNCS task_tick_fair" | tr ' ' '|')) " "$TR/enabled_functions" |
+	[ "$rep" = 1 ] && grep -A1 -E "^($(echo "$ST_FUNCS" | tr ' ' '|')) " "$TR/enabled_functions" |
 		grep -v '^--' | sed "s/^/#   $cfg: enabled_functions: /"
 	echo 1 >"$ST/stats/reset"
 	return $ok

@@ -257,14 +257,14 @@ stat_get() { cat "$ST/stats/$1" 2>/dev/null; }
 # every counter in stats/ (all but reset), as paths below $ST
 # shellcheck disable=SC2010 # sysfs file names are plain words
 stat_files() { ls "$ST/stats" | grep -vx reset | sed 's|^|stats/|'; }
-FEATURES="ratelimit cache_level numa_scan"
+FEATURES="ratelimit cache_level numa_scan eevdf"
 feature_state() { cat "$ST/features/$1/state" 2>/dev/null; }
 feature_reason() { cat "$ST/features/$1/reason" 2>/dev/null; }
 # active and idle features have their hooks in, "(unchecked)" ones too
 feature_hooked() { case $(feature_state "$1") in active | idle | "active "* | "idle "*) return 0 ;; esac; return 1; }
 
 # Every kernel function a feature may take over (features lists them too).
-ST_FUNCS="select_task_rq_fair migrate_task_rq_fair ttwu_queue_wakelist task_numa_work"
+ST_FUNCS="select_task_rq_fair migrate_task_rq_fair ttwu_queue_wakelist task_numa_work task_tick_fair"
 # A function is hooked when ftrace lists it in enabled_functions.
 hooked() { grep -q "^$1 " "$TR/enabled_functions" 2>/dev/null; }
 # ours_on FUNC: sched_tune's hook is on FUNC.  Alone on it, its ops or
@@ -302,7 +302,7 @@ hooks_match_features() {
 	return $ok
 }
 # Feature support of this kernel, read once after the first load with
-# defaults: F_ratelimit, F_cache_level, F_numa_scan = active|inactive|unsupported.
+# defaults: F_ratelimit, F_cache_level, F_numa_scan, F_eevdf = active|inactive|unsupported.
 feat_detect() {
 	local f
 	# quoted: "active (unchecked)" is two words
@@ -317,7 +317,7 @@ feat_probe() {
 		st_unload
 	fi
 	# shellcheck disable=SC2154 # feat_detect sets F_* by eval
-	diag "features on this kernel: ratelimit $F_ratelimit, cache_level $F_cache_level, numa_scan $F_numa_scan"
+	diag "features on this kernel: ratelimit $F_ratelimit, cache_level $F_cache_level, numa_scan $F_numa_scan, eevdf $F_eevdf"
 }
 # The counters sysfs-abi documents, one "What:" each.
 stat_names_abi() {

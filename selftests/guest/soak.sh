@@ -101,24 +101,43 @@ sk_toggle() {
 	done
 }
 # Feature number $1 (any integer, taken modulo the features) off and on
-# again: ratelimit, cache_level, numa_scan, the master switch, and
-# passthrough where the module has it; each a hook removal and
+# again: ratelimit, cache_level, numa_scan, the master switch,
+# passthrough where the module has it, and eevdf; each a hook removal and
 # installation (and ratelimit_mode there and back, which forgets every
-# task's stamp under load).  Unsupported features are skipped.
+# task's stamp under load).  Unsupported features are skipped.  eevdf, on
+# 6.12 from scaled: fixed, stock (every slice restored under stop_machine),
+# counters off (unhooked) and on, scaled again.
 sk_toggle_one() {
-	case $(($1 % 5)) in
+	case $(($1 % 6)) in
 	0) sk_toggle ratelimit_window_ns 0 2000000
 	   supported ratelimit && sk_toggle ratelimit_mode adaptive fixed ;;
 	1) supported cache_level && sk_toggle cache_share_level llc l2 ;;
 	2) supported numa_scan && sk_toggle numa_scan_threshold 0 50 ;;
 	3) sk_toggle enabled 0 1 ;;
 	4) sk_toggle passthrough 1 0 ;;
+	5)
+		supported eevdf || return 0
+		ev_slice_checked && sk_toggle eevdf_slice fixed stock
+		sk_toggle eevdf_counters 0 1
+		ev_slice_checked && sk_toggle eevdf_slice stock scaled ;;
 	esac
 	true
 }
+# eevdf is off by default: the parameters that put task_tick_fair's hook
+# in, counting, and on 6.12 setting slices (scaled), so that every toggle
+# and unload has slices to restore while the workloads run.
+sk_ev_params() {
+	supported eevdf || return 0
+	if ev_slice_checked; then echo "eevdf_counters=1 eevdf_slice=scaled"
+	else echo "eevdf_counters=1"; fi
+}
+# The ticks eevdf's hook counted (check_deadline on EEVDF,
+# tick_check_preempts on CFS: the other one stays 0).
+sk_ev_ticks() { echo $(($(stat_get check_deadline) + $(stat_get tick_check_preempts))); }
 
-# sk_check_hooks_ran PREFIX RATELIMIT TTWU NUMA: the hook of every
-# supported feature ran (counter growth), so the workloads reached them.
+# sk_check_hooks_ran PREFIX RATELIMIT TTWU NUMA EV-TICKS SLICES-SET: the
+# hook of every supported feature ran (counter growth), so the workloads
+# reached them, and on 6.12 the slice policy set slices.
 # NUMA balancing is on by hand in a one-node guest, where the kernel does
 # run task_numa_work (measured on 6.12: numa_pte_updates and
 # numa_vma_checked grow).
@@ -129,6 +148,12 @@ sk_check_hooks_ran() {
 	fi
 	if supported numa_scan; then
 		check "$1: numa_scan's hook ran (numa_vma_checked +$4)" test "$4" -gt 0
+	fi
+	if supported eevdf; then
+		check "$1: eevdf's hook ran (check_deadline + tick_check_preempts +$5)" test "$5" -gt 0
+		if ev_slice_checked; then
+			check "$1: eevdf's slice policy set slices (eevdf_slices_set +$6)" test "$6" -gt 0
+		fi
 	fi
 }
 
@@ -207,7 +232,8 @@ sk_percpu_check() {
 }
 
 # --- 1. load/unload cycles under load ---------------------------------------------
-# N cycles of insmod, every feature toggled, rmmod, while hackbench and
+# N cycles of insmod (eevdf counting and, on 6.12, its slice policy on:
+# sk_ev_params), every feature toggled, rmmod, while hackbench and
 # the NUMA workload run.  After the last rmmod no object the module's code
 # allocated may be alive (sk_mod_check); slab and per-CPU usage are
 # compared with a control phase: the same workloads for the same time,
@@ -215,10 +241,11 @@ sk_percpu_check() {
 sk_cycles() {
 	n=$1 i=0
 	SK_BAD=0 SK_FAILS=0 SK_T_LOAD=0 SK_T_KNOB=0 SK_T_UNLOAD=0 SK_RL=0 SK_TW=0 SK_NV=0
+	SK_EV=0 SK_ES=0 SK_ER=0 evp=$(sk_ev_params)
 	while [ "$i" -lt "$n" ]; do
 		i=$((i + 1))
 		# every 4th load starts with nothing hooked: the writes install
-		p=
+		p=$evp
 		[ $((i % 4)) = 0 ] && p="ratelimit_window_ns=0 cache_share_level=llc numa_scan_threshold=0"
 		a=$(now_cs)
 		# shellcheck disable=SC2086 # a list of parameters
@@ -234,6 +261,8 @@ sk_cycles() {
 		SK_RL=$((SK_RL + $(stat_get ratelimit_checked)))
 		SK_TW=$((SK_TW + $(stat_get ttwu_checked)))
 		SK_NV=$((SK_NV + $(stat_get numa_vma_checked)))
+		SK_EV=$((SK_EV + $(sk_ev_ticks))) SK_ES=$((SK_ES + $(stat_get eevdf_slices_set)))
+		SK_ER=$((SK_ER + $(stat_get eevdf_slices_restored)))
 		if ! st_unload; then SK_FAILS=$((SK_FAILS + 1)); diag "  rmmod $i failed"; fi
 		d=$(now_cs)
 		SK_T_LOAD=$((SK_T_LOAD + b - a)) SK_T_KNOB=$((SK_T_KNOB + c - b))
@@ -295,8 +324,8 @@ t_soak() {
 	check_eq "soak: every knob write of the cycles succeeds (each feature off and on in turn)" "$SK_BAD" 0
 	check "soak: nothing of ours in enabled_functions" not sk_ours_in_ftrace
 	check "soak: module gone" not is_loaded
-	diag "soak: the hooks counted ratelimit_checked $SK_RL, ttwu_checked $SK_TW, numa_vma_checked $SK_NV"
-	sk_check_hooks_ran soak "$SK_RL" "$SK_TW" "$SK_NV"
+	diag "soak: the hooks counted ratelimit_checked $SK_RL, ttwu_checked $SK_TW, numa_vma_checked $SK_NV, eevdf ticks $SK_EV, eevdf_slices_set $SK_ES, eevdf_slices_restored (by the toggles) $SK_ER"
+	sk_check_hooks_ran soak "$SK_RL" "$SK_TW" "$SK_NV" "$SK_EV" "$SK_ES"
 
 	# the control: the same workloads, module never loaded
 	sk_load_start
@@ -407,7 +436,8 @@ t_hotplug_all() {
 	dmesg_mark
 	sk_hung_on
 	sk_numa_balancing_on
-	st_load || { ktap_fail "hotplug: insmod"; sk_numa_balancing_restore; sk_hung_restore; return 1; }
+	# shellcheck disable=SC2046 # a list of parameters
+	st_load $(sk_ev_params) || { ktap_fail "hotplug: insmod"; sk_numa_balancing_restore; sk_hung_restore; return 1; }
 	states0=$(sk_features)
 	diag "hotplug: CPUs$cpus; features: $states0"
 	for f in $FEATURES; do
@@ -418,6 +448,7 @@ t_hotplug_all() {
 		fi
 	done
 	c0=$(stat_get ratelimit_checked) q0=$(stat_get ttwu_checked) v0=$(stat_get numa_vma_checked)
+	e0=$(sk_ev_ticks) s0=$(stat_get eevdf_slices_set)
 	sk_load_start
 	ok=1 n=0 t0=$(now_cs)
 	for r in 1 2 3; do
@@ -438,7 +469,8 @@ t_hotplug_all() {
 	check_eq "hotplug: every CPU online again" "$(cat "$CPUS_DIR/online")" "$online0"
 	check_eq "hotplug: features as before" "$(sk_features)" "$states0"
 	sk_check_hooks_ran hotplug $(($(stat_get ratelimit_checked) - c0)) \
-		$(($(stat_get ttwu_checked) - q0)) $(($(stat_get numa_vma_checked) - v0))
+		$(($(stat_get ttwu_checked) - q0)) $(($(stat_get numa_vma_checked) - v0)) \
+		$(($(sk_ev_ticks) - e0)) $(($(stat_get eevdf_slices_set) - s0))
 	sk_check_workloads "hotplug"
 	check "hotplug: rmmod after the hotplug" st_unload
 	check "hotplug: nothing of ours in enabled_functions" not sk_ours_in_ftrace

@@ -485,6 +485,7 @@ t_gate_refusal() {
 		ratelimit) k=ratelimit_window_ns v=1000 ;;
 		cache_level) k=cache_share_level v=smt ;;
 		numa_scan) k=numa_scan_threshold v=20 ;;
+		eevdf) k=eevdf_counters v=1 ;;
 		esac
 		check_eq "gate: $k=$v on refused $gf fails with EOPNOTSUPP" "$(wr "$k" "$v")" EOPNOTSUPP
 		st_unload

@@ -4,7 +4,8 @@
 # to the very functions it hooks, in both orders (tracer first, module
 # first): function_graph with set_graph_function, the function tracer
 # with a filter, a kretprobe, an fprobe exit event (kernels that have
-# them), BPF fentry and fexit (selftests/helpers/st_bpf_count.c).
+# them), BPF fentry and fexit (selftests/helpers/st_bpf_count.c), on
+# select_task_rq_fair and, where eevdf is supported, task_tick_fair.
 #
 # What each combination must show: the guest lives (no splat); each
 # hook's decision runs once per call of its function, counted against
@@ -14,11 +15,15 @@
 # that took its own call of the original for a foreign one (the tracer
 # had rewritten the return address it looked at) ran once per nesting
 # level: 7 decisions per wakeup under a kretprobe, 45 under
-# function_graph.
+# function_graph.  eevdf's wrapper of task_tick_fair runs once per tick
+# (a tick calls task_tick_fair at most once): its count is held to the
+# local timer interrupts of the same run, with its slice policy setting
+# slices on 6.12 (a nested wrapper would also stretch a deadline twice).
 
 TR_FUNCS="select_task_rq_fair migrate_task_rq_fair ttwu_queue_wakelist"
 TR_INST=$TR/instances/st_count
-# the hooks of ratelimit and cache_level in, both deciding
+# the hooks of ratelimit and cache_level in, both deciding; eevdf's
+# added by t_tracers where it is supported (sk_ev_params)
 TR_KNOBS="ratelimit_window_ns=2000000 cache_share_level=l2"
 # 5 senders and 5 receivers, 100 messages each: thousands of wakeups
 tr_load() { timeout 120 hackbench -g 1 -f 5 --threads --pipe -l 100 -s 100 >/tmp/tr_hb.out 2>&1; }
@@ -53,13 +58,14 @@ migcount_off() {
 # twice the natural rate plus 20, holds the first and fails the second.
 per_call() {
 	wr stats/reset 1 >/dev/null
-	w0=$(ttwu_total) m0=$(migcount) n=0 w=0
+	w0=$(ttwu_total) m0=$(migcount) n=0 w=0 t0=$(ev_loc_all)
 	# sized by count: one run woke 100 to 270 tasks in make check
 	while [ "$w" -lt 200 ] && [ "$n" -lt 6 ]; do
 		tr_load || diag "  hackbench: $(tail -n 2 /tmp/tr_hb.out)"
 		n=$((n + 1)) w=$(($(ttwu_total) - w0))
 	done
 	m=$(($(migcount) - m0))
+	k=$(sk_ev_ticks) es=$(stat_get eevdf_slices_set) t=$(($(ev_loc_all) - t0))
 	c=$(stat_get ratelimit_checked) s=$(stat_get ratelimit_migrations_stamped) l=$(stat_get ttwu_checked)
 	diag "  $1: $n hackbench runs, $w wakeups, $m migrations; ratelimit_checked $c, ratelimit_migrations_stamped $s, ttwu_checked $l"
 	check "$1: select_task_rq_fair decides once per wakeup ($c for $w wakeups: at most $((2 * w + 20)), at least $((w / 2)))" \
@@ -68,6 +74,24 @@ per_call() {
 		test "$m" -gt 0 -a "$s" -le $((2 * m + 20)) -a "$s" -ge $((m / 2))
 	check "$1: ttwu_queue_wakelist decides once per call, at most twice per wakeup ($l for $w: at most $((4 * w + 20)))" \
 		test "$l" -gt 0 -a "$l" -le $((4 * w + 20))
+	tr_per_tick "$1"
+}
+
+# tr_per_tick LABEL: eevdf's counts of per_call's run (k, es, t): at most
+# one per local timer interrupt; on EEVDF at least one (the hackbench
+# threads run at ticks), and on 6.12 the slice policy set slices.  6.1
+# counts only ticks with two entities queued, which hackbench may not
+# give: there the upper bound alone.
+tr_per_tick() {
+	case " $TR_KNOBS " in *" eevdf_counters=1 "*) ;; *) return 0 ;; esac
+	diag "  $1: $t local timer interrupts; eevdf ticks $k, eevdf_slices_set $es"
+	lo=0
+	ev_is_eevdf && lo=1
+	check "$1: task_tick_fair counts once per tick ($k for $t local timer interrupts: at least $lo, at most $((t + 20)))" \
+		test "$k" -ge "$lo" -a "$k" -le $((t + 20))
+	if ev_slice_checked; then
+		check "$1: the slice policy set slices at ticks ($es, at most $k)" test "$es" -gt 0 -a "$es" -le "$k"
+	fi
 }
 
 # Tracer setups, each on every function of TR_FUNCS at once: tr_on_KIND
@@ -98,7 +122,7 @@ has_fprobe_events() { grep -q 'f\[:\[<group>/\]' "$TR/README" 2>/dev/null; }
 traced_all() {
 	miss=
 	for f in $TR_FUNCS; do grep -q "$f" "$TR/trace" || miss="$miss $f"; done
-	[ -z "$miss" ] || diag "  not in the trace:$miss"
+	[ -z "$miss" ] || diag "  not in the trace:$miss ($(grep -m1 'entries-in-buffer' "$TR/trace" | tr -d '#'))"
 	[ -z "$miss" ]
 }
 
@@ -168,20 +192,22 @@ ops_path() {
 	[ "$1" -gt 6 ] || { [ "$1" -eq 6 ] && [ "$2" -ge 12 ]; }
 }
 
-# 6.1: BPF first holds the direct slot; the rate limit cannot hook
+# 6.1: BPF first holds the direct slot; the feature (bf_feat) cannot hook
 bpf_first_no_ops() {
 	# shellcheck disable=SC2086
-	check "$label: sched_tune refuses the rate limit at load (no ftrace_ops path before 6.12)" not st_load $TR_KNOBS
+	check "$label: sched_tune refuses $bf_feat at load (no ftrace_ops path before 6.12)" not st_load $TR_KNOBS
 	check "$label: sched_tune loads with stock knobs" st_load
-	check_eq "$label: ratelimit_window_ns=2000000 refused with EOPNOTSUPP" "$(wr ratelimit_window_ns 2000000)" EOPNOTSUPP
-	check_eq "$label: ratelimit unsupported, saying why" "$(feature_state ratelimit)" unsupported
-	diag "  ratelimit: $(feature_reason ratelimit)"
+	check_eq "$label: $bf_knob=$bf_val refused with EOPNOTSUPP" "$(wr "$bf_knob" "$bf_val")" EOPNOTSUPP
+	check_eq "$label: $bf_feat unsupported, saying why" "$(feature_state "$bf_feat")" unsupported
+	diag "  $bf_feat: $(feature_reason "$bf_feat")"
 	check "$label: nothing of ours on $fn" not ours_on "$fn"
 	check "$label: rmmod" st_unload
 }
 
+# t_tracer_bpf FUNC FEATURE KNOB VALUE: BPF on FUNC, hooked by FEATURE
+# (KNOB=VALUE is one of TR_KNOBS).
 t_tracer_bpf() {
-	fn=select_task_rq_fair
+	fn=$1 bf_feat=$2 bf_knob=$3 bf_val=$4
 	label="BPF fentry+fexit on $fn, BPF first"
 	check "$label: st_bpf_count attaches" bpf_start "$fn"
 	diag "  $(head -n 1 /tmp/bpf.out)"
@@ -198,8 +224,8 @@ t_tracer_bpf() {
 	# enabled_functions names the BPF trampoline and ftrace's list
 	# function, not our callback: the ops path shows in the state and the
 	# decisions counted
-	check "$label: $fn hooked, ratelimit active" \
-		test "$(hooked "$fn" && feature_state ratelimit)" = active
+	check "$label: $fn hooked, $bf_feat active" \
+		test "$(hooked "$fn" && feature_state "$bf_feat")" = active
 	diag "  $(grep -A1 "^$fn " "$TR/enabled_functions" | tr '\n\t' '  ')"
 	per_call "$label"
 	check "$label: rmmod" st_unload
@@ -257,6 +283,16 @@ t_tracers() {
 	dmesg_mark
 	schedstats=$(cat /proc/sys/kernel/sched_schedstats)
 	echo 1 >/proc/sys/kernel/sched_schedstats
+	# the buffer's size per CPU, "N" or "7 (expanded: N)" before first use
+	tr_kb=$(sed 's/.*expanded: \([0-9]*\).*/\1/' "$TR/buffer_size_kb")
+	if supported eevdf; then
+		TR_FUNCS="$TR_FUNCS task_tick_fair" TR_KNOBS="$TR_KNOBS $(sk_ev_params)"
+		# function_graph under task_tick_fair records every callee at
+		# every tick of a busy CPU: the default buffer (1.4 MB a CPU)
+		# overwrote the other functions' records within one hackbench
+		# run on 6.1 (migrate_task_rq_fair missing after rmmod)
+		echo 16384 >"$TR/buffer_size_kb"
+	fi
 	migcount_on
 	# shellcheck disable=SC2086
 	if check "no tracer: sched_tune loads" st_load $TR_KNOBS; then
@@ -269,9 +305,14 @@ t_tracers() {
 	for kind in $kinds; do
 		for order in tracer module; do tr_case "$kind" "$order"; done
 	done
-	if [ -d /sys/kernel/btf ]; then t_tracer_bpf
-	else ktap_fail "BPF fentry/fexit: kernel BTF present"; fi
+	if [ -d /sys/kernel/btf ]; then
+		t_tracer_bpf select_task_rq_fair ratelimit ratelimit_window_ns 2000000
+		supported eevdf && t_tracer_bpf task_tick_fair eevdf eevdf_counters 1
+	else
+		ktap_fail "BPF fentry/fexit: kernel BTF present"
+	fi
 	migcount_off
+	echo "$tr_kb" >"$TR/buffer_size_kb"
 	echo "$schedstats" >/proc/sys/kernel/sched_schedstats
 	check "tracers: nothing of ours left in enabled_functions" not ours_in_ftrace
 	check_no_splat "tracers: no splat in dmesg"
