@@ -101,16 +101,18 @@ sk_toggle() {
 	done
 }
 # Feature number $1 (any integer, taken modulo the features) off and on
-# again: ratelimit, cache_level, numa_scan, the master switch, and
-# passthrough where the module has it; each a hook removal and
-# installation.  Unsupported features are skipped.
+# again: ratelimit, cache_level, numa_scan, the master switch,
+# passthrough where the module has it, and prev_bias (on and off: it
+# installs ratelimit's hooks); each a hook removal and installation.
+# Unsupported features are skipped.
 sk_toggle_one() {
-	case $(($1 % 5)) in
+	case $(($1 % 6)) in
 	0) sk_toggle ratelimit_window_ns 0 2000000 ;;
 	1) supported cache_level && sk_toggle cache_share_level llc l2 ;;
 	2) supported numa_scan && sk_toggle numa_scan_threshold 0 50 ;;
 	3) sk_toggle enabled 0 1 ;;
 	4) sk_toggle passthrough 1 0 ;;
+	5) supported prev_bias && sk_toggle prev_bias 1 0 ;;
 	esac
 	true
 }

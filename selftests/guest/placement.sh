@@ -1,0 +1,116 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash
+# Placement features that decide in ratelimit's select_task_rq_fair
+# wrapper, sourced by tests.sh after lib.sh: prev_bias (SELECT_BIAS_PREV
+# with UTIL_FITS_CAPACITY).
+
+PB_ROUNDS=$(st_arg prev_bias_rounds 200)
+
+# pb_wakemig: st_wakemig's "M O" (wakeup migrations by schedstats, wakeups
+# that left the previous CPU) for PB_ROUNDS sync wakeups from cpu0 of a
+# task whose previous CPU, cpu2, runs a nice 19 spinner (cpu1 and cpu3
+# idle): stock moves it to an idle CPU every time.  Sets PB_CHECKED,
+# PB_KEPT, PB_RL_KEPT: the counters' growth over the run.
+pb_wakemig() {
+	c0=$(stat_get prev_bias_checked) k0=$(stat_get prev_bias_kept) r0=$(stat_get ratelimit_kept_prev_cpu)
+	out=$(timeout 300 st_wakemig 0 2 3 "$PB_ROUNDS") ||
+		{ diag "st_wakemig failed: $out"; echo "-1 -1"; return; }
+	PB_CHECKED=$(($(stat_get prev_bias_checked) - c0))
+	PB_KEPT=$(($(stat_get prev_bias_kept) - k0))
+	PB_RL_KEPT=$(($(stat_get ratelimit_kept_prev_cpu) - r0))
+	echo "$out" | awk '{ print $4, $6 }'
+}
+
+t_prev_bias() {
+	group "prev_bias: wakeups kept on the previous CPU"
+	# everything else stock: loading must change nothing
+	if ! st_load ratelimit_window_ns=0 cache_share_level=llc numa_scan_threshold=0; then
+		ktap_fail "prev_bias: insmod"
+		return 1
+	fi
+	if [ "$(feature_state prev_bias)" = unsupported ]; then
+		ktap_skip "prev_bias" "unsupported here: $(feature_reason prev_bias)"
+		check_eq "prev_bias: 1 on an unsupported feature fails" "$(wr prev_bias 1)" EOPNOTSUPP
+		st_unload
+		return 0
+	fi
+	knob_default prev_bias 0
+	check_eq "prev_bias: inactive on load" "$(feature_state prev_bias)" inactive
+	check_eq "prev_bias: reason prev_bias=0" "$(feature_reason prev_bias)" "prev_bias=0"
+	check_eq "prev_bias: features/prev_bias/functions" "$(cat "$ST/features/prev_bias/functions")" "select_task_rq_fair:ftrace-wrap"
+	check "prev_bias: stock on load, select_task_rq_fair not hooked" not hooked select_task_rq_fair
+	for b in '2:ERANGE' '\n:EINVAL' 'on:EINVAL' '-1:EINVAL' "$U64_OVER:ERANGE" '1\n\n:EINVAL'; do
+		knob_bad prev_bias "${b%:*}" "${b##*:}"
+	done
+
+	schedstats=$(cat /proc/sys/kernel/sched_schedstats)
+	echo 1 >/proc/sys/kernel/sched_schedstats
+	diag "st_wakemig: waker on cpu0, previous cpu2 busy (nice 19 spinner), cpu1 and cpu3 idle, $PB_ROUNDS sync wakeups"
+	read -r m0 o0 <<-EOF2
+	$(pb_wakemig)
+	EOF2
+	check "prev_bias=0: stock moves most wakeups off the previous CPU ($m0 wakeup migrations of $PB_ROUNDS)" \
+		test "$m0" -ge $((PB_ROUNDS / 2))
+	check_eq "prev_bias=0: prev_bias_checked still" "$PB_CHECKED" 0
+
+	knob_valid prev_bias 1 1
+	check_eq "prev_bias=1: active" "$(feature_state prev_bias)" active
+	check "prev_bias=1: select_task_rq_fair hooked" hooked select_task_rq_fair
+	check_eq "prev_bias=1 with window 0: ratelimit idle" "$(feature_state ratelimit)" idle
+	check "prev_bias=1 with window 0: ratelimit's reason names prev_bias" grep -q prev_bias "$ST/features/ratelimit/reason"
+	read -r m1 o1 <<-EOF2
+	$(pb_wakemig)
+	EOF2
+	diag "prev_bias 0: $m0 wakeup migrations, $o0 off cpu2; prev_bias 1: $m1 and $o1, prev_bias_checked +$PB_CHECKED, prev_bias_kept +$PB_KEPT (of $PB_ROUNDS)"
+	check "prev_bias=1: wakeups stay on the previous CPU ($m1 wakeup migrations of $PB_ROUNDS, at most $((PB_ROUNDS / 10)))" \
+		test "$m1" -ge 0 -a "$m1" -le $((PB_ROUNDS / 10))
+	check "prev_bias=1: prev_bias_kept counts them (+$PB_KEPT, at least $((PB_ROUNDS * 9 / 10)))" \
+		test "$PB_KEPT" -ge $((PB_ROUNDS * 9 / 10))
+
+	# the rate limit decides first: a stamped task is its to keep
+	wr ratelimit_window_ns 1000000000 >/dev/null
+	check_eq "prev_bias=1 with a window: ratelimit active" "$(feature_state ratelimit)" active
+	read -r m2 _ <<-EOF2
+	$(pb_wakemig)
+	EOF2
+	diag "window 1 s and prev_bias 1: $m2 wakeup migrations, ratelimit_kept_prev_cpu +$PB_RL_KEPT, prev_bias_checked +$PB_CHECKED"
+	check "both on: the rate limit keeps the stamped wakeups (ratelimit_kept_prev_cpu +$PB_RL_KEPT, at least $((PB_ROUNDS / 2)))" \
+		test "$PB_RL_KEPT" -ge $((PB_ROUNDS / 2))
+	# prev_bias_checked counts every task's wakeups: a tenth of the
+	# rounds is room for the guest's own
+	check "both on: what the rate limit kept never reaches prev_bias (prev_bias_checked +$PB_CHECKED, at most $((PB_ROUNDS - PB_RL_KEPT + PB_ROUNDS / 10)))" \
+		test "$PB_CHECKED" -le $((PB_ROUNDS - PB_RL_KEPT + PB_ROUNDS / 10))
+	wr ratelimit_window_ns 0 >/dev/null
+
+	wr passthrough 1 >/dev/null
+	read -r m3 _ <<-EOF2
+	$(pb_wakemig)
+	EOF2
+	check "passthrough: prev_bias decides nothing ($m3 wakeup migrations, prev_bias_kept +$PB_KEPT)" \
+		test "$m3" -ge $((PB_ROUNDS / 2)) -a "$PB_KEPT" = 0
+	wr passthrough 0 >/dev/null
+	echo "$schedstats" >/proc/sys/kernel/sched_schedstats
+
+	knob_valid prev_bias 0 0
+	check_eq "prev_bias=0 again: inactive" "$(feature_state prev_bias)" inactive
+	check "prev_bias=0 again: select_task_rq_fair unhooked" not hooked select_task_rq_fair
+	st_unload
+	check "prev_bias: nothing of ours left after rmmod" not ours_in_ftrace
+
+	# as a module parameter, and refused when its host is
+	if check "prev_bias: insmod prev_bias=1" st_load prev_bias=1 ratelimit_window_ns=0; then
+		check_eq "prev_bias=1 at load: active" "$(feature_state prev_bias)" active
+		st_unload
+	fi
+	check "prev_bias: insmod prev_bias=2 fails" not st_load prev_bias=2
+	is_loaded && st_unload
+	if st_load gate_simulate=nosym:migrate_task_rq_fair 2>/dev/null; then
+		check_eq "prev_bias: unsupported where ratelimit is" "$(feature_state prev_bias)" unsupported
+		check "prev_bias: its reason names ratelimit" grep -q ratelimit "$ST/features/prev_bias/reason"
+		check_eq "prev_bias: 1 there fails" "$(wr prev_bias 1)" EOPNOTSUPP
+		st_unload
+	else
+		ktap_fail "prev_bias: insmod gate_simulate=nosym:migrate_task_rq_fair"
+	fi
+	check_no_splat "prev_bias: no splat"
+}
