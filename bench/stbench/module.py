@@ -17,6 +17,9 @@ from .util import read
 SYSFS = "/sys/kernel/sched_tune"
 MODNAME = "sched_tune"
 FEATURES = ("ratelimit", "cache_level", "numa_scan")
+# Features with no hook of their own, deciding in another's: their host's
+# hooks go in while they are on (sysfs-abi, prev_bias).
+HOSTED = {"prev_bias": "ratelimit"}
 
 # Every knob at its stock value ("stock": loaded, nothing changed).
 STOCK = {
@@ -28,6 +31,7 @@ STOCK = {
     "cache_share_auto_llc_max": "8",
     "numa_scan_threshold": "0",
     "numa_scan_renew": "16",
+    "prev_bias": "0",
 }
 # The values of the upstream patches the features come from.
 SEED = {
@@ -40,16 +44,18 @@ FEATURE_MAIN = {
     "ratelimit": "ratelimit_window_ns",
     "cache_level": "cache_share_level",
     "numa_scan": "numa_scan_threshold",
+    "prev_bias": "prev_bias",
 }
 KNOB_FEATURE = {
     "ratelimit_window_ns": "ratelimit", "ratelimit_burst": "ratelimit",
     "cache_share_level": "cache_level", "cache_share_auto_llc_max": "cache_level",
     "numa_scan_threshold": "numa_scan", "numa_scan_renew": "numa_scan",
+    "prev_bias": "prev_bias",
 }
 # Written last, so hooks go in once, with every other knob in place.
 KNOB_ORDER = ["passthrough", "ratelimit_burst", "ratelimit_window_ns",
               "cache_share_auto_llc_max", "cache_share_level",
-              "numa_scan_renew", "numa_scan_threshold", "enabled"]
+              "numa_scan_renew", "numa_scan_threshold", "prev_bias", "enabled"]
 
 
 class BenchError(Exception):
@@ -90,7 +96,8 @@ class Config:
             return set()
         if self.knobs.get("passthrough", "0") == "1":
             return set(FEATURES)
-        return {f for f, k in FEATURE_MAIN.items() if self.knobs.get(k, STOCK[k]) != STOCK[k]}
+        on = {f for f, k in FEATURE_MAIN.items() if self.knobs.get(k, STOCK[k]) != STOCK[k]}
+        return on | {HOSTED[f] for f in on if f in HOSTED}
 
     def to_json(self):
         return {"name": self.name, "kind": self.kind, "desc": self.desc,
@@ -121,6 +128,8 @@ def builtin_configs():
                "queued wakeups across L2 alone (cache_share_level=l2; stock is llc)"),
         Config("numa_scan", stock_plus({"numa_scan_threshold": SEED["numa_scan_threshold"]}),
                "NUMA scan threshold 50 alone (stock is 0)"),
+        Config("select_bias_prev", stock_plus({"prev_bias": "1"}),
+               "SELECT_BIAS_PREV with UTIL_FITS_CAPACITY (Desnoyers, v2 2023): prev_bias=1 alone"),
     ]
 
 
@@ -392,7 +401,8 @@ class Module:
         states = self.feature_states()
         needs = cfg.needs()
         passthrough = cfg.knobs.get("passthrough", "0") == "1" and "passthrough" in self.knob_names
-        for f in FEATURES:
+        # a hosted feature an older module lacks is checked only when needed
+        for f in FEATURES + tuple(f for f in HOSTED if f in states or f in needs):
             if f not in states:
                 problems.append("feature %s missing from features" % f)
                 continue
