@@ -98,7 +98,9 @@ int st_prev_bias_select(const struct st_config *cfg, struct task_struct *p,
 	struct st_prev_bias_in in = { .new_is_prev = new_cpu == prev_cpu };
 	enum st_prev_bias_verdict v;
 
-	if (in.new_is_prev || !cfg->knob[ST_KNOB_PREV_BIAS] ||
+	/* passthrough computes the verdict, as the others do, and applies none */
+	if (in.new_is_prev ||
+	    (!cfg->knob[ST_KNOB_PREV_BIAS] && !st_passthrough(cfg)) ||
 	    st_key_on(st_pb_asym_cpucap))
 		return new_cpu;
 	st_stat_inc(ST_STAT_PREV_BIAS_CHECKED);
