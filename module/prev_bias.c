@@ -42,6 +42,7 @@
 
 #include <linux/cpumask.h>
 #include <linux/sched.h>
+#include <linux/spinlock.h>
 
 #include "sched_tune.h"
 #include "wrapper/ksym.h"
@@ -52,8 +53,7 @@
 #define UTIL_AVG_UNCHANGED	0x80000000
 #endif
 
-/* by type: 7.3's headers no longer declare available_idle_cpu() */
-ST_KCALL_DEFINE(st_pb_available_idle_cpu, int (int));
+ST_KCALL_DEFINE(st_pb_idle_cpu, int (int));
 ST_KCALL_DEFINE(st_pb_cpus_share_cache, bool (int, int));
 
 static char __percpu *st_pb_runqueues;
@@ -75,6 +75,15 @@ static unsigned long st_pb_task_util_est(struct task_struct *p)
 	if (st_pb_util_est_pair)
 		est = max_t(unsigned long, est, READ_ONCE(ue[1]));
 	return max_t(unsigned long, READ_ONCE(p->se.avg.util_avg), est);
+}
+
+/*
+ * available_idle_cpu() of kernel/sched/core.c (absent from 7.3's BTF
+ * and headers): idle_cpu() and not a preempted vCPU.
+ */
+static bool st_pb_available_idle(int cpu)
+{
+	return st_kcall(st_pb_idle_cpu)(cpu) && !vcpu_is_preempted(cpu);
 }
 
 /* task_fits_remaining_cpu_capacity() of UTIL_FITS_CAPACITY */
@@ -107,9 +116,9 @@ int st_prev_bias_select(const struct st_config *cfg, struct task_struct *p,
 	in.share_cache = st_kcall(st_pb_cpus_share_cache)(prev_cpu, new_cpu);
 	in.prev_allowed = cpumask_test_cpu(prev_cpu, p->cpus_ptr);
 	if (in.share_cache && in.prev_allowed) {
-		in.prev_idle = st_kcall(st_pb_available_idle_cpu)(prev_cpu);
+		in.prev_idle = st_pb_available_idle(prev_cpu);
 		in.prev_fits = !in.prev_idle && st_pb_fits(p, prev_cpu);
-		in.new_idle = st_kcall(st_pb_available_idle_cpu)(new_cpu);
+		in.new_idle = st_pb_available_idle(new_cpu);
 	}
 	v = st_prev_bias_decide(&in);
 	if (v == ST_PB_STOCK || st_passthrough(cfg))
@@ -121,7 +130,7 @@ int st_prev_bias_select(const struct st_config *cfg, struct task_struct *p,
 }
 
 static const struct st_func_shape st_pb_shapes[] = {
-	{ "available_idle_cpu", "int (int)" },
+	{ "idle_cpu", "int (int)" },
 	{ "cpus_share_cache", "bool (int, int)" },
 };
 
@@ -165,9 +174,9 @@ static int st_pb_probe(struct st_feature *f)
 	f->reason = st_gate_shapes(f->name, st_pb_shapes, ARRAY_SIZE(st_pb_shapes));
 	if (f->reason)
 		return -EOPNOTSUPP;
-	if (st_kcall_bind_sym(st_pb_available_idle_cpu, "available_idle_cpu") ||
+	if (st_kcall_bind_sym(st_pb_idle_cpu, "idle_cpu") ||
 	    st_kcall_bind_sym(st_pb_cpus_share_cache, "cpus_share_cache")) {
-		f->reason = "available_idle_cpu or cpus_share_cache is missing";
+		f->reason = "idle_cpu or cpus_share_cache is missing";
 		return -EOPNOTSUPP;
 	}
 	st_pb_runqueues = (char __percpu *)st_ksym("runqueues");

@@ -29,12 +29,13 @@
  *
  *   prev_bias: no copy of stock code; it judges the result of the
  *         original select_task_rq_fair (ratelimit's wrapper, so its
- *         ranges) with the kernel's own available_idle_cpu() and
- *         cpus_share_cache(), and reads rq->cfs.avg.util_est,
- *         rq->cpu_capacity and the UTIL_EST feature bit from BTF.  What
- *         it assumes of the inlined select_idle_sibling() (its result
- *         shares the target's LLC; a busy result means no idle CPU was
- *         found) is in prev_bias.c's header
+ *         ranges) with the kernel's own idle_cpu() (7.3's BTF has no
+ *         available_idle_cpu()) and cpus_share_cache(),
+ *         and reads rq->cfs.avg.util_est, rq->cpu_capacity and the
+ *         UTIL_EST feature bit from BTF.  What it assumes of the
+ *         inlined select_idle_sibling() (its result shares the
+ *         target's LLC; a busy result means no idle CPU was found) is
+ *         in prev_bias.c's header
  *
  * A new stable update means: compare the copied code with its source,
  * then widen the range.  numa_scan has no 6.1 entry: 6.1 has no per-VMA
