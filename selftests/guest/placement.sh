@@ -6,19 +6,40 @@
 
 PB_ROUNDS=$(st_arg prev_bias_rounds 200)
 
-# pb_wakemig: st_wakemig's "M O" (wakeup migrations by schedstats, wakeups
-# that left the previous CPU) for PB_ROUNDS sync wakeups from cpu0 of a
-# task whose previous CPU, cpu2, runs a nice 19 spinner (cpu1 and cpu3
-# idle): stock moves it to an idle CPU every time.  Sets PB_CHECKED,
-# PB_KEPT, PB_RL_KEPT: the counters' growth over the run.
+# pb_wakemig: PB_ROUNDS sync wakeups from cpu0 of a task whose previous
+# CPU, cpu2, runs a nice 19 spinner (st_wakemig); sets PB_MIG (wakeup
+# migrations, schedstats), PB_OFF (wakeups that left cpu2), and the
+# counters' growth over the run: PB_CHECKED, PB_KEPT, PB_BUSY, PB_RL_KEPT.
 pb_wakemig() {
-	c0=$(stat_get prev_bias_checked) k0=$(stat_get prev_bias_kept) r0=$(stat_get ratelimit_kept_prev_cpu)
-	out=$(timeout 300 st_wakemig 0 2 3 "$PB_ROUNDS") ||
-		{ diag "st_wakemig failed: $out"; echo "-1 -1"; return; }
+	c0=$(stat_get prev_bias_checked) k0=$(stat_get prev_bias_kept)
+	b0=$(stat_get prev_bias_kept_busy) r0=$(stat_get ratelimit_kept_prev_cpu)
+	if ! timeout 300 st_wakemig 0 2 3 "$PB_ROUNDS" >/tmp/pb.out 2>&1; then
+		diag "st_wakemig failed: $(cat /tmp/pb.out)"
+		PB_MIG=-1 PB_OFF=-1
+	else
+		read -r PB_MIG PB_OFF <<-EOF2
+		$(awk '{ print $4, $6 }' /tmp/pb.out)
+		EOF2
+	fi
 	PB_CHECKED=$(($(stat_get prev_bias_checked) - c0))
 	PB_KEPT=$(($(stat_get prev_bias_kept) - k0))
+	PB_BUSY=$(($(stat_get prev_bias_kept_busy) - b0))
 	PB_RL_KEPT=$(($(stat_get ratelimit_kept_prev_cpu) - r0))
-	echo "$out" | awk '{ print $4, $6 }'
+}
+
+# pb_spin CPU...: a nice 19 spinner on each CPU; pb_spin_stop ends them.
+PB_SPIN=
+pb_spin() {
+	for c in "$@"; do
+		nice -n 19 taskset -c "$c" sh -c 'while :; do :; done' &
+		PB_SPIN="$PB_SPIN $!"
+	done
+}
+pb_spin_stop() {
+	# shellcheck disable=SC2086 # a list of pids
+	kill $PB_SPIN 2>/dev/null
+	for p in $PB_SPIN; do wait "$p" 2>/dev/null; done
+	PB_SPIN=
 }
 
 t_prev_bias() {
@@ -45,10 +66,19 @@ t_prev_bias() {
 
 	schedstats=$(cat /proc/sys/kernel/sched_schedstats)
 	echo 1 >/proc/sys/kernel/sched_schedstats
-	diag "st_wakemig: waker on cpu0, previous cpu2 busy (nice 19 spinner), cpu1 and cpu3 idle, $PB_ROUNDS sync wakeups"
-	read -r m0 o0 <<-EOF2
-	$(pb_wakemig)
-	EOF2
+	# cpu1 and cpu3 idle: stock moves the wakee to one of them; prev_bias
+	# keeps it where its utilization fits what the spinner leaves of
+	# cpu2 (util_est and cpu_capacity vary under TCG: shown, not asserted)
+	wr prev_bias 1 >/dev/null
+	pb_wakemig
+	diag "idle CPUs beside: prev_bias 1: $PB_MIG wakeup migrations of $PB_ROUNDS ($PB_OFF ran off cpu2), prev_bias_kept +$PB_KEPT (+$PB_BUSY with every CPU busy)"
+	wr prev_bias 0 >/dev/null
+
+	# every other CPU busy too: stock settles for the waker's busy CPU
+	pb_spin 1 3
+	diag "st_wakemig: waker on cpu0, previous cpu2, nice 19 spinners on cpu1, cpu2, cpu3, $PB_ROUNDS sync wakeups"
+	pb_wakemig
+	m0=$PB_MIG
 	check "prev_bias=0: stock moves most wakeups off the previous CPU ($m0 wakeup migrations of $PB_ROUNDS)" \
 		test "$m0" -ge $((PB_ROUNDS / 2))
 	check_eq "prev_bias=0: prev_bias_checked still" "$PB_CHECKED" 0
@@ -58,22 +88,18 @@ t_prev_bias() {
 	check "prev_bias=1: select_task_rq_fair hooked" hooked select_task_rq_fair
 	check_eq "prev_bias=1 with window 0: ratelimit idle" "$(feature_state ratelimit)" idle
 	check "prev_bias=1 with window 0: ratelimit's reason names prev_bias" grep -q prev_bias "$ST/features/ratelimit/reason"
-	read -r m1 o1 <<-EOF2
-	$(pb_wakemig)
-	EOF2
-	diag "prev_bias 0: $m0 wakeup migrations, $o0 off cpu2; prev_bias 1: $m1 and $o1, prev_bias_checked +$PB_CHECKED, prev_bias_kept +$PB_KEPT (of $PB_ROUNDS)"
-	check "prev_bias=1: wakeups stay on the previous CPU ($m1 wakeup migrations of $PB_ROUNDS, at most $((PB_ROUNDS / 10)))" \
-		test "$m1" -ge 0 -a "$m1" -le $((PB_ROUNDS / 10))
+	pb_wakemig
+	diag "prev_bias 0: $m0 wakeup migrations; prev_bias 1: $PB_MIG ($PB_OFF ran off cpu2), prev_bias_checked +$PB_CHECKED, prev_bias_kept +$PB_KEPT (+$PB_BUSY with every CPU busy) (of $PB_ROUNDS)"
+	check "prev_bias=1: wakeups stay on the previous CPU ($PB_MIG wakeup migrations of $PB_ROUNDS, at most $((PB_ROUNDS / 10)))" \
+		test "$PB_MIG" -ge 0 -a "$PB_MIG" -le $((PB_ROUNDS / 10))
 	check "prev_bias=1: prev_bias_kept counts them (+$PB_KEPT, at least $((PB_ROUNDS * 9 / 10)))" \
 		test "$PB_KEPT" -ge $((PB_ROUNDS * 9 / 10))
 
 	# the rate limit decides first: a stamped task is its to keep
 	wr ratelimit_window_ns 1000000000 >/dev/null
 	check_eq "prev_bias=1 with a window: ratelimit active" "$(feature_state ratelimit)" active
-	read -r m2 _ <<-EOF2
-	$(pb_wakemig)
-	EOF2
-	diag "window 1 s and prev_bias 1: $m2 wakeup migrations, ratelimit_kept_prev_cpu +$PB_RL_KEPT, prev_bias_checked +$PB_CHECKED"
+	pb_wakemig
+	diag "window 1 s and prev_bias 1: $PB_MIG wakeup migrations, ratelimit_kept_prev_cpu +$PB_RL_KEPT, prev_bias_checked +$PB_CHECKED"
 	check "both on: the rate limit keeps the stamped wakeups (ratelimit_kept_prev_cpu +$PB_RL_KEPT, at least $((PB_ROUNDS / 2)))" \
 		test "$PB_RL_KEPT" -ge $((PB_ROUNDS / 2))
 	# prev_bias_checked counts every task's wakeups: a tenth of the
@@ -83,12 +109,13 @@ t_prev_bias() {
 	wr ratelimit_window_ns 0 >/dev/null
 
 	wr passthrough 1 >/dev/null
-	read -r m3 _ <<-EOF2
-	$(pb_wakemig)
-	EOF2
-	check "passthrough: prev_bias decides nothing ($m3 wakeup migrations, prev_bias_kept +$PB_KEPT)" \
-		test "$m3" -ge $((PB_ROUNDS / 2)) -a "$PB_KEPT" = 0
+	pb_wakemig
+	check "passthrough: prev_bias decides nothing ($PB_MIG wakeup migrations, prev_bias_kept +$PB_KEPT)" \
+		test "$PB_MIG" -ge $((PB_ROUNDS / 2)) -a "$PB_KEPT" = 0
+	check "passthrough: prev_bias's verdict computed (prev_bias_checked +$PB_CHECKED)" \
+		test "$PB_CHECKED" -gt 0
 	wr passthrough 0 >/dev/null
+	pb_spin_stop
 	echo "$schedstats" >/proc/sys/kernel/sched_schedstats
 
 	knob_valid prev_bias 0 0
