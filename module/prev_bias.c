@@ -60,6 +60,8 @@ static char __percpu *st_pb_runqueues;
 static unsigned int *st_pb_sched_features;
 static int st_pb_util_est_bit;
 static const struct static_key *st_pb_asym_cpucap;
+/* absent without CONFIG_ENERGY_MODEL, as ratelimit.c reads it */
+static const struct static_key *st_pb_energy;
 /* rq->cfs.avg.util_est (6.1: its .enqueued), rq->cpu_capacity */
 static u32 st_pb_rq_util_est_off;
 static u32 st_pb_rq_capacity_off;
@@ -194,6 +196,7 @@ static int st_pb_probe(struct st_feature *f)
 		return -EOPNOTSUPP;
 	}
 	st_pb_util_est_bit = bit;
+	st_pb_energy = st_ksym_key("sched_energy_present");
 	st_pb_asym_cpucap = st_ksym_key("sched_asym_cpucapacity");
 	if (!st_pb_asym_cpucap) {
 		f->reason = "sched_asym_cpucapacity is missing";
@@ -206,6 +209,10 @@ static int st_pb_probe(struct st_feature *f)
 static const char *st_pb_status(bool *idle)
 {
 	*idle = false;
+	if (st_key_on(st_pb_energy)) {
+		*idle = true;
+		return "energy-aware scheduling is on: the stock code places wakeups by energy";
+	}
 	if (st_key_on(st_pb_asym_cpucap)) {
 		*idle = true;
 		return "CPUs of asymmetric capacity: prev_bias leaves every wakeup to stock";
