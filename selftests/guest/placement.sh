@@ -81,8 +81,10 @@ t_prev_bias() {
 	diag "st_wakemig: waker on cpu0, previous cpu2, nice 19 spinners on cpu1, cpu2, cpu3, $PB_ROUNDS sync wakeups"
 	pb_wakemig
 	m0=$PB_MIG
-	check "prev_bias=0: stock moves most wakeups off the previous CPU ($m0 wakeup migrations of $PB_ROUNDS)" \
-		test "$m0" -ge $((PB_ROUNDS / 2))
+	# stock's share varies by kernel (6.1 boot: 198, 6.12.95: 69 of 200):
+	# wake_affine and the idle scan's limit keep some on prev
+	check "prev_bias=0: stock moves a share of the wakeups off the previous CPU ($m0 wakeup migrations of $PB_ROUNDS, at least $((PB_ROUNDS / 5)))" \
+		test "$m0" -ge $((PB_ROUNDS / 5))
 	check_eq "prev_bias=0: prev_bias_checked still" "$PB_CHECKED" 0
 
 	knob_valid prev_bias 1 1
@@ -93,10 +95,10 @@ t_prev_bias() {
 	pb_wakemig
 	c1=$PB_CHECKED
 	diag "prev_bias 0: $m0 wakeup migrations; prev_bias 1: $PB_MIG ($PB_OFF ran off cpu2), prev_bias_checked +$PB_CHECKED, prev_bias_kept +$PB_KEPT (+$PB_BUSY with every CPU busy) (of $PB_ROUNDS)"
-	check "prev_bias=1: wakeups stay on the previous CPU ($PB_MIG wakeup migrations of $PB_ROUNDS, at most $((PB_ROUNDS / 10)))" \
-		test "$PB_MIG" -ge 0 -a "$PB_MIG" -le $((PB_ROUNDS / 10))
-	check "prev_bias=1: prev_bias_kept counts them (+$PB_KEPT, at least $((PB_ROUNDS * 9 / 10)))" \
-		test "$PB_KEPT" -ge $((PB_ROUNDS * 9 / 10))
+	check "prev_bias=1: wakeups stay on the previous CPU ($PB_MIG wakeup migrations of $PB_ROUNDS, at most $((PB_ROUNDS / 20)))" \
+		test "$PB_MIG" -ge 0 -a "$PB_MIG" -le $((PB_ROUNDS / 20))
+	check "prev_bias=1: prev_bias_kept counts them (+$PB_KEPT, at least half of stock's $m0)" \
+		test $((PB_KEPT * 2)) -ge "$m0"
 
 	# the rate limit decides first: a stamped task is its to keep
 	wr ratelimit_window_ns 1000000000 >/dev/null
@@ -105,8 +107,8 @@ t_prev_bias() {
 	diag "window 1 s and prev_bias 1: $PB_MIG wakeup migrations, ratelimit_kept_prev_cpu +$PB_RL_KEPT, prev_bias_checked +$PB_CHECKED"
 	# both counters count every task of the guest (a 1 s window stamps
 	# them all): the wakee's share is what moves between the runs
-	check "both on: the wakeups stay (${PB_MIG} wakeup migrations of $PB_ROUNDS, at most $((PB_ROUNDS / 10)))" \
-		test "$PB_MIG" -ge 0 -a "$PB_MIG" -le $((PB_ROUNDS / 10))
+	check "both on: the wakeups stay (${PB_MIG} wakeup migrations of $PB_ROUNDS, at most $((PB_ROUNDS / 20)))" \
+		test "$PB_MIG" -ge 0 -a "$PB_MIG" -le $((PB_ROUNDS / 20))
 	check "both on: the rate limit keeps them (ratelimit_kept_prev_cpu +$PB_RL_KEPT, at least $PB_ROUNDS)" \
 		test "$PB_RL_KEPT" -ge "$PB_ROUNDS"
 	check "both on: what the rate limit kept never reaches prev_bias (prev_bias_checked +$PB_CHECKED, a fifth of prev_bias alone's +$c1 at most)" \
@@ -116,7 +118,7 @@ t_prev_bias() {
 	wr passthrough 1 >/dev/null
 	pb_wakemig
 	check "passthrough: prev_bias decides nothing ($PB_MIG wakeup migrations, prev_bias_kept +$PB_KEPT)" \
-		test "$PB_MIG" -ge $((PB_ROUNDS / 2)) -a "$PB_KEPT" = 0
+		test "$PB_MIG" -ge $((PB_ROUNDS / 5)) -a "$PB_KEPT" = 0
 	check "passthrough: prev_bias's verdict computed (prev_bias_checked +$PB_CHECKED)" \
 		test "$PB_CHECKED" -gt 0
 	wr passthrough 0 >/dev/null
