@@ -27,7 +27,7 @@
 IC_ROUNDS=$(st_arg ic_rounds 20000)
 IC_WARMUP=$(st_arg ic_warmup 1000)
 IC_REPS=$(st_arg ic_reps 4)
-IC_CONFIGS=$(st_arg ic_configs unloaded,stock,passthrough,ratelimit,cache_level,eevdf | tr ',' ' ')
+IC_CONFIGS=$(st_arg ic_configs unloaded,stock,passthrough,ratelimit,cache_level,eevdf,prev_bias | tr ',' ' ')
 # extra module parameters for every load (e.g. direct_hooks=0)
 IC_MODARGS=$(st_arg ic_modargs "" | tr ',' ' ')
 STOCK_ARGS="ratelimit_window_ns=0 cache_share_level=llc numa_scan_threshold=0 $IC_MODARGS"
