@@ -81,10 +81,11 @@ t_prev_bias() {
 	diag "st_wakemig: waker on cpu0, previous cpu2, nice 19 spinners on cpu1, cpu2, cpu3, $PB_ROUNDS sync wakeups"
 	pb_wakemig
 	m0=$PB_MIG
-	# stock's share varies by kernel (6.1 boot: 198, 6.12.95: 69 of 200):
-	# wake_affine and the idle scan's limit keep some on prev
-	check "prev_bias=0: stock moves a share of the wakeups off the previous CPU ($m0 wakeup migrations of $PB_ROUNDS, at least $((PB_ROUNDS / 5)))" \
-		test "$m0" -ge $((PB_ROUNDS / 5))
+	# stock's share varies by kernel and boot (6.1: 198, 196; 6.12.95: 69,
+	# 87; 7.3.4: 100, 76, 41 of 200): wake_affine and the idle scan's
+	# limit keep some on prev.  A tenth is twice what prev_bias may leave.
+	check "prev_bias=0: stock moves a share of the wakeups off the previous CPU ($m0 wakeup migrations of $PB_ROUNDS, at least $((PB_ROUNDS / 10)))" \
+		test "$m0" -ge $((PB_ROUNDS / 10))
 	check_eq "prev_bias=0: prev_bias_checked still" "$PB_CHECKED" 0
 
 	knob_valid prev_bias 1 1
