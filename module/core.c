@@ -22,6 +22,7 @@ static struct st_feature *const st_features[ST_NR_FEATURES] = {
 	[ST_FEAT_CACHE_LEVEL] = &st_cache_level_feature,
 	[ST_FEAT_NUMA_SCAN] = &st_numa_scan_feature,
 	[ST_FEAT_EEVDF] = &st_eevdf_feature,
+	[ST_FEAT_PREV_BIAS] = &st_prev_bias_feature,
 };
 
 DEFINE_PER_CPU(struct st_stats, st_stats);
@@ -47,6 +48,9 @@ const char *const st_stat_names[ST_NR_STATS] = {
 	[ST_STAT_EEVDF_SLICES_SET] = "eevdf_slices_set",
 	[ST_STAT_EEVDF_SLICES_RESTORED] = "eevdf_slices_restored",
 	[ST_STAT_EEVDF_GROUP_SLICES_RESTORED] = "eevdf_group_slices_restored",
+	[ST_STAT_PREV_BIAS_CHECKED] = "prev_bias_checked",
+	[ST_STAT_PREV_BIAS_KEPT] = "prev_bias_kept",
+	[ST_STAT_PREV_BIAS_KEPT_BUSY] = "prev_bias_kept_busy",
 };
 
 u64 st_stat_sum(enum st_stat_id id)
@@ -109,12 +113,49 @@ static void st_config_derive(struct st_config *cfg)
 	cfg->rl_window_jiffies = nsecs_to_jiffies64(cfg->rl.window) + 1;
 }
 
-/* passthrough installs every supported feature, whatever its knobs */
+/*
+ * passthrough installs every supported feature, whatever its knobs; a
+ * host's hooks go in for the features it hosts too.
+ */
 static bool st_feature_wanted(const struct st_feature *f,
 			      const struct st_config *cfg)
 {
-	return cfg->knob[ST_KNOB_ENABLED] && f->supported && f->wanted &&
-	       (st_passthrough(cfg) || f->wanted(cfg));
+	int i;
+
+	if (!cfg->knob[ST_KNOB_ENABLED] || !f->supported || !f->wanted)
+		return false;
+	if (f->host && !f->host->supported)
+		return false;
+	if (st_passthrough(cfg) || f->wanted(cfg))
+		return true;
+	for (i = 0; i < ST_NR_FEATURES; i++) {
+		const struct st_feature *g = st_features[i];
+
+		if (g->host == f && g->supported && g->wanted(cfg))
+			return true;
+	}
+	return false;
+}
+
+/* A feature whose host went unsupported goes with it, saying why. */
+static void st_feature_orphan(struct st_feature *host)
+{
+	int i;
+
+	for (i = 0; i < ST_NR_FEATURES; i++) {
+		struct st_feature *g = st_features[i];
+
+		if (g->host != host || !g->supported)
+			continue;
+		snprintf(g->busy_reason, sizeof(g->busy_reason),
+			 "decides in %s's hook, which is unsupported from now on",
+			 host->name);
+		g->reason = g->busy_reason;
+		g->supported = false;
+		g->installed = false;
+		pr_info("feature %s unsupported from now on: %s\n", g->name,
+			g->reason);
+	}
 }
 
 static void st_feature_release(struct st_feature *f)
@@ -138,6 +179,7 @@ static void st_feature_refuse(struct st_feature *f, const char *func)
 	f->supported = false;
 	st_feature_release(f);
 	pr_info("feature %s unsupported from now on: %s\n", f->name, f->reason);
+	st_feature_orphan(f);
 }
 
 /*
@@ -157,6 +199,7 @@ static bool st_feature_pinned(struct st_feature *f)
 	f->reason = f->busy_reason;
 	f->supported = false;
 	pr_info("feature %s unsupported from now on: %s\n", f->name, f->reason);
+	st_feature_orphan(f);
 	return true;
 }
 

@@ -109,6 +109,10 @@ const struct st_knob_desc st_knobs[ST_NR_KNOBS] = {
 		.name = "eevdf_latency_ns", .min = 1000000, .max = 1000000000,
 		.def = 24000000, .feature = ST_FEAT_EEVDF,
 	},
+	[ST_KNOB_PREV_BIAS] = {
+		.name = "prev_bias", .min = 0, .max = 1, .def = 0,
+		.has_stock = true, .stock = 0, .feature = ST_FEAT_PREV_BIAS,
+	},
 };
 
 int st_knob_lookup(const char *name)
@@ -441,4 +445,28 @@ u64 st_eevdf_deadline(u64 vruntime, u64 deadline, u64 old_slice,
 	if ((long long)vslice <= 0 || !old_slice)
 		return deadline;
 	return vruntime + st_mul_div(vslice, new_slice, old_slice);
+}
+
+/* fits_capacity(): util * 1280 < capacity * 1024 */
+bool st_util_fits_capacity(u64 cpu_util_est, u64 task_util, u64 capacity)
+{
+	return (cpu_util_est + task_util) * 1280 < capacity * 1024;
+}
+
+/*
+ * select_idle_sibling() with SELECT_BIAS_PREV, judged on its result: the
+ * chosen CPU is in the target's LLC, so sharing a cache with it is
+ * sharing one with the target.  First test of the patch: prev idle or
+ * with room wins over anything stock found.  Last one: when stock found
+ * no idle CPU (it settled for a busy target), prev wins over the target.
+ */
+enum st_prev_bias_verdict st_prev_bias_decide(const struct st_prev_bias_in *in)
+{
+	if (in->new_is_prev || !in->share_cache || !in->prev_allowed)
+		return ST_PB_STOCK;
+	if (in->prev_idle || in->prev_fits)
+		return ST_PB_KEEP_ROOM;
+	if (!in->new_idle)
+		return ST_PB_KEEP_BUSY;
+	return ST_PB_STOCK;
 }

@@ -65,6 +65,7 @@ enum st_knob_id {
 	ST_KNOB_EEVDF_SLICE,
 	ST_KNOB_EEVDF_SLICE_NS,
 	ST_KNOB_EEVDF_LATENCY_NS,
+	ST_KNOB_PREV_BIAS,
 	ST_NR_KNOBS
 };
 
@@ -98,6 +99,7 @@ enum st_feature_id {
 	ST_FEAT_CACHE_LEVEL,
 	ST_FEAT_NUMA_SCAN,
 	ST_FEAT_EEVDF,
+	ST_FEAT_PREV_BIAS,
 	ST_NR_FEATURES,
 	ST_FEAT_NONE = ST_NR_FEATURES
 };
@@ -447,5 +449,31 @@ u64 st_eevdf_slice(unsigned int mode, u64 base, u64 fixed, u64 latency,
  */
 u64 st_eevdf_deadline(u64 vruntime, u64 deadline, u64 old_slice,
 		      u64 new_slice);
+
+/*
+ * prev_bias (SELECT_BIAS_PREV and UTIL_FITS_CAPACITY, prev_bias.c):
+ * fits_capacity() of kernel/sched/fair.c, 20% of @capacity kept free:
+ * whether the runnable utilization on a CPU (@cpu_util_est, its cfs_rq's
+ * util_est) plus the waking task's (@task_util) fits @capacity.
+ */
+bool st_util_fits_capacity(u64 cpu_util_est, u64 task_util, u64 capacity);
+
+/* What select_task_rq_fair chose and what prev_bias knows of the CPUs. */
+struct st_prev_bias_in {
+	bool new_is_prev;	/* stock chose the previous CPU anyway */
+	bool share_cache;	/* cpus_share_cache(prev, chosen) */
+	bool prev_allowed;	/* prev in the task's cpus_ptr */
+	bool prev_idle;		/* available_idle_cpu(prev) */
+	bool prev_fits;		/* the task fits prev's remaining capacity */
+	bool new_idle;		/* available_idle_cpu(chosen) */
+};
+
+enum st_prev_bias_verdict {
+	ST_PB_STOCK,		/* stock's choice stands */
+	ST_PB_KEEP_ROOM,	/* prev is idle or has room: keep it */
+	ST_PB_KEEP_BUSY,	/* every CPU busy: keep prev, not target */
+};
+
+enum st_prev_bias_verdict st_prev_bias_decide(const struct st_prev_bias_in *in);
 
 #endif /* SCHED_TUNE_POLICY_H */

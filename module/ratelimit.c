@@ -12,6 +12,13 @@
  * the original runs untouched.  migrate_task_rq_fair() is wrapped to
  * stamp the task, then runs.
  *
+ * The select_task_rq_fair() wrapper is the one place where the placement
+ * features decide too (select_idle_sibling() is inlined on every kernel
+ * here): first the rate limit, which returns early; then, on stock's
+ * choice, prev_bias (prev_bias.c).  The first that decides wins and is
+ * the only one to count the wakeup as its own.  Both hooks go in while
+ * any of them asks for them (st_feature.host).
+ *
  * No field can be added to task_struct, so per-task state lives in a
  * fixed, lossy table indexed by task pointer: no allocation and no lock
  * in the wakeup path, nothing to free when a task exits.  A slot names
@@ -167,12 +174,16 @@ static int st_select_task_rq_fair(struct task_struct *p, int prev_cpu,
 	st_stat_inc(ST_STAT_RL_CHECKED);
 	if (!st_rl_may_be_limited(p, now) ||
 	    !st_rl_limited(&cfg->rl, st_rl_tat(p), sched_clock_cpu(prev_cpu)))
-		goto stock;
+		goto placement;
 	if (st_want_affine(p, cpu, now) && !st_passthrough(cfg)) {
 		st_record_wakee(p, now);
 		st_stat_inc(ST_STAT_RL_KEPT_PREV_CPU);
 		return prev_cpu;
 	}
+placement:
+	/* the rate limit left the wakeup to stock: the others judge its choice */
+	return st_prev_bias_select(cfg, p, prev_cpu,
+				   st_kcall(st_orig_select_task_rq_fair)(p, prev_cpu, wake_flags));
 stock:
 	return st_kcall(st_orig_select_task_rq_fair)(p, prev_cpu, wake_flags);
 }
@@ -279,9 +290,14 @@ static const char *st_rl_status(bool *idle)
 		*idle = false;
 		return "a sched_ext scheduler is loaded: its tasks bypass select_task_rq_fair and the rate limit";
 	default:
-		*idle = false;
-		return NULL;
+		break;
 	}
+	/* hooked for a feature it hosts (prev_bias) with no window of its own */
+	if (!st_knob_value(ST_KNOB_RL_WINDOW_NS) &&
+	    !st_knob_value(ST_KNOB_PASSTHROUGH))
+		return "ratelimit_window_ns=0: select_task_rq_fair is wrapped for prev_bias only";
+	*idle = false;
+	return NULL;
 }
 
 static bool st_rl_wanted(const struct st_config *cfg)

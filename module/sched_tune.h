@@ -74,6 +74,13 @@ struct st_feature {
 	/* why the feature is inactive while supported and enabled */
 	const char *stock_reason;
 	const char *reason;
+	/*
+	 * optional: a feature that decides inside another's hook (one
+	 * ftrace hook per function): it has no hooks of its own, the host
+	 * installs its hooks while either wants them, and the feature is
+	 * unsupported whenever the host is
+	 */
+	struct st_feature *host;
 	/* the kernel series the support gate matched */
 	enum st_series series;
 	/* why a function was refused at install: the feature then refuses */
@@ -89,6 +96,7 @@ extern struct st_feature st_ratelimit_feature;
 extern struct st_feature st_cache_level_feature;
 extern struct st_feature st_numa_scan_feature;
 extern struct st_feature st_eevdf_feature;
+extern struct st_feature st_prev_bias_feature;
 
 int st_core_init(const u64 *initial, const unsigned long *given);
 void st_core_exit(void);
@@ -125,6 +133,9 @@ enum st_stat_id {
 	ST_STAT_EEVDF_SLICES_SET,
 	ST_STAT_EEVDF_SLICES_RESTORED,
 	ST_STAT_EEVDF_GROUP_SLICES_RESTORED,
+	ST_STAT_PREV_BIAS_CHECKED,
+	ST_STAT_PREV_BIAS_KEPT,
+	ST_STAT_PREV_BIAS_KEPT_BUSY,
 	ST_NR_STATS
 };
 
@@ -142,6 +153,14 @@ static inline void st_stat_inc(enum st_stat_id id)
 
 u64 st_stat_sum(enum st_stat_id id);
 void st_stats_reset(void);
+
+/*
+ * The placement features that decide in ratelimit's select_task_rq_fair
+ * wrapper, after the rate limit: prev_bias.c.  Returns the CPU to wake
+ * @p on, given stock's @new_cpu.
+ */
+int st_prev_bias_select(const struct st_config *cfg, struct task_struct *p,
+			int prev_cpu, int new_cpu);
 
 int st_sysfs_init(void);
 void st_sysfs_exit(void);

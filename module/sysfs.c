@@ -60,6 +60,7 @@ ST_KNOB_ATTR(eevdf_counters);
 ST_KNOB_ATTR(eevdf_slice);
 ST_KNOB_ATTR(eevdf_slice_ns);
 ST_KNOB_ATTR(eevdf_latency_ns);
+ST_KNOB_ATTR(prev_bias);
 
 static struct attribute *st_attrs[] = {
 	&st_attr_enabled.attr,
@@ -77,6 +78,7 @@ static struct attribute *st_attrs[] = {
 	&st_attr_eevdf_slice.attr,
 	&st_attr_eevdf_slice_ns.attr,
 	&st_attr_eevdf_latency_ns.attr,
+	&st_attr_prev_bias.attr,
 	NULL
 };
 

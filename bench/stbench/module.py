@@ -23,6 +23,9 @@ OPTIONAL_FEATURES = ("eevdf",)
 # checked (the counters work wherever the feature does); elsewhere a
 # non-stock write fails with EOPNOTSUPP.
 SLICE_KNOBS = ("eevdf_slice", "eevdf_slice_ns", "eevdf_latency_ns")
+# Features with no hook of their own, deciding in another's: their host's
+# hooks go in while they are on (sysfs-abi, prev_bias).
+HOSTED = {"prev_bias": "ratelimit"}
 
 # Every knob at its stock value ("stock": loaded, nothing changed).
 STOCK = {
@@ -41,6 +44,7 @@ STOCK = {
     "eevdf_slice": "stock",
     "eevdf_slice_ns": "12000000",
     "eevdf_latency_ns": "24000000",
+    "prev_bias": "0",
 }
 # The values of the upstream patches the features come from.
 SEED = {
@@ -53,6 +57,7 @@ FEATURE_MAIN = {
     "ratelimit": "ratelimit_window_ns",
     "cache_level": "cache_share_level",
     "numa_scan": "numa_scan_threshold",
+    "prev_bias": "prev_bias",
 }
 KNOB_FEATURE = {
     "ratelimit_window_ns": "ratelimit", "ratelimit_burst": "ratelimit",
@@ -62,13 +67,15 @@ KNOB_FEATURE = {
     "numa_scan_threshold": "numa_scan", "numa_scan_renew": "numa_scan",
     "eevdf_counters": "eevdf", "eevdf_slice": "eevdf", "eevdf_slice_ns": "eevdf",
     "eevdf_latency_ns": "eevdf",
+    "prev_bias": "prev_bias",
 }
 # Written last, so hooks go in once, with every other knob in place.
 KNOB_ORDER = ["passthrough", "ratelimit_burst", "ratelimit_quota",
               "ratelimit_quota_replenish", "ratelimit_mode", "ratelimit_window_ns",
               "cache_share_auto_llc_max", "cache_share_level",
               "numa_scan_renew", "numa_scan_threshold",
-              "eevdf_slice_ns", "eevdf_latency_ns", "eevdf_counters", "eevdf_slice", "enabled"]
+              "eevdf_slice_ns", "eevdf_latency_ns", "eevdf_counters", "eevdf_slice",
+              "prev_bias", "enabled"]
 
 
 class BenchError(Exception):
@@ -112,7 +119,7 @@ class Config:
         need = {f for f, k in FEATURE_MAIN.items() if self.knobs.get(k, STOCK[k]) != STOCK[k]}
         if self.knobs.get("eevdf_counters", "0") != "0" or self.knobs.get("eevdf_slice", "stock") != "stock":
             need.add("eevdf")
-        return need
+        return need | {HOSTED[f] for f in need if f in HOSTED}
 
     def slice_policy(self):
         """Whether the configuration asks for a non-stock EEVDF slice."""
@@ -163,6 +170,8 @@ def builtin_configs():
                "the fixed 12 ms slice that made seed 001's regression disappear, counters on"),
         Config("eevdf-scaled", stock_plus({"eevdf_counters": "1", "eevdf_slice": "scaled"}),
                "the slice follows the competition, eevdf_latency_ns / runnable tasks (CFS-style), counters on"),
+        Config("select_bias_prev", stock_plus({"prev_bias": "1"}),
+               "SELECT_BIAS_PREV with UTIL_FITS_CAPACITY (Desnoyers, v2 2023): prev_bias=1 alone"),
     ]
 
 
@@ -474,7 +483,8 @@ class Module:
         states = self.feature_states()
         needs = cfg.needs()
         passthrough = cfg.knobs.get("passthrough", "0") == "1" and "passthrough" in self.knob_names
-        for f in FEATURES:
+        # a hosted feature an older module lacks is checked only when needed
+        for f in FEATURES + tuple(f for f in HOSTED if f in states or f in needs):
             if f not in states:
                 if f in OPTIONAL_FEATURES and f not in self.support:
                     continue  # an older module, without it at probe either

@@ -54,6 +54,7 @@ static struct st_gate_feature st_gate_features[] = {
 	{ .feature = "eevdf" },
 	/* eevdf's slice policy: a gate of its own (eevdf.c) */
 	{ .feature = "eevdf_slice" },
+	{ .feature = "prev_bias" },
 };
 
 /* verdict and the state's own reason, for st_gate_reason() */

@@ -29,6 +29,16 @@
  *         tree also keeps max_slice and protects slices with vprot,
  *         code nobody here compared yet
  *
+ *   prev_bias: no copy of stock code; it judges the result of the
+ *         original select_task_rq_fair (ratelimit's wrapper, so its
+ *         ranges) with the kernel's own idle_cpu() (7.3's BTF has no
+ *         available_idle_cpu()) and cpus_share_cache(),
+ *         and reads rq->cfs.avg.util_est, rq->cpu_capacity and the
+ *         UTIL_EST feature bit from BTF.  What it assumes of the
+ *         inlined select_idle_sibling() (its result shares the
+ *         target's LLC; a busy result means no idle CPU was found) is
+ *         in prev_bias.c's header
+ *
  * A new stable update means: compare the copied code with its source,
  * then widen the range.  numa_scan has no 6.1 entry: 6.1 has no per-VMA
  * scan state (vma_numab_state came in 6.4).
@@ -45,6 +55,9 @@ ST_GATE_RANGE(eevdf, 6, 1, 192, 192)
 ST_GATE_RANGE(eevdf, 6, 12, 95, 118)
 ST_GATE_RANGE(eevdf, 7, 3, 4, 4)
 ST_GATE_RANGE(eevdf_slice, 6, 12, 95, 118)
+ST_GATE_RANGE(prev_bias, 6, 1, 192, 192)
+ST_GATE_RANGE(prev_bias, 6, 12, 95, 118)
+ST_GATE_RANGE(prev_bias, 7, 3, 4, 4)
 
 /*
  * The config options whose value decides which stock code a copy stands

@@ -30,6 +30,7 @@ fz_spec() {
 	eevdf_slice) s=choice:stock/fixed/scaled ;;
 	eevdf_slice_ns) s=num:100000:100000000 ;;
 	eevdf_latency_ns) s=num:1000000:1000000000 ;;
+	prev_bias) s=num:0:1 ;;
 	stats/reset) s=num:1:1:wo ;;
 	*) return 1 ;;
 	esac
@@ -56,7 +57,7 @@ fz_read_all() {
 		case $v in ''|*[!0-9]*) echo "# $f: '$v' is not a counter"; bad=1 ;; esac
 		[ ${#v} -le 20 ] || { echo "# $f: '$v' too long for a u64"; bad=1; }
 	done
-	for f in $FEATURES; do
+	for f in $FEATURES $FEATURES_HOSTED; do
 		d=$ST/features/$f
 		st=$(cat "$d/state") || { echo "# $d/state: read failed"; bad=1; continue; }
 		# "(unchecked)": a feature run by allow_unchecked=1 (sysfs-abi)

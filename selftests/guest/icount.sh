@@ -12,6 +12,8 @@
 #   cache_level  cache_share_level=l2 on a cross-LLC pair (l2 = llc here)
 #   eevdf        eevdf_counters=1: task_tick_fair wrapped, every tick counted
 #                (the ticks that land in the timed rounds carry the hook)
+#   prev_bias    prev_bias=1: ratelimit's hooks in for it alone; the pair
+#                shares no LLC, so every verdict is stock's
 # numa_scan has no configuration: task_numa_work runs from NUMA balancing's
 # task work on a multi-node machine, never in a two-process ping-pong.
 #
@@ -25,7 +27,7 @@
 IC_ROUNDS=$(st_arg ic_rounds 20000)
 IC_WARMUP=$(st_arg ic_warmup 1000)
 IC_REPS=$(st_arg ic_reps 4)
-IC_CONFIGS=$(st_arg ic_configs unloaded,stock,passthrough,ratelimit,cache_level,eevdf | tr ',' ' ')
+IC_CONFIGS=$(st_arg ic_configs unloaded,stock,passthrough,ratelimit,cache_level,eevdf,prev_bias | tr ',' ' ')
 # extra module parameters for every load (e.g. direct_hooks=0)
 IC_MODARGS=$(st_arg ic_modargs "" | tr ',' ' ')
 STOCK_ARGS="ratelimit_window_ns=0 cache_share_level=llc numa_scan_threshold=0 $IC_MODARGS"
@@ -38,13 +40,14 @@ ic_args() {
 	ratelimit) echo "$STOCK_ARGS ratelimit_window_ns=1" ;;
 	cache_level) echo "$STOCK_ARGS cache_share_level=l2" ;;
 	eevdf) echo "$STOCK_ARGS eevdf_counters=1" ;;
+	prev_bias) echo "$STOCK_ARGS prev_bias=1" ;;
 	esac
 }
 
 # ic_funcs CONFIG: the kernel functions the configuration must hook.
 ic_funcs() {
 	case $1 in
-	ratelimit) echo "select_task_rq_fair migrate_task_rq_fair" ;;
+	ratelimit|prev_bias) echo "select_task_rq_fair migrate_task_rq_fair" ;;
 	cache_level) echo "ttwu_queue_wakelist" ;;
 	eevdf) echo "task_tick_fair" ;;
 	passthrough)
@@ -58,9 +61,9 @@ ic_funcs() {
 # Counters whose growth proves a hook ran, and those that must stay 0
 # because every decision equals stock.
 ic_ran_stat() {
-	case $1 in ratelimit) echo ratelimit_checked ;; cache_level) echo ttwu_checked ;; esac
+	case $1 in ratelimit|prev_bias) echo ratelimit_checked ;; cache_level) echo ttwu_checked ;; esac
 }
-IC_DECISIONS="ratelimit_kept_prev_cpu ttwu_queued_by_level ttwu_direct_by_level"
+IC_DECISIONS="ratelimit_kept_prev_cpu ttwu_queued_by_level ttwu_direct_by_level prev_bias_kept"
 
 IC_BAD=0
 IC_SKIP=""
@@ -74,7 +77,8 @@ ic_setup() {
 		return 1
 	fi
 	# an older module ignores the unknown parameter and loads the seed values
-	if [ "$cfg" = passthrough ] && [ ! -e "$ST/passthrough" ]; then
+	if { [ "$cfg" = passthrough ] && [ ! -e "$ST/passthrough" ]; } ||
+		{ [ "$cfg" = prev_bias ] && [ ! -e "$ST/prev_bias" ]; }; then
 		st_unload
 		return 2
 	fi

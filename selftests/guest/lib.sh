@@ -258,6 +258,8 @@ stat_get() { cat "$ST/stats/$1" 2>/dev/null; }
 # shellcheck disable=SC2010 # sysfs file names are plain words
 stat_files() { ls "$ST/stats" | grep -vx reset | sed 's|^|stats/|'; }
 FEATURES="ratelimit cache_level numa_scan eevdf"
+# features with no hook of their own, deciding in another's (sysfs-abi)
+FEATURES_HOSTED="prev_bias"
 feature_state() { cat "$ST/features/$1/state" 2>/dev/null; }
 feature_reason() { cat "$ST/features/$1/reason" 2>/dev/null; }
 # active and idle features have their hooks in, "(unchecked)" ones too
@@ -306,7 +308,7 @@ hooks_match_features() {
 feat_detect() {
 	local f
 	# quoted: "active (unchecked)" is two words
-	for f in $FEATURES; do eval "F_$f=\"$(feature_state "$f")\""; done
+	for f in $FEATURES $FEATURES_HOSTED; do eval "F_$f=\"$(feature_state "$f")\""; done
 }
 supported() { eval "[ \"\$F_$1\" != unsupported ]"; }
 # Loads the module with its defaults once, before the units, to learn
@@ -327,11 +329,12 @@ stat_names_abi() {
 knob_feature() {
 	case $1 in
 	ratelimit_*) echo ratelimit ;; cache_share_*) echo cache_level ;;
-	numa_scan_*) echo numa_scan ;; eevdf_*) echo eevdf ;; *) echo none ;;
+	numa_scan_*) echo numa_scan ;; eevdf_*) echo eevdf ;; prev_bias) echo prev_bias ;;
+	*) echo none ;;
 	esac
 }
 knob_stock() {
-	case $1 in ratelimit_window_ns|numa_scan_threshold|eevdf_counters) echo 0 ;; cache_share_level) echo llc ;; eevdf_slice) echo stock ;; esac
+	case $1 in ratelimit_window_ns|numa_scan_threshold|eevdf_counters|prev_bias) echo 0 ;; cache_share_level) echo llc ;; eevdf_slice) echo stock ;; esac
 }
 # A knob's value as written: the bracketed choice of a level knob.
 knob_value() {
