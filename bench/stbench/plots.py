@@ -123,6 +123,16 @@ def sweep_series(data, sw, w):
     return rows, logx, ticks, mig_key, mig_label
 
 
+def sweep_plots(data):
+    """Every sweep's plot, for either plotter: (sweep, workload, its first
+    metric, file name stem, sweep_series()), those with two points or more."""
+    for sw in data.get("sweeps", []):
+        for w in sweep_workloads(data, sw):
+            s = sweep_series(data, sw, w)
+            if s:
+                yield sw, w, w["metrics"][0], "sweep_%s_%s" % (_safe(sw["knob"]), _safe(w["name"])), s
+
+
 def _jitter(j, n):
     return (j - (n - 1) / 2.0) * min(0.08, 0.6 / max(n, 1))
 
@@ -197,41 +207,34 @@ def _draw_mpl(plt, out, data):
             ax.legend(loc="best", fontsize="small", ncol=2)
             files[("order", w["name"])] = save(fig, "order_%s.png" % _safe(w["name"]))
 
-    for sw in data.get("sweeps", []):
-        for w in sweep_workloads(data, sw):
-            s = sweep_series(data, sw, w)
-            if not s:
-                continue
-            rows, logx, ticks, mig_key, mig_label = s
-            m = w["metrics"][0]
-            base = "sweep_%s_%s" % (_safe(sw["knob"]), _safe(w["name"]))
-            xlab = sw["knob"] + (" (log scale; 0 drawn a decade below the smallest value)" if logx else "")
+    for sw, w, m, base, (rows, logx, ticks, mig_key, mig_label) in sweep_plots(data):
+        xlab = sw["knob"] + (" (log scale; 0 drawn a decade below the smallest value)" if logx else "")
 
-            def axes(title, ylabel):
-                fig, ax = plt.subplots(figsize=(10, 5.6))
-                if logx:
-                    ax.set_xscale("log")
-                ax.set_xticks([t[0] for t in ticks])
-                ax.set_xticklabels([t[1] for t in ticks], rotation=25 if len(ticks) > 4 else 0)
-                ax.minorticks_off()
-                ax.set_xlabel(xlab)
-                ax.set_ylabel(ylabel)
-                ax.set_title(title)
-                ax.grid(alpha=0.4)
-                return fig, ax
+        def axes(title, ylabel):
+            fig, ax = plt.subplots(figsize=(10, 5.6))
+            if logx:
+                ax.set_xscale("log")
+            ax.set_xticks([t[0] for t in ticks])
+            ax.set_xticklabels([t[1] for t in ticks], rotation=25 if len(ticks) > 4 else 0)
+            ax.minorticks_off()
+            ax.set_xlabel(xlab)
+            ax.set_ylabel(ylabel)
+            ax.set_title(title)
+            ax.grid(alpha=0.4)
+            return fig, ax
 
-            fig, ax = axes("%s over %s (median, min..max)%s" % (w["name"], sw["knob"], sub), _ylabel(m))
-            xs = [r[0] for r in rows]
-            med = [r[1] for r in rows]
-            ax.errorbar(xs, med, yerr=[[r[1] - r[2] for r in rows], [r[3] - r[1] for r in rows]],
-                        marker="o", color="#3060a0", capsize=4, linewidth=2)
-            files[("sweep", sw["knob"], w["name"])] = save(fig, base + ".png")
-            mig = [(r[0], r[4]) for r in rows if r[4] is not None]
-            if len(mig) >= 2:
-                fig, ax = axes("%s over %s: %s%s" % (w["name"], sw["knob"], mig_key.replace("_per_", "/"), sub),
-                               mig_label)
-                ax.plot([p[0] for p in mig], [p[1] for p in mig], marker="s", linestyle="--", color="#c03020")
-                files[("sweep_migrations", sw["knob"], w["name"])] = save(fig, base + "_migrations.png")
+        fig, ax = axes("%s over %s (median, min..max)%s" % (w["name"], sw["knob"], sub), _ylabel(m))
+        xs = [r[0] for r in rows]
+        med = [r[1] for r in rows]
+        ax.errorbar(xs, med, yerr=[[r[1] - r[2] for r in rows], [r[3] - r[1] for r in rows]],
+                    marker="o", color="#3060a0", capsize=4, linewidth=2)
+        files[("sweep", sw["knob"], w["name"])] = save(fig, base + ".png")
+        mig = [(r[0], r[4]) for r in rows if r[4] is not None]
+        if len(mig) >= 2:
+            fig, ax = axes("%s over %s: %s%s" % (w["name"], sw["knob"], mig_key.replace("_per_", "/"), sub),
+                           mig_label)
+            ax.plot([p[0] for p in mig], [p[1] for p in mig], marker="s", linestyle="--", color="#c03020")
+            files[("sweep_migrations", sw["knob"], w["name"])] = save(fig, base + "_migrations.png")
     return files, None
 
 
@@ -321,40 +324,33 @@ def _draw_gnuplot(out, data):
                        "set key outside right", "plot " + ", ".join(plots)]
             reset()
 
-    for sw in data.get("sweeps", []):
-        for w in sweep_workloads(data, sw):
-            s = sweep_series(data, sw, w)
-            if not s:
-                continue
-            rows, logx, ticks, mig_key, mig_label = s
-            m = w["metrics"][0]
-            base = "sweep_%s_%s" % (_safe(sw["knob"]), _safe(w["name"]))
-            dat = os.path.join(pdir, base + ".dat")
-            with open(dat, "w") as f:
-                f.write("\n".join("%.10g %.10g %.10g %.10g %s" % (r[0], r[1], r[2], r[3],
-                                                                "NaN" if r[4] is None else "%.10g" % r[4])
-                                  for r in rows) + "\n")
-            xt = ", ".join("%s %.10g" % (_q(t[1]), t[0]) for t in ticks)
-            if logx:
-                lo, hi = ticks[0][0], ticks[0][0]
-                for t in ticks:
-                    lo, hi = min(lo, t[0]), max(hi, t[0])
-                xr = "set logscale x; set xrange [%.10g:%.10g]" % (lo / 2, hi * 2)
-            else:
-                xr = "set xrange [-0.5:%g]" % (len(ticks) - 0.5)
-            xlab = sw["knob"] + (" (log scale; 0 drawn a decade below the smallest value)" if logx else "")
-            files[("sweep", sw["knob"], w["name"])] = png(
-                base + ".png", "%s over %s (median, min..max)%s" % (w["name"], sw["knob"], sub), _ylabel(m))
+    for sw, w, m, base, (rows, logx, ticks, mig_key, mig_label) in sweep_plots(data):
+        dat = os.path.join(pdir, base + ".dat")
+        with open(dat, "w") as f:
+            f.write("\n".join("%.10g %.10g %.10g %.10g %s" % (r[0], r[1], r[2], r[3],
+                                                            "NaN" if r[4] is None else "%.10g" % r[4])
+                              for r in rows) + "\n")
+        xt = ", ".join("%s %.10g" % (_q(t[1]), t[0]) for t in ticks)
+        if logx:
+            lo, hi = ticks[0][0], ticks[0][0]
+            for t in ticks:
+                lo, hi = min(lo, t[0]), max(hi, t[0])
+            xr = "set logscale x; set xrange [%.10g:%.10g]" % (lo / 2, hi * 2)
+        else:
+            xr = "set xrange [-0.5:%g]" % (len(ticks) - 0.5)
+        xlab = sw["knob"] + (" (log scale; 0 drawn a decade below the smallest value)" if logx else "")
+        files[("sweep", sw["knob"], w["name"])] = png(
+            base + ".png", "%s over %s (median, min..max)%s" % (w["name"], sw["knob"], sub), _ylabel(m))
+        script += ["set xlabel %s" % _q(xlab), "set xtics (%s)%s" % (xt, rot), xr,
+                   "plot %s using 1:2:3:4 with yerrorlines pt 7 lw 2 lc rgb '#3060a0' notitle" % _q(dat)]
+        reset()
+        if sum(r[4] is not None for r in rows) >= 2:
+            files[("sweep_migrations", sw["knob"], w["name"])] = png(
+                base + "_migrations.png", "%s over %s: %s%s" % (w["name"], sw["knob"],
+                                                                mig_key.replace("_per_", "/"), sub), mig_label)
             script += ["set xlabel %s" % _q(xlab), "set xtics (%s)%s" % (xt, rot), xr,
-                       "plot %s using 1:2:3:4 with yerrorlines pt 7 lw 2 lc rgb '#3060a0' notitle" % _q(dat)]
+                       "plot %s using 1:5 with linespoints pt 5 dt 2 lc rgb '#c03020' notitle" % _q(dat)]
             reset()
-            if sum(r[4] is not None for r in rows) >= 2:
-                files[("sweep_migrations", sw["knob"], w["name"])] = png(
-                    base + "_migrations.png", "%s over %s: %s%s" % (w["name"], sw["knob"],
-                                                                    mig_key.replace("_per_", "/"), sub), mig_label)
-                script += ["set xlabel %s" % _q(xlab), "set xtics (%s)%s" % (xt, rot), xr,
-                           "plot %s using 1:5 with linespoints pt 5 dt 2 lc rgb '#c03020' notitle" % _q(dat)]
-                reset()
 
     if not script:
         return {}, None
