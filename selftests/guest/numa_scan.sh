@@ -6,7 +6,7 @@
 # CPU each touching only their own VMAs (numa01_THREAD_ALLOC-like).
 
 NS_SECS=$(st_arg ns_secs 8)
-NS_REPS=$(st_arg ns_reps 2)
+NS_REPS=$(st_arg ns_reps 1)
 NS_ROUNDS=$(st_arg ns_rounds 10)
 NS_THREADS=$(st_arg ns_threads $(($(nproc) * 4)))
 NS_MB=$(st_arg ns_mb 16)
