@@ -276,6 +276,11 @@ hooked() { grep -q "^$1 " "$TR/enabled_functions" 2>/dev/null; }
 ours_on() {
 	grep -A1 "^$1 " "$TR/enabled_functions" 2>/dev/null | grep -q '\[sched_tune\]' && return 0
 	grep "^$1 " "$TR/enabled_functions" 2>/dev/null | grep -q 'ops_list_func' || return 1
+	feature_holds "$1"
+}
+# feature_holds FUNC: a feature that names FUNC holds its hooks (the
+# module's own view).
+feature_holds() {
 	for f in $FEATURES; do
 		feature_funcs "$f" | grep -qx "$1" && feature_hooked "$f" && return 0
 	done
