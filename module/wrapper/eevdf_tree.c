@@ -26,6 +26,8 @@
 #include "eevdf_tree.h"
 #include "layout.h"
 
+#ifdef ST_HAVE_EEVDF
+
 static bool st_evt_flat;	/* 7.3: rq->cfs's tree holds every task */
 static u32 st_evt_curr_off, st_evt_timeline_off, st_evt_nr_off;
 static u32 st_evt_max_slice_off;	/* 7.3 */
@@ -151,3 +153,12 @@ unsigned int st_evt_nr(const struct sched_entity *se)
 {
 	return READ_ONCE(*(unsigned int *)(st_evt_cfs_rq(se) + st_evt_nr_off));
 }
+
+#else /* 6.1: CFS, no EEVDF tree */
+
+const char *st_evt_probe(enum st_series series)
+{
+	return "this kernel runs CFS";
+}
+
+#endif /* ST_HAVE_EEVDF */
