@@ -35,7 +35,8 @@
  * se->load on 6.12, se->h_load on 7.3: the ratio needs neither).  Only
  * the running entity is touched: it is out of the tree, so the tree's
  * min_slice (7.3: and max_slice) augment stays right, and the kernel
- * puts it back with its new slice (wrapper/eevdf_tree.c: which tree).  A slice set by sched_setattr() (se->custom_slice) is never
+ * puts it back with its new slice (wrapper/eevdf_tree.c: which tree).
+ * A slice set by sched_setattr() (se->custom_slice) is never
  * changed; group entities carry custom_slice too and are left alone.
  * The kernel itself resets a non-custom slice to base_slice_ns at the
  * entity's next request (update_deadline, place_entity), so a slice of

@@ -51,7 +51,7 @@ const char *st_evt_probe(enum st_series series)
 		return "struct cfs_rq has no tasks_timeline tree in kernel BTF";
 	if (series == ST_SERIES_6_12) {
 		if (st_evt_member("sched_entity", "max_slice", &off, 8))
-			return "sched_entity has max_slice, which 6.12's tree (min_slice only) did not have";
+			return "sched_entity has max_slice, unlike 6.12's";
 		if (!st_evt_member("cfs_rq", "nr_running", &st_evt_nr_off,
 				   sizeof(unsigned int)))
 			return "struct cfs_rq has no nr_running in kernel BTF";
