@@ -28,20 +28,38 @@
  * every update_curr() too; we count the tick, at the task's own level:
  * the figure that says how often the tick preempts.
  *
- * The slice policy (6.12 only, its own gate: gate_checked.h): at a tick
- * where the task's deadline moved, the new request is the policy's slice
- * instead of base_slice_ns: se->slice is set and the deadline just
- * computed is stretched by the same ratio (vd = ve + r / w).  Only the
- * running entity is touched: it is out of the tree, so the tree's
- * min_slice augment stays right, and the kernel puts it back with its new
- * slice.  A slice set by sched_setattr() (se->custom_slice) is never
+ * The slice policy (6.12 and 7.3, its own gate: gate_checked.h): at a
+ * tick where the task's deadline moved, the new request is the policy's
+ * slice instead of base_slice_ns: se->slice is set and the deadline just
+ * computed is stretched by the same ratio (vd = ve + r / w, w being
+ * se->load on 6.12, se->h_load on 7.3: the ratio needs neither).  Only
+ * the running entity is touched: it is out of the tree, so the tree's
+ * min_slice (7.3: and max_slice) augment stays right, and the kernel
+ * puts it back with its new slice (wrapper/eevdf_tree.c: which tree).
+ * A slice set by sched_setattr() (se->custom_slice) is never
  * changed; group entities carry custom_slice too and are left alone.
  * The kernel itself resets a non-custom slice to base_slice_ns at the
  * entity's next request (update_deadline, place_entity), so a slice of
  * ours lasts one request once the policy is off; restoring does it at
  * once (st_ev_restore()).
  *
- * Group entities: 6.12 gives a queued group entity the smallest slice
+ * 7.3's protected slice (se->vprot, RUN_TO_PARITY): set_next_task_fair()
+ * sets it when a task is picked, from its deadline and the queue's
+ * shortest slice; update_deadline() leaves it, so after a tick that used
+ * up the request it is behind vruntime (not protected) in stock as here,
+ * and update_curr() has asked for the reschedule anyway.  The next pick
+ * protects the stretched request as it would any request; a re-pick of
+ * the same task keeps the stale vprot, as stock does.  So vprot needs no
+ * update, and the restore leaves it: it never lies past the deadline,
+ * which the restore keeps.  What 7.3 reads from the running entity's
+ * slice live: cfs_rq_min_slice() and cfs_rq_max_slice() (curr->slice),
+ * the lag clamp in entity_lag() (the queue's largest slice + a tick, on
+ * every entity of the CPU), PREEMPT_SHORT at wakeup (a waking task with
+ * a shorter slice ends the protection), all as a sched_setattr() slice
+ * of the same length would.
+ *
+ * Group entities (6.12; 7.3 keeps tasks only in its one tree per CPU and
+ * never sets a group entity's slice): 6.12 gives a queued group entity the smallest slice
  * queued below it (cfs_rq_min_slice(), the running entity's included) at
  * every enqueue and dequeue in its subtree (enqueue_task_fair,
  * dequeue_entities), marked custom_slice so that its own requests keep
@@ -60,6 +78,7 @@
 #include <linux/version.h>
 
 #include "sched_tune.h"
+#include "wrapper/eevdf_tree.h"
 #include "wrapper/fhook.h"
 #include "wrapper/ksym.h"
 #include "wrapper/layout.h"
@@ -78,7 +97,6 @@ static struct st_fhook st_ev_hooks[] = {
 /* the count of entities the tick compares with 1, in struct cfs_rq */
 static u32 st_ev_nr_off;
 static u32 st_ev_curr_off;
-static u32 st_ev_timeline_off;	/* cfs_rq.tasks_timeline (slice policy) */
 /* the slice policy may run here (its gate and its symbols) */
 static bool st_ev_slice_ok;
 static const char *st_ev_slice_reason;
@@ -139,7 +157,7 @@ static void st_ev_apply(const struct st_config *cfg, struct sched_entity *se)
 	slice = st_eevdf_slice(cfg->knob[ST_KNOB_EEVDF_SLICE], base,
 			       cfg->knob[ST_KNOB_EEVDF_SLICE_NS],
 			       cfg->knob[ST_KNOB_EEVDF_LATENCY_NS],
-			       st_ev_nr(se));
+			       st_evt_nr(se));
 	if (slice == se->slice)
 		return;
 	se->deadline = st_eevdf_deadline(se->vruntime, se->deadline,
@@ -175,52 +193,6 @@ static void st_task_tick_fair(struct rq *rq, struct task_struct *curr,
 		st_ev_apply(cfg, se);
 }
 
-static inline bool st_ev_is_curr(const struct sched_entity *se)
-{
-	return READ_ONCE(*(struct sched_entity **)(st_ev_cfs_rq(se) +
-						   st_ev_curr_off)) == se;
-}
-
-/*
- * @se, queued in its cfs_rq's tree, has a new slice: every node from it
- * to the root gets its min_slice again from its own slice and its
- * children's, as the tree's augment callback computes it (6.12).
- */
-static void st_ev_fix_min_slice(struct sched_entity *se)
-{
-	struct rb_node *node;
-
-	for (node = &se->run_node; node; node = rb_parent(node)) {
-		struct sched_entity *e = rb_entry(node, struct sched_entity,
-						  run_node);
-		u64 min = e->slice;
-
-		if (node->rb_left)
-			min = min(min, rb_entry(node->rb_left, struct sched_entity,
-						run_node)->min_slice);
-		if (node->rb_right)
-			min = min(min, rb_entry(node->rb_right, struct sched_entity,
-						run_node)->min_slice);
-		e->min_slice = min;
-	}
-}
-
-/* 6.12's cfs_rq_min_slice(): the smallest slice queued on @cfs_rq. */
-static u64 st_ev_min_slice(char *cfs_rq)
-{
-	struct rb_node *root = *(struct rb_node **)(cfs_rq + st_ev_timeline_off);
-	struct sched_entity *curr = *(struct sched_entity **)(cfs_rq +
-							      st_ev_curr_off);
-	u64 min = ~0ULL;
-
-	if (curr && curr->on_rq)
-		min = curr->slice;
-	if (root)
-		min = min(min, rb_entry(root, struct sched_entity,
-					run_node)->min_slice);
-	return min;
-}
-
 /*
  * Every queued group entity above @se gets the smallest slice of its
  * queue again, bottom-up, as enqueue_task_fair() sets it; returns how
@@ -231,16 +203,16 @@ static unsigned long st_ev_fix_groups(struct sched_entity *se)
 	unsigned long n = 0;
 	u64 min;
 
-	if (!IS_ENABLED(CONFIG_FAIR_GROUP_SCHED))
+	if (!IS_ENABLED(CONFIG_FAIR_GROUP_SCHED) || !st_evt_group_slices())
 		return 0;
 #ifdef CONFIG_FAIR_GROUP_SCHED
 	for (se = se->parent; se && se->on_rq; se = se->parent) {
-		min = st_ev_min_slice((char *)se->my_q);
+		min = st_evt_min_slice((char *)se->my_q);
 		if (min == ~0ULL || se->slice == min)
 			continue;
 		se->slice = min;
-		if (!st_ev_is_curr(se))
-			st_ev_fix_min_slice(se);
+		if (!st_evt_is_curr(se))
+			st_evt_fix_augment(se);
 		n++;
 	}
 #endif
@@ -274,8 +246,8 @@ static int st_ev_restore_fn(void *arg)
 		if (se->custom_slice || se->slice == base)
 			continue;
 		se->slice = base;
-		if (se->on_rq && !st_ev_is_curr(se))
-			st_ev_fix_min_slice(se);
+		if (se->on_rq && !st_evt_is_curr(se))
+			st_evt_fix_augment(se);
 		n->tasks++;
 	}
 	for_each_process_thread(g, p)
@@ -347,16 +319,9 @@ static const struct st_func_shape st_ev_shapes[] = {
 	{ "task_tick_fair", "void (struct rq *, struct task_struct *, int)" },
 };
 
-/* what 7.3.4's headers show; its fair.c was not compared */
-static const char *st_ev_73_reason(void)
-{
-	return "7.3's sched_entity keeps max_slice and vprot (a protected deadline) beside slice, which the slice policy's copy of 6.12's code does not know: it was compared with 6.12 only";
-}
-
 static void st_ev_probe_slice(enum st_series series)
 {
 	const char *why = NULL;
-	u32 size;
 
 	st_ev_slice_ok = false;
 #ifndef ST_HAVE_EEVDF
@@ -364,8 +329,6 @@ static void st_ev_probe_slice(enum st_series series)
 	return;
 #endif
 	if (st_gate_check("eevdf_slice", &why) == ST_SERIES_UNCHECKED) {
-		if (series == ST_SERIES_7_3 && !st_gate_unchecked("eevdf"))
-			why = st_ev_73_reason();
 		st_ev_slice_reason = why;
 		return;
 	}
@@ -374,9 +337,9 @@ static void st_ev_probe_slice(enum st_series series)
 		st_ev_slice_reason = "sysctl_sched_base_slice is missing";
 		return;
 	}
-	if (st_layout_member("cfs_rq", "tasks_timeline", &st_ev_timeline_off,
-			     &size) || size != sizeof(struct rb_root_cached)) {
-		st_ev_slice_reason = "struct cfs_rq has no tasks_timeline tree in kernel BTF";
+	why = st_evt_probe(series);
+	if (why) {
+		st_ev_slice_reason = why;
 		return;
 	}
 	st_ev_slice_ok = true;

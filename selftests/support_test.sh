@@ -188,7 +188,7 @@ readme_crafted "/^| $M61,/s/| unsupported (/| active (/" "6.1's numa_scan said a
 readme_crafted "/^| $M612,/s/| active | active | active |/| active | active | idle |/" "6.12's numa_scan said idle (the one-node state)"
 readme_crafted "/^| $M612,/s/| active | active | active |/| active | active | unsupported |/" "6.12's numa_scan said unsupported"
 readme_crafted "/^| $M612,/s/| inactive (/| active (/" "6.12's eevdf said active (its state with a knob set)"
-readme_crafted "/^| 7\\.3\\.4+deb13-amd64,/s/| inactive (/| unsupported (/" "7.3's eevdf said unsupported (only its slice policy is)"
+readme_crafted "/^| 7\\.3\\.4+deb13-amd64,/s/| inactive (/| unsupported (/" "7.3's eevdf said unsupported"
 readme_crafted "/^| $M612,/s/^| $M612,/| 6.12.119+deb12-amd64, $M612,/" "a row naming a kernel without a row"
 readme_crafted "/^| $M612,/s/| active | active | active |/| active |/" "a row with two state cells missing"
 sed "/^| $M612,/s/^| [^|]* |/| |/" "$readme" >"$tmp/README.md"

@@ -704,7 +704,7 @@ def dry_run(opts):
                  "sched:sched_migrate_task, sched:sched_wakeup (perf_event_open, as perf stat -a)"))
         for c in configs:
             if c.slice_policy():
-                print("  %s: the EEVDF slice policy; a kernel whose module answers EOPNOTSUPP (6.1, 7.3) "
+                print("  %s: the EEVDF slice policy; a kernel whose module answers EOPNOTSUPP (6.1) "
                       "skips it with the reason" % c.name)
         print("estimated time: about %s (runs of about %g s, 1.5 s each to set and check the module, "
               "calibration)" % (fmt_duration(est), opts.run_seconds))

@@ -25,9 +25,11 @@
  *         cfs_rq_min_slice and the group entities' slice set from it in
  *         enqueue_task_fair and dequeue_entities (the restore's copy),
  *         and sched_setattr's custom_slice, as in 6.12.117 (6.12.95 and
- *         6.12.118 have the same struct sched_entity); not 7.3, whose
- *         tree also keeps max_slice and protects slices with vprot,
- *         code nobody here compared yet
+ *         6.12.118 have the same struct sched_entity); and 7.3.4's
+ *         (Debian's linux-source-7.3, BTF of its build): one tree per
+ *         CPU holding tasks only, min_slice and max_slice in its
+ *         augment, vprot set at pick and left by update_deadline, no
+ *         group entity slices (wrapper/eevdf_tree.c, eevdf.c)
  *
  *   prev_bias: no copy of stock code; it judges the result of the
  *         original select_task_rq_fair (ratelimit's wrapper, so its
@@ -55,6 +57,7 @@ ST_GATE_RANGE(eevdf, 6, 1, 192, 192)
 ST_GATE_RANGE(eevdf, 6, 12, 95, 118)
 ST_GATE_RANGE(eevdf, 7, 3, 4, 4)
 ST_GATE_RANGE(eevdf_slice, 6, 12, 95, 118)
+ST_GATE_RANGE(eevdf_slice, 7, 3, 4, 4)
 ST_GATE_RANGE(prev_bias, 6, 1, 192, 192)
 ST_GATE_RANGE(prev_bias, 6, 12, 95, 118)
 ST_GATE_RANGE(prev_bias, 7, 3, 4, 4)

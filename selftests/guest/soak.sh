@@ -108,7 +108,7 @@ sk_toggle() {
 # passthrough where the module has it, eevdf, and prev_bias (on and off:
 # it installs ratelimit's hooks); each a hook removal and installation
 # (and ratelimit_mode there and back, which forgets every task's stamp
-# under load).  Unsupported features are skipped.  eevdf, on 6.12 from
+# under load).  Unsupported features are skipped.  eevdf, on 6.12 and 7.3 from
 # scaled: fixed, stock (every slice restored under stop_machine), counters
 # off (unhooked) and on, scaled again.
 sk_toggle_one() {
@@ -129,7 +129,7 @@ sk_toggle_one() {
 	true
 }
 # eevdf is off by default: the parameters that put task_tick_fair's hook
-# in, counting, and on 6.12 setting slices (scaled), so that every toggle
+# in, counting, and on 6.12 and 7.3 setting slices (scaled), so that every toggle
 # and unload has slices to restore while the workloads run.
 sk_ev_params() {
 	supported eevdf || return 0
@@ -142,7 +142,7 @@ sk_ev_ticks() { echo $(($(stat_get check_deadline) + $(stat_get tick_check_preem
 
 # sk_check_hooks_ran PREFIX RATELIMIT TTWU NUMA EV-TICKS SLICES-SET: the
 # hook of every supported feature ran (counter growth), so the workloads
-# reached them, and on 6.12 the slice policy set slices.
+# reached them, and on 6.12 and 7.3 the slice policy set slices.
 # NUMA balancing is on by hand in a one-node guest, where the kernel does
 # run task_numa_work (measured on 6.12: numa_pte_updates and
 # numa_vma_checked grow).
@@ -237,7 +237,7 @@ sk_percpu_check() {
 }
 
 # --- 1. load/unload cycles under load ---------------------------------------------
-# N cycles of insmod (eevdf counting and, on 6.12, its slice policy on:
+# N cycles of insmod (eevdf counting and, on 6.12 and 7.3, its slice policy on:
 # sk_ev_params), every feature toggled, rmmod, while hackbench and
 # the NUMA workload run.  After the last rmmod no object the module's code
 # allocated may be alive (sk_mod_check); slab and per-CPU usage are

@@ -18,7 +18,8 @@
 # function_graph.  eevdf's wrapper of task_tick_fair runs once per tick
 # (a tick calls task_tick_fair at most once): its count is held to the
 # local timer interrupts of the same run, with its slice policy setting
-# slices on 6.12 (a nested wrapper would also stretch a deadline twice).
+# slices on 6.12 and 7.3 (a nested wrapper would also stretch a deadline
+# twice).
 
 TR_FUNCS="select_task_rq_fair migrate_task_rq_fair ttwu_queue_wakelist"
 TR_INST=$TR/instances/st_count
@@ -80,7 +81,7 @@ per_call() {
 
 # tr_per_tick LABEL: eevdf's counts of per_call's run (k, es, t): at most
 # one per local timer interrupt; on EEVDF at least one (the hackbench
-# threads run at ticks), and on 6.12 the slice policy set slices.  6.1
+# threads run at ticks), and on 6.12 and 7.3 the slice policy set slices.  6.1
 # counts only ticks with two entities queued, which hackbench may not
 # give: there the upper bound alone.
 tr_per_tick() {

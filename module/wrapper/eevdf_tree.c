@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The EEVDF tree as each compared series keeps it (gate_checked.h,
+ * eevdf_slice), read from Debian's sources and confirmed in each build's
+ * BTF:
+ *  - 6.12: one tree per cfs_rq (tasks_timeline), holding that level's
+ *    entities, tasks and group entities; the running one (cfs_rq->curr)
+ *    is out of it.  The augment keeps min_vruntime and min_slice.  A
+ *    queued group entity gets the smallest slice queued below it
+ *    (enqueue_task_fair, dequeue_entities).
+ *  - 7.3: one tree per CPU, rq->cfs.tasks_timeline, holding tasks only
+ *    (__enqueue_entity warns on anything else); group cfs_rqs keep load
+ *    and bandwidth (h_curr) but no tree and no curr, and a task's weight
+ *    there is its hierarchical weight (se->h_load).  No code sets a
+ *    group entity's slice.  The augment keeps min_vruntime, min_slice
+ *    and max_slice (entity_lag() bounds lag by cfs_rq_max_slice() +
+ *    TICK_NSEC).  rq->cfs.curr is the running task, out of the tree
+ *    (set_next_task_fair, put_prev_task_fair).
+ * Offsets come from BTF so one source serves both: max_slice and h_curr
+ * are absent from 6.12's struct sched_entity and struct cfs_rq.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/rbtree.h>
+
+#include "eevdf_tree.h"
+#include "layout.h"
+
+#ifdef ST_HAVE_EEVDF
+
+static bool st_evt_flat;	/* 7.3: rq->cfs's tree holds every task */
+static u32 st_evt_curr_off, st_evt_timeline_off, st_evt_nr_off;
+static u32 st_evt_max_slice_off;	/* 7.3 */
+
+static bool st_evt_member(const char *type, const char *member, u32 *off,
+			  u32 want)
+{
+	u32 size;
+
+	return !st_layout_member(type, member, off, &size) && size == want;
+}
+
+const char *st_evt_probe(enum st_series series)
+{
+	u32 off;
+
+	if (!st_evt_member("cfs_rq", "curr", &st_evt_curr_off, sizeof(void *)))
+		return "struct cfs_rq has no curr pointer in kernel BTF";
+	if (!st_evt_member("cfs_rq", "tasks_timeline", &st_evt_timeline_off,
+			   sizeof(struct rb_root_cached)))
+		return "struct cfs_rq has no tasks_timeline tree in kernel BTF";
+	if (series == ST_SERIES_6_12) {
+		if (st_evt_member("sched_entity", "max_slice", &off, 8))
+			return "sched_entity has max_slice, unlike 6.12's";
+		if (!st_evt_member("cfs_rq", "nr_running", &st_evt_nr_off,
+				   sizeof(unsigned int)))
+			return "struct cfs_rq has no nr_running in kernel BTF";
+		st_evt_flat = false;
+		return NULL;
+	}
+	if (series != ST_SERIES_7_3)
+		return "no EEVDF tree layout known for this series";
+	if (!st_evt_member("sched_entity", "max_slice", &st_evt_max_slice_off, 8))
+		return "sched_entity has no 64-bit max_slice in kernel BTF (7.3's tree augment)";
+	if (!st_evt_member("sched_entity", "vprot", &off, 8))
+		return "sched_entity has no 64-bit vprot in kernel BTF (7.3's protected slice)";
+	if (!st_evt_member("cfs_rq", "h_curr", &off, sizeof(void *)))
+		return "struct cfs_rq has no h_curr in kernel BTF (7.3's one tree per CPU)";
+	if (!st_evt_member("cfs_rq", "h_nr_queued", &st_evt_nr_off,
+			   sizeof(unsigned int)))
+		return "struct cfs_rq has no h_nr_queued in kernel BTF";
+	st_evt_flat = true;
+	return NULL;
+}
+
+bool st_evt_group_slices(void)
+{
+	return !st_evt_flat;
+}
+
+char *st_evt_cfs_rq(const struct sched_entity *se)
+{
+#ifdef CONFIG_FAIR_GROUP_SCHED
+	/* 7.3: the top-level entity's cfs_rq is rq->cfs */
+	if (st_evt_flat)
+		while (se->parent)
+			se = se->parent;
+	return (char *)se->cfs_rq;
+#else
+	return NULL;
+#endif
+}
+
+bool st_evt_is_curr(const struct sched_entity *se)
+{
+	return READ_ONCE(*(struct sched_entity **)(st_evt_cfs_rq(se) +
+						   st_evt_curr_off)) == se;
+}
+
+static inline u64 *st_evt_max_slice(struct sched_entity *se)
+{
+	return (u64 *)((char *)se + st_evt_max_slice_off);
+}
+
+/*
+ * Every node from @se to the root gets its min_slice (and on 7.3 its
+ * max_slice) again from its own slice and its children's, as the tree's
+ * augment callback (min_vruntime_update) computes them.
+ */
+void st_evt_fix_augment(struct sched_entity *se)
+{
+	struct rb_node *node;
+
+	for (node = &se->run_node; node; node = rb_parent(node)) {
+		struct sched_entity *e = rb_entry(node, struct sched_entity,
+						  run_node);
+		struct rb_node *kid[2] = { node->rb_left, node->rb_right };
+		u64 min = e->slice, max = e->slice;
+		int i;
+
+		for (i = 0; i < 2; i++) {
+			struct sched_entity *k;
+
+			if (!kid[i])
+				continue;
+			k = rb_entry(kid[i], struct sched_entity, run_node);
+			min = min(min, k->min_slice);
+			if (st_evt_flat)
+				max = max(max, *st_evt_max_slice(k));
+		}
+		e->min_slice = min;
+		if (st_evt_flat)
+			*st_evt_max_slice(e) = max;
+	}
+}
+
+u64 st_evt_min_slice(char *cfs_rq)
+{
+	struct rb_node *root = *(struct rb_node **)(cfs_rq + st_evt_timeline_off);
+	struct sched_entity *curr = *(struct sched_entity **)(cfs_rq +
+							      st_evt_curr_off);
+	u64 min = ~0ULL;
+
+	if (curr && curr->on_rq)
+		min = curr->slice;
+	if (root)
+		min = min(min, rb_entry(root, struct sched_entity,
+					run_node)->min_slice);
+	return min;
+}
+
+unsigned int st_evt_nr(const struct sched_entity *se)
+{
+	return READ_ONCE(*(unsigned int *)(st_evt_cfs_rq(se) + st_evt_nr_off));
+}
+
+#else /* 6.1: CFS, no EEVDF tree */
+
+const char *st_evt_probe(enum st_series series)
+{
+	return "this kernel runs CFS";
+}
+
+#endif /* ST_HAVE_EEVDF */
