@@ -381,6 +381,19 @@ class TestEevdfReport(unittest.TestCase):
         self.assertIn("Ticks came 4.4 ms apart", md)
         self.assertNotIn("not measure the policy", md)
 
+    def test_ticks_late_bound_the_cut(self):
+        data = with_cpurate(synthetic())
+        for r in data["runs"]:
+            mod = r["counters"].get("module") or {}
+            if mod.get("check_deadline"):
+                mod["check_deadline"] *= 2  # 1204 ticks/s over 8 CPUs: 6.6 ms apart
+        report.summarize(data)
+        md = report.markdown(data, {})
+        self.assertIn("ticks came 6.6 ms apart", md)
+        # 12 / 6.64: a 12 ms slice skips about one tick in two
+        self.assertIn("at most about 1.8x here", md)
+        self.assertNotIn("not measure the policy", md)
+
     def test_cfs_counter_on_61(self):
         data = with_cpurate(synthetic(), skip_slices=True, counter="tick_preempts")
         s = report.summarize(data)
