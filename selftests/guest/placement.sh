@@ -9,8 +9,10 @@ PB_ROUNDS=$(st_arg prev_bias_rounds 200)
 # pb_wakemig: PB_ROUNDS sync wakeups from cpu0 of a task whose previous
 # CPU, cpu2, runs a nice 19 spinner (st_wakemig); sets PB_MIG (wakeup
 # migrations, schedstats), PB_OFF (wakeups that left cpu2), and the
-# counters' growth over the run: PB_CHECKED, PB_KEPT, PB_BUSY, PB_RL_KEPT.
+# counters' growth over the run: PB_CHECKED, PB_KEPT, PB_BUSY, PB_RL_KEPT,
+# PB_RL_CHECKED (read last: a wakeup counts it before the others).
 pb_wakemig() {
+	rc0=$(stat_get ratelimit_checked)
 	c0=$(stat_get prev_bias_checked) k0=$(stat_get prev_bias_kept)
 	b0=$(stat_get prev_bias_kept_busy) r0=$(stat_get ratelimit_kept_prev_cpu)
 	if ! timeout 300 st_wakemig 0 2 3 "$PB_ROUNDS" >/tmp/pb.out 2>&1; then
@@ -25,6 +27,7 @@ pb_wakemig() {
 	PB_KEPT=$(($(stat_get prev_bias_kept) - k0))
 	PB_BUSY=$(($(stat_get prev_bias_kept_busy) - b0))
 	PB_RL_KEPT=$(($(stat_get ratelimit_kept_prev_cpu) - r0))
+	PB_RL_CHECKED=$(($(stat_get ratelimit_checked) - rc0))
 }
 
 # pb_spin CPU...: a nice 19 spinner on each CPU (busybox has renice, no
@@ -77,12 +80,12 @@ t_prev_bias() {
 	diag "idle CPUs beside: prev_bias 1: $PB_MIG wakeup migrations of $PB_ROUNDS ($PB_OFF ran off cpu2), prev_bias_checked +$ci, prev_bias_kept +$PB_KEPT (+$PB_BUSY with every CPU busy)"
 
 	# the rate limit decides first: st_wakemig stamps the wakee every
-	# round, so its wakeups are the rate limit's to keep and never reach
-	# prev_bias.  Where stock would move every one of them (idle CPUs
-	# beside), prev_bias alone judged them all: the wakee's share of
-	# prev_bias_checked is what the two runs tell apart, the rest of the
-	# guest's wakeups count in both (7.3.4: +33 with the window, +61
-	# alone in the busy setup below, where stock moved only 33).
+	# round, so its wakeups are the rate limit's to keep, and a wakeup
+	# it keeps never reaches prev_bias.  The guest's other wakeups count
+	# too, and differently by boot (prev_bias_checked with the window:
+	# 7.3.4 +15 and +16, 6.12.95 +48 and, in a boot after the soak, +214,
+	# against +232 to +242 alone): what holds is that prev_bias judges
+	# only what the rate limit checked and left.
 	wr ratelimit_window_ns 1000000000 >/dev/null
 	check_eq "prev_bias=1 with a window: ratelimit active" "$(feature_state ratelimit)" active
 	pb_wakemig
@@ -91,8 +94,8 @@ t_prev_bias() {
 		test "$PB_MIG" -ge 0 -a "$PB_MIG" -le $((PB_ROUNDS / 20))
 	check "both on: the rate limit keeps them (ratelimit_kept_prev_cpu +$PB_RL_KEPT, at least $PB_ROUNDS)" \
 		test "$PB_RL_KEPT" -ge "$PB_ROUNDS"
-	check "both on: what the rate limit kept never reaches prev_bias (prev_bias_checked +$PB_CHECKED, at least $((PB_ROUNDS / 2)) under prev_bias alone's +$ci)" \
-		test $((PB_CHECKED + PB_ROUNDS / 2)) -le "$ci"
+	check "both on: what the rate limit kept never reaches prev_bias (prev_bias_checked +$PB_CHECKED, at most ratelimit_checked +$PB_RL_CHECKED less ratelimit_kept_prev_cpu +$PB_RL_KEPT, one in flight per CPU aside)" \
+		test "$PB_CHECKED" -le $((PB_RL_CHECKED - PB_RL_KEPT + $(nproc)))
 	wr ratelimit_window_ns 0 >/dev/null
 	wr prev_bias 0 >/dev/null
 
