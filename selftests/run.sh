@@ -272,9 +272,9 @@ KERNELS=()
 SHORT=()
 ST_SHORT_ARGS=${ST_SHORT_ARGS:-st_only=load_unload,hang_guard,enabled,ratelimit_effect,cache_topology,cache_effect,numa_scan st_mig_reps=1}
 # longest jobs first, so that the lanes of ST_JOBS end together: 6.12.95
-# (with the icount and bench boots, about 1550 s on 2026-12-01) and
-# 6.12.118 (with the direct_hooks=0 boot, 1540 s), then 7.3.4 (1040 s),
-# 6.1 (600 s); the short boot last
+# (with the two-node, icount and bench boots, about 1440 s on
+# 2026-12-02) and 6.12.118 (with the direct_hooks=0 and two-node boots,
+# 1560 s), then 7.3.4 (1000 s), 6.1 (700 s); the short boot last
 for k in ${ST_KERNELS:-backports trixie trixie-backports stable backports-cloud}; do
 	if st_kernel_suite "$k" >/dev/null; then
 		kv=$(st_resolve_kver "$k") || exit 1
