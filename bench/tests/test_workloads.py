@@ -368,12 +368,19 @@ class TestEevdfReport(unittest.TestCase):
         self.assertIn("ticks came 13.3 ms apart", md)
         self.assertIn("not measure the policy", md)
 
-    def test_ticks_on_time_no_warning(self):
+    @staticmethod
+    def ticks_times(n):
+        """The synthetic cpurate run with n times its ticks (602/s over
+        8 CPUs: 13.3 ms apart)."""
         data = with_cpurate(synthetic())
         for r in data["runs"]:
             mod = r["counters"].get("module") or {}
             if mod.get("check_deadline"):
-                mod["check_deadline"] *= 3  # 1806 ticks/s over 8 CPUs: 4.4 ms apart
+                mod["check_deadline"] *= n
+        return data
+
+    def test_ticks_on_time_no_warning(self):
+        data = self.ticks_times(3)  # 1806 ticks/s over 8 CPUs: 4.4 ms apart
         s = report.summarize(data)
         h = next(x for x in s["headline"] if x["key"] == "eevdf")
         self.assertLess(h["tick_ms"], report.LATE_TICK_MS)
@@ -382,11 +389,7 @@ class TestEevdfReport(unittest.TestCase):
         self.assertNotIn("not measure the policy", md)
 
     def test_ticks_late_bound_the_cut(self):
-        data = with_cpurate(synthetic())
-        for r in data["runs"]:
-            mod = r["counters"].get("module") or {}
-            if mod.get("check_deadline"):
-                mod["check_deadline"] *= 2  # 1204 ticks/s over 8 CPUs: 6.6 ms apart
+        data = self.ticks_times(2)  # 1204 ticks/s over 8 CPUs: 6.6 ms apart
         report.summarize(data)
         md = report.markdown(data, {})
         self.assertIn("ticks came 6.6 ms apart", md)
