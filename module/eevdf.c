@@ -96,7 +96,6 @@ static struct st_fhook st_ev_hooks[] = {
 
 /* the count of entities the tick compares with 1, in struct cfs_rq */
 static u32 st_ev_nr_off;
-static u32 st_ev_curr_off;
 /* the slice policy may run here (its gate and its symbols) */
 static bool st_ev_slice_ok;
 static const char *st_ev_slice_reason;
@@ -368,11 +367,6 @@ static int st_ev_probe(struct st_feature *f)
 	if (st_layout_member("cfs_rq", st_ev_nr_field(f->series),
 			     &st_ev_nr_off, &size) || size != sizeof(unsigned int)) {
 		f->reason = "struct cfs_rq has no 32-bit count of queued entities in kernel BTF";
-		return -EOPNOTSUPP;
-	}
-	if (st_layout_member("cfs_rq", "curr", &st_ev_curr_off, &size) ||
-	    size != sizeof(void *)) {
-		f->reason = "struct cfs_rq has no curr pointer in kernel BTF";
 		return -EOPNOTSUPP;
 	}
 	st_ev_probe_slice(f->series);
