@@ -131,27 +131,32 @@ traced_all() {
 # tr_case KIND ORDER: ORDER "tracer" attaches the tracer first; "module"
 # loads the module first.  Either way the module is unloaded under the
 # tracer, which must go on recording.
+# tr_lap WHAT: the time since the last lap (tc1) added to tcs.
+tr_lap() {
+	tcs="$tcs, $1 $(secs "$tc1" "$(now_cs)")"
+	tc1=$(now_cs)
+}
+
 tr_case() {
 	kind=$1 order=$2
 	label="$kind, $order first"
-	tc0=$(now_cs)
+	tc0=$(now_cs) tc1=$tc0 tcs=
 	echo 0 >"$TR/tracing_on"
 	echo >"$TR/trace"
 	echo 1 >"$TR/tracing_on"
-	tcs="clear $(secs "$tc0" "$(now_cs)")"
-	tc1=$(now_cs)
+	tr_lap clear
 	if [ "$order" = tracer ]; then
 		check "$label: tracer attaches to $TR_FUNCS" "tr_on_$kind"
-		tcs="$tcs, attach $(secs "$tc1" "$(now_cs)")" tc1=$(now_cs)
+		tr_lap attach
 		# shellcheck disable=SC2086 # a list of parameters
 		check "$label: sched_tune loads" st_load $TR_KNOBS
-		tcs="$tcs, load $(secs "$tc1" "$(now_cs)")" tc1=$(now_cs)
+		tr_lap load
 	else
 		# shellcheck disable=SC2086
 		check "$label: sched_tune loads" st_load $TR_KNOBS
-		tcs="$tcs, load $(secs "$tc1" "$(now_cs)")" tc1=$(now_cs)
+		tr_lap load
 		check "$label: tracer attaches to $TR_FUNCS" "tr_on_$kind"
-		tcs="$tcs, attach $(secs "$tc1" "$(now_cs)")" tc1=$(now_cs)
+		tr_lap attach
 	fi
 	# function_graph lists every function of the kernel in
 	# enabled_functions, a 12 s read under TCG (7.3.4): there the
@@ -162,22 +167,22 @@ tr_case() {
 	else
 		for f in $TR_FUNCS; do check "$label: $f hooked by sched_tune" ours_on "$f"; done
 	fi
-	tcs="$tcs, hooked $(secs "$tc1" "$(now_cs)")" tc1=$(now_cs)
+	tr_lap hooked
 	per_call "$label"
-	tcs="$tcs, run $(secs "$tc1" "$(now_cs)")" tc1=$(now_cs)
+	tr_lap run
 	check "$label: the tracer recorded calls of each function" traced_all
-	tcs="$tcs, read $(secs "$tc1" "$(now_cs)")" tc1=$(now_cs)
+	tr_lap read
 	check "$label: rmmod under the tracer" st_unload
-	tcs="$tcs, rmmod $(secs "$tc1" "$(now_cs)")" tc1=$(now_cs)
+	tr_lap rmmod
 	echo >"$TR/trace"
 	tr_load
-	tcs="$tcs, clear+run $(secs "$tc1" "$(now_cs)")" tc1=$(now_cs)
+	tr_lap clear+run
 	check "$label: after rmmod the tracer still records each function" traced_all
-	tcs="$tcs, read $(secs "$tc1" "$(now_cs)")" tc1=$(now_cs)
+	tr_lap read
 	"tr_off_$kind"
-	tcs="$tcs, detach $(secs "$tc1" "$(now_cs)")" tc1=$(now_cs)
+	tr_lap detach
 	st_cleanup
-	diag "  $label: $(secs "$tc0" "$(now_cs)") s ($tcs; qemu TCG)"
+	diag "  $label: $(secs "$tc0" "$(now_cs)") s (${tcs#, }; qemu TCG)"
 }
 
 # BPF fentry and fexit: a BPF trampoline is an ftrace direct call too.
