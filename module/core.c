@@ -23,6 +23,7 @@ static struct st_feature *const st_features[ST_NR_FEATURES] = {
 	[ST_FEAT_NUMA_SCAN] = &st_numa_scan_feature,
 	[ST_FEAT_EEVDF] = &st_eevdf_feature,
 	[ST_FEAT_PREV_BIAS] = &st_prev_bias_feature,
+	[ST_FEAT_SYNC_SHORT] = &st_sync_short_feature,
 };
 
 DEFINE_PER_CPU(struct st_stats, st_stats);
@@ -51,6 +52,8 @@ const char *const st_stat_names[ST_NR_STATS] = {
 	[ST_STAT_PREV_BIAS_CHECKED] = "prev_bias_checked",
 	[ST_STAT_PREV_BIAS_KEPT] = "prev_bias_kept",
 	[ST_STAT_PREV_BIAS_KEPT_BUSY] = "prev_bias_kept_busy",
+	[ST_STAT_SYNC_SHORT_CHECKED] = "sync_short_checked",
+	[ST_STAT_SYNC_SHORT_PLACED] = "sync_short_placed",
 };
 
 u64 st_stat_sum(enum st_stat_id id)

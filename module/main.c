@@ -63,6 +63,7 @@ ST_PARAM(eevdf_slice, "stock|fixed|scaled: the running task's EEVDF request (def
 ST_PARAM(eevdf_slice_ns, "100000..100000000: the fixed slice (default 12000000)");
 ST_PARAM(eevdf_latency_ns, "1000000..1000000000: what scaled shares (default 24000000)");
 ST_PARAM(prev_bias, "0|1: keep a waking task on its previous CPU, SELECT_BIAS_PREV (default 0)");
+ST_PARAM(sync_short, "0|1: short sync wakee on its short waker's CPU, SIS_SYNC (default 0)");
 
 static int st_params_parse(u64 *val)
 {

@@ -29,6 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 typedef uint64_t u64;
+typedef int64_t s64;
 typedef uint32_t u32;
 typedef uint16_t u16;
 /*
@@ -66,6 +67,7 @@ enum st_knob_id {
 	ST_KNOB_EEVDF_SLICE_NS,
 	ST_KNOB_EEVDF_LATENCY_NS,
 	ST_KNOB_PREV_BIAS,
+	ST_KNOB_SYNC_SHORT,
 	ST_NR_KNOBS
 };
 
@@ -100,6 +102,7 @@ enum st_feature_id {
 	ST_FEAT_NUMA_SCAN,
 	ST_FEAT_EEVDF,
 	ST_FEAT_PREV_BIAS,
+	ST_FEAT_SYNC_SHORT,
 	ST_NR_FEATURES,
 	ST_FEAT_NONE = ST_NR_FEATURES
 };
@@ -475,5 +478,39 @@ enum st_prev_bias_verdict {
 };
 
 enum st_prev_bias_verdict st_prev_bias_decide(const struct st_prev_bias_in *in);
+
+/*
+ * sync_short (SIS_SYNC, sync_short.c): a task's average duration, the
+ * dur_avg of the patch's "Record the average duration of a task":
+ * update_avg() of kernel/sched/fair.c, 1/8 of the way to each new
+ * @sample of the CPU time it ran between a wakeup and its next sleep.
+ */
+static inline u64 st_dur_avg_update(u64 avg, u64 sample)
+{
+	return avg + (u64)((s64)(sample - avg) / 8);
+}
+
+/*
+ * is_short_task(): a duration recorded (a task never seen sleeping is
+ * not short) that, eight times over, stays under the migration cost.
+ */
+static inline bool st_task_short(u64 dur_avg, u64 migration_cost)
+{
+	return dur_avg && dur_avg * 8 < migration_cost;
+}
+
+/* What sync_short knows of a wakeup that stock (or prev_bias) placed. */
+struct st_sync_short_in {
+	bool sync;		/* WF_SYNC: the waker is about to sleep */
+	bool waker_short;	/* is_short_task(current) */
+	bool wakee_short;	/* is_short_task(p) */
+	bool idle_core;		/* SMT on and the LLC has an idle core */
+	bool new_is_waker;	/* the choice is the waker's CPU already */
+	bool waker_allowed;	/* the waker's CPU in p's cpus_ptr */
+	bool share_cache;	/* cpus_share_cache(waker's CPU, choice) */
+	bool new_is_idle_prev;	/* the choice is prev, and prev is idle */
+};
+
+bool st_sync_short_decide(const struct st_sync_short_in *in);
 
 #endif /* SCHED_TUNE_POLICY_H */

@@ -110,8 +110,10 @@ int st_prev_bias_select(const struct st_config *cfg, struct task_struct *p,
 	enum st_prev_bias_verdict v;
 
 	/* passthrough computes the verdict, as the others do, and applies none */
+	/* passthrough reaches here whether or not prev_bias could probe */
 	if (in.new_is_prev ||
 	    (!cfg->knob[ST_KNOB_PREV_BIAS] && !st_passthrough(cfg)) ||
+	    !READ_ONCE(st_prev_bias_feature.supported) ||
 	    st_key_on(st_pb_asym_cpucap))
 		return new_cpu;
 	st_stat_inc(ST_STAT_PREV_BIAS_CHECKED);

@@ -15,9 +15,9 @@
  * The select_task_rq_fair() wrapper is the one place where the placement
  * features decide too (select_idle_sibling() is inlined on every kernel
  * here): first the rate limit, which returns early; then, on stock's
- * choice, prev_bias (prev_bias.c).  The first that decides wins and is
- * the only one to count the wakeup as its own.  Both hooks go in while
- * any of them asks for them (st_feature.host).
+ * choice, prev_bias (prev_bias.c), then sync_short (sync_short.c).  The
+ * first that decides wins and is the only one to count the wakeup as its
+ * own.  Both hooks go in while any of them asks for them (st_feature.host).
  *
  * No field can be added to task_struct, so per-task state lives in a
  * fixed, lossy table indexed by task pointer: no allocation and no lock
@@ -162,6 +162,8 @@ static int st_select_task_rq_fair(struct task_struct *p, int prev_cpu,
 	const struct st_config *cfg = st_config_get();
 	int cpu = smp_processor_id();
 	unsigned long now = jiffies;
+	u64 wakee_avg = 0;
+	int new_cpu;
 
 	/*
 	 * The patch decides after the WF_CURRENT_CPU and energy-aware
@@ -171,6 +173,9 @@ static int st_select_task_rq_fair(struct task_struct *p, int prev_cpu,
 	    st_rl_eas_enabled() || !cfg)
 		goto stock;
 
+	/* before the rate limit, which may return: every wakeup is a sample */
+	if (st_sync_short_on(cfg))
+		wakee_avg = st_sync_short_track(p);
 	st_stat_inc(ST_STAT_RL_CHECKED);
 	if (!st_rl_may_be_limited(p, now) ||
 	    !st_rl_limited(&cfg->rl, st_rl_tat(p), sched_clock_cpu(prev_cpu)))
@@ -181,9 +186,16 @@ static int st_select_task_rq_fair(struct task_struct *p, int prev_cpu,
 		return prev_cpu;
 	}
 placement:
-	/* the rate limit left the wakeup to stock: the others judge its choice */
-	return st_prev_bias_select(cfg, p, prev_cpu,
-				   st_kcall(st_orig_select_task_rq_fair)(p, prev_cpu, wake_flags));
+	/*
+	 * The rate limit left the wakeup to stock: the others judge its
+	 * choice in turn, and the first that changes it decides.
+	 */
+	new_cpu = st_kcall(st_orig_select_task_rq_fair)(p, prev_cpu, wake_flags);
+	cpu = st_prev_bias_select(cfg, p, prev_cpu, new_cpu);
+	if (cpu == new_cpu && st_sync_short_on(cfg))
+		cpu = st_sync_short_select(cfg, p, prev_cpu, new_cpu,
+					   wake_flags, wakee_avg);
+	return cpu;
 stock:
 	return st_kcall(st_orig_select_task_rq_fair)(p, prev_cpu, wake_flags);
 }
@@ -292,10 +304,10 @@ static const char *st_rl_status(bool *idle)
 	default:
 		break;
 	}
-	/* hooked for a feature it hosts (prev_bias) with no window of its own */
+	/* hooked for the features it hosts, with no window of its own */
 	if (!st_knob_value(ST_KNOB_RL_WINDOW_NS) &&
 	    !st_knob_value(ST_KNOB_PASSTHROUGH))
-		return "ratelimit_window_ns=0: select_task_rq_fair is wrapped for prev_bias only";
+		return "ratelimit_window_ns=0: select_task_rq_fair is wrapped for prev_bias or sync_short only";
 	*idle = false;
 	return NULL;
 }

@@ -97,6 +97,7 @@ extern struct st_feature st_cache_level_feature;
 extern struct st_feature st_numa_scan_feature;
 extern struct st_feature st_eevdf_feature;
 extern struct st_feature st_prev_bias_feature;
+extern struct st_feature st_sync_short_feature;
 
 int st_core_init(const u64 *initial, const unsigned long *given);
 void st_core_exit(void);
@@ -136,6 +137,8 @@ enum st_stat_id {
 	ST_STAT_PREV_BIAS_CHECKED,
 	ST_STAT_PREV_BIAS_KEPT,
 	ST_STAT_PREV_BIAS_KEPT_BUSY,
+	ST_STAT_SYNC_SHORT_CHECKED,
+	ST_STAT_SYNC_SHORT_PLACED,
 	ST_NR_STATS
 };
 
@@ -156,11 +159,23 @@ void st_stats_reset(void);
 
 /*
  * The placement features that decide in ratelimit's select_task_rq_fair
- * wrapper, after the rate limit: prev_bias.c.  Returns the CPU to wake
- * @p on, given stock's @new_cpu.
+ * wrapper, after the rate limit: prev_bias.c, then sync_short.c.  Each
+ * returns the CPU to wake @p on, given the choice before it (@new_cpu).
  */
 int st_prev_bias_select(const struct st_config *cfg, struct task_struct *p,
 			int prev_cpu, int new_cpu);
+int st_sync_short_select(const struct st_config *cfg, struct task_struct *p,
+			 int prev_cpu, int new_cpu, int wake_flags,
+			 u64 wakee_avg);
+/* sync_short's record of @p's duration, at its wakeup; returns its average */
+u64 st_sync_short_track(struct task_struct *p);
+
+/* inline, so that a wakeup with sync_short off makes no call for it */
+static inline bool st_sync_short_on(const struct st_config *cfg)
+{
+	return (cfg->knob[ST_KNOB_SYNC_SHORT] || st_passthrough(cfg)) &&
+	       READ_ONCE(st_sync_short_feature.supported);
+}
 
 int st_sysfs_init(void);
 void st_sysfs_exit(void);

@@ -61,6 +61,7 @@ ST_KNOB_ATTR(eevdf_slice);
 ST_KNOB_ATTR(eevdf_slice_ns);
 ST_KNOB_ATTR(eevdf_latency_ns);
 ST_KNOB_ATTR(prev_bias);
+ST_KNOB_ATTR(sync_short);
 
 static struct attribute *st_attrs[] = {
 	&st_attr_enabled.attr,
@@ -79,6 +80,7 @@ static struct attribute *st_attrs[] = {
 	&st_attr_eevdf_slice_ns.attr,
 	&st_attr_eevdf_latency_ns.attr,
 	&st_attr_prev_bias.attr,
+	&st_attr_sync_short.attr,
 	NULL
 };
 

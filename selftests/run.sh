@@ -174,10 +174,10 @@ run_kernel() {
 	local skip=
 	[[ $kver == "$K612_OPS" && $kver != "$K612" ]] && skip=st_skip=knobs,knob_fuzz
 	# the ftrace_ops boot is about the hooks: decisions that add no hook
-	# of their own (level none, the adaptive quota, prev_bias), and the
+	# of their own (level none, the adaptive quota, prev_bias, sync_short), and the
 	# refusals, decided before any hook is placed (gate, kallsyms, BTF),
 	# run in the direct-call boots only
-	local ops_skip=${skip:-st_skip=}${skip:+,}cache_none,ratelimit_adaptive,prev_bias
+	local ops_skip=${skip:-st_skip=}${skip:+,}cache_none,ratelimit_adaptive,prev_bias,sync_short
 	ops_skip+=,gate_refusal,ksym_missing,btf_refusal,all_unsupported
 	# shellcheck disable=SC2086 # ST_GUEST_ARGS is a list of words on purpose
 	ST_QEMU_SMP="$ST_SMP,sockets=1,cores=$((ST_SMP / 2)),threads=2" \

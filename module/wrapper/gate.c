@@ -55,6 +55,7 @@ static struct st_gate_feature st_gate_features[] = {
 	/* eevdf's slice policy: a gate of its own (eevdf.c) */
 	{ .feature = "eevdf_slice" },
 	{ .feature = "prev_bias" },
+	{ .feature = "sync_short" },
 };
 
 /* verdict and the state's own reason, for st_gate_reason() */

@@ -40,6 +40,12 @@
  *         inlined select_idle_sibling() (its result shares the
  *         target's LLC; a busy result means no idle CPU was found) is
  *         in prev_bias.c's header
+ *   sync_short: no copy of stock code either; it judges the same
+ *         result with idle_cpu() and cpus_share_cache(), reads
+ *         sysctl_sched_migration_cost (an unsigned int on all three
+ *         series), sched_smt_present and sd_llc_shared's
+ *         has_idle_cores (offset from BTF), and p->se.sum_exec_runtime
+ *         through the headers.  Its assumptions: sync_short.c's header
  *
  * A new stable update means: compare the copied code with its source,
  * then widen the range.  numa_scan has no 6.1 entry: 6.1 has no per-VMA
@@ -61,6 +67,9 @@ ST_GATE_RANGE(eevdf_slice, 7, 3, 4, 4)
 ST_GATE_RANGE(prev_bias, 6, 1, 192, 192)
 ST_GATE_RANGE(prev_bias, 6, 12, 95, 118)
 ST_GATE_RANGE(prev_bias, 7, 3, 4, 4)
+ST_GATE_RANGE(sync_short, 6, 1, 192, 192)
+ST_GATE_RANGE(sync_short, 6, 12, 95, 118)
+ST_GATE_RANGE(sync_short, 7, 3, 4, 4)
 
 /*
  * The config options whose value decides which stock code a copy stands

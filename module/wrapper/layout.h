@@ -53,8 +53,10 @@ enum st_scx_mode st_layout_scx(void);
  * level refuses.
  */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 11, 0)
+#define ST_WF_SYNC		0x10
 #define ST_WF_MIGRATED		0x20
 #else
+#define ST_WF_SYNC		0x01
 #define ST_WF_MIGRATED		0
 #endif
 

@@ -30,7 +30,7 @@ fz_spec() {
 	eevdf_slice) s=choice:stock/fixed/scaled ;;
 	eevdf_slice_ns) s=num:100000:100000000 ;;
 	eevdf_latency_ns) s=num:1000000:1000000000 ;;
-	prev_bias) s=num:0:1 ;;
+	prev_bias|sync_short) s=num:0:1 ;;
 	stats/reset) s=num:1:1:wo ;;
 	*) return 1 ;;
 	esac

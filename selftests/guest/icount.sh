@@ -14,6 +14,9 @@
 #                (the ticks that land in the timed rounds carry the hook)
 #   prev_bias    prev_bias=1: ratelimit's hooks in for it alone; the pair
 #                shares no LLC, so every verdict is stock's
+#   sync_short   sync_short=1: the same hooks, every wakeup's duration
+#                recorded and every sync wakeup judged (a short pair, no
+#                shared LLC: every verdict stock's)
 # numa_scan has no configuration: task_numa_work runs from NUMA balancing's
 # task work on a multi-node machine, never in a two-process ping-pong.
 #
@@ -27,7 +30,7 @@
 IC_ROUNDS=$(st_arg ic_rounds 20000)
 IC_WARMUP=$(st_arg ic_warmup 1000)
 IC_REPS=$(st_arg ic_reps 4)
-IC_CONFIGS=$(st_arg ic_configs unloaded,stock,passthrough,ratelimit,cache_level,eevdf,prev_bias | tr ',' ' ')
+IC_CONFIGS=$(st_arg ic_configs unloaded,stock,passthrough,ratelimit,cache_level,eevdf,prev_bias,sync_short | tr ',' ' ')
 # extra module parameters for every load (e.g. direct_hooks=0)
 IC_MODARGS=$(st_arg ic_modargs "" | tr ',' ' ')
 STOCK_ARGS="ratelimit_window_ns=0 cache_share_level=llc numa_scan_threshold=0 $IC_MODARGS"
@@ -41,13 +44,14 @@ ic_args() {
 	cache_level) echo "$STOCK_ARGS cache_share_level=l2" ;;
 	eevdf) echo "$STOCK_ARGS eevdf_counters=1" ;;
 	prev_bias) echo "$STOCK_ARGS prev_bias=1" ;;
+	sync_short) echo "$STOCK_ARGS sync_short=1" ;;
 	esac
 }
 
 # ic_funcs CONFIG: the kernel functions the configuration must hook.
 ic_funcs() {
 	case $1 in
-	ratelimit|prev_bias) echo "select_task_rq_fair migrate_task_rq_fair" ;;
+	ratelimit|prev_bias|sync_short) echo "select_task_rq_fair migrate_task_rq_fair" ;;
 	cache_level) echo "ttwu_queue_wakelist" ;;
 	eevdf) echo "task_tick_fair" ;;
 	passthrough)
@@ -61,9 +65,9 @@ ic_funcs() {
 # Counters whose growth proves a hook ran, and those that must stay 0
 # because every decision equals stock.
 ic_ran_stat() {
-	case $1 in ratelimit|prev_bias) echo ratelimit_checked ;; cache_level) echo ttwu_checked ;; esac
+	case $1 in ratelimit|prev_bias|sync_short) echo ratelimit_checked ;; cache_level) echo ttwu_checked ;; esac
 }
-IC_DECISIONS="ratelimit_kept_prev_cpu ttwu_queued_by_level ttwu_direct_by_level prev_bias_kept"
+IC_DECISIONS="ratelimit_kept_prev_cpu ttwu_queued_by_level ttwu_direct_by_level prev_bias_kept sync_short_placed"
 
 IC_BAD=0
 IC_SKIP=""
@@ -78,7 +82,8 @@ ic_setup() {
 	fi
 	# an older module ignores the unknown parameter and loads the seed values
 	if { [ "$cfg" = passthrough ] && [ ! -e "$ST/passthrough" ]; } ||
-		{ [ "$cfg" = prev_bias ] && [ ! -e "$ST/prev_bias" ]; }; then
+		{ [ "$cfg" = prev_bias ] && [ ! -e "$ST/prev_bias" ]; } ||
+		{ [ "$cfg" = sync_short ] && [ ! -e "$ST/sync_short" ]; }; then
 		st_unload
 		return 2
 	fi
@@ -110,6 +115,8 @@ ic_verify() {
 		diag "  $cfg: $s $(stat_get "$s") (warm-up included) for $((IC_ROUNDS + IC_WARMUP)) round trips"
 	fi
 	# few ticks land in a ping-pong: shown, not required
+	[ "$cfg" = sync_short ] && [ "$rep" = 1 ] &&
+		diag "  sync_short: sync_short_checked $(stat_get sync_short_checked) (sync wakeups judged) for $((IC_ROUNDS + IC_WARMUP)) round trips"
 	[ "$cfg" = eevdf ] && [ "$rep" = 1 ] &&
 		diag "  eevdf: check_deadline $(stat_get check_deadline), tick_check_preempts $(stat_get tick_check_preempts) for $((IC_ROUNDS + IC_WARMUP)) round trips"
 	for s in $IC_DECISIONS; do

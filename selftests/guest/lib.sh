@@ -259,7 +259,7 @@ stat_get() { cat "$ST/stats/$1" 2>/dev/null; }
 stat_files() { ls "$ST/stats" | grep -vx reset | sed 's|^|stats/|'; }
 FEATURES="ratelimit cache_level numa_scan eevdf"
 # features with no hook of their own, deciding in another's (sysfs-abi)
-FEATURES_HOSTED="prev_bias"
+FEATURES_HOSTED="prev_bias sync_short"
 feature_state() { cat "$ST/features/$1/state" 2>/dev/null; }
 feature_reason() { cat "$ST/features/$1/reason" 2>/dev/null; }
 # active and idle features have their hooks in, "(unchecked)" ones too
@@ -335,11 +335,12 @@ knob_feature() {
 	case $1 in
 	ratelimit_*) echo ratelimit ;; cache_share_*) echo cache_level ;;
 	numa_scan_*) echo numa_scan ;; eevdf_*) echo eevdf ;; prev_bias) echo prev_bias ;;
+	sync_short) echo sync_short ;;
 	*) echo none ;;
 	esac
 }
 knob_stock() {
-	case $1 in ratelimit_window_ns|numa_scan_threshold|eevdf_counters|prev_bias) echo 0 ;; cache_share_level) echo llc ;; eevdf_slice) echo stock ;; esac
+	case $1 in ratelimit_window_ns|numa_scan_threshold|eevdf_counters|prev_bias|sync_short) echo 0 ;; cache_share_level) echo llc ;; eevdf_slice) echo stock ;; esac
 }
 # A knob's value as written: the bracketed choice of a level knob.
 knob_value() {

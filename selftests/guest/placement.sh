@@ -2,7 +2,7 @@
 # shellcheck shell=dash
 # Placement features that decide in ratelimit's select_task_rq_fair
 # wrapper, sourced by tests.sh after lib.sh: prev_bias (SELECT_BIAS_PREV
-# with UTIL_FITS_CAPACITY).
+# with UTIL_FITS_CAPACITY) and sync_short (SIS_SYNC).
 
 PB_ROUNDS=$(st_arg prev_bias_rounds 200)
 
@@ -164,4 +164,139 @@ t_prev_bias() {
 		ktap_fail "prev_bias: insmod gate_simulate=nosym:migrate_task_rq_fair"
 	fi
 	check_no_splat "prev_bias: no splat"
+}
+
+# sync_short (SIS_SYNC): st_syncpair passes its CPU back and forth with
+# sync pipe wakeups.  Nice 19 spinners run on cpu1 and cpu2, so that no
+# core is idle on the SMT guest (cores {0,1} and {2,3}) and cpu3 is the
+# one idle CPU.  The pair's warm-up rounds run on cpu0 and cpu1 (stock
+# keeps it together on cpu0, cpu1 being busy) and record both durations;
+# then both may run anywhere.  Stock's idle scan then moves the wakee to
+# cpu3, which as an idle previous CPU keeps it from then on: the pair is
+# apart.  sync_short keeps a short pair on the waker's CPU.  SS_ROUNDS
+# round trips are counted after SS_WARMUP.
+SS_ROUNDS=$(st_arg sync_short_rounds 200)
+SS_WARMUP=$(st_arg sync_short_warmup 40)
+# The long pair burns this much CPU time a wakeup, 32 times the
+# threshold the test sets (sysctl_sched_migration_cost / 8).
+SS_LONG_US=20000
+SS_COST_DBG=/sys/kernel/debug/sched/migration_cost_ns
+
+# ss_pair SPIN_US: sets SS_WAKEUPS, SS_LOCAL (wakeups that ran on the
+# waker's CPU, after the warm-up) and the counters' growth SS_CHECKED,
+# SS_PLACED.
+ss_pair() {
+	c0=$(stat_get sync_short_checked) p0=$(stat_get sync_short_placed)
+	if ! timeout 300 st_syncpair "$SS_ROUNDS" "$1" "$SS_WARMUP" >/tmp/ss.out 2>&1; then
+		diag "st_syncpair failed: $(cat /tmp/ss.out)"
+		SS_WAKEUPS=-1 SS_LOCAL=-1
+	else
+		read -r SS_WAKEUPS SS_LOCAL <<-EOF2
+		$(awk '{ print $2, $4 }' /tmp/ss.out)
+		EOF2
+	fi
+	SS_CHECKED=$(($(stat_get sync_short_checked) - c0))
+	SS_PLACED=$(($(stat_get sync_short_placed) - p0))
+}
+
+t_sync_short() {
+	group "sync_short: sync wakeups of short tasks on the waker's CPU"
+	if ! st_load ratelimit_window_ns=0 cache_share_level=llc numa_scan_threshold=0; then
+		ktap_fail "sync_short: insmod"
+		return 1
+	fi
+	if [ "$(feature_state sync_short)" = unsupported ]; then
+		ktap_skip "sync_short" "unsupported here: $(feature_reason sync_short)"
+		check_eq "sync_short: 1 on an unsupported feature fails" "$(wr sync_short 1)" EOPNOTSUPP
+		st_unload
+		return 0
+	fi
+	knob_default sync_short 0
+	check_eq "sync_short: inactive on load" "$(feature_state sync_short)" inactive
+	check_eq "sync_short: reason sync_short=0" "$(feature_reason sync_short)" "sync_short=0"
+	check_eq "sync_short: features/sync_short/functions" "$(cat "$ST/features/sync_short/functions")" "select_task_rq_fair:ftrace-wrap"
+	check "sync_short: stock on load, select_task_rq_fair not hooked" not hooked select_task_rq_fair
+	for b in '2:ERANGE' '\n:EINVAL' 'yes:EINVAL' '-1:EINVAL' "$U64_OVER:ERANGE" '1\n\n:EINVAL'; do
+		knob_bad sync_short "${b%:*}" "${b##*:}"
+	done
+
+	# Short means dur_avg * 8 under the migration cost (500 us: 62.5 us).
+	# An emulated pipe round trip takes longer than that of the guest's
+	# CPU time, so the test raises the cost to 5 ms (short: 625 us),
+	# and the long pair burns 20 ms.
+	cost=
+	if [ -w "$SS_COST_DBG" ]; then
+		cost=$(cat "$SS_COST_DBG")
+		echo 5000000 >"$SS_COST_DBG"
+	fi
+	if [ "$(cat "$SS_COST_DBG" 2>/dev/null)" != 5000000 ]; then
+		ktap_skip "sync_short: effect" "cannot set $SS_COST_DBG (lockdown?): the test's short pair may not be short here"
+	else
+		pb_spin 1 2
+		ss_pair 0
+		l0=$SS_LOCAL
+		diag "sync_short=0, short pair: $SS_LOCAL of $SS_WAKEUPS wakeups on the waker's CPU"
+		check_eq "sync_short=0: sync_short_checked still" "$SS_CHECKED" 0
+
+		knob_valid sync_short 1 1
+		check_eq "sync_short=1: active" "$(feature_state sync_short)" active
+		check "sync_short=1: select_task_rq_fair hooked" hooked select_task_rq_fair
+		check_eq "sync_short=1 with window 0: ratelimit idle" "$(feature_state ratelimit)" idle
+		ss_pair 0
+		diag "sync_short=1, short pair: $SS_LOCAL of $SS_WAKEUPS wakeups on the waker's CPU, sync_short_checked +$SS_CHECKED, sync_short_placed +$SS_PLACED"
+		check "sync_short=1: a short pair's wakeups run on the waker's CPU ($SS_LOCAL of $SS_WAKEUPS, at least three quarters; stock $l0)" \
+			test "$SS_WAKEUPS" -gt 0 -a $((SS_LOCAL * 4)) -ge $((SS_WAKEUPS * 3))
+		check "sync_short=1: more of them than stock ($SS_LOCAL against $l0)" \
+			test "$SS_LOCAL" -gt "$l0"
+		check "sync_short=1: sync_short_placed counts its moves (+$SS_PLACED)" \
+			test "$SS_PLACED" -gt 0
+
+		ss_pair "$SS_LONG_US"
+		diag "sync_short=1, pair burning $SS_LONG_US us a wakeup: $SS_LOCAL of $SS_WAKEUPS wakeups on the waker's CPU, sync_short_checked +$SS_CHECKED, sync_short_placed +$SS_PLACED"
+		check "sync_short=1: a long pair's wakeups are judged (sync_short_checked +$SS_CHECKED)" \
+			test "$SS_CHECKED" -gt 0
+		check_eq "sync_short=1: none of a long pair's is placed" "$SS_PLACED" 0
+
+		# passthrough judges and applies nothing
+		wr passthrough 1 >/dev/null
+		ss_pair 0
+		check "passthrough: sync_short's verdicts computed (sync_short_checked +$SS_CHECKED)" \
+			test "$SS_CHECKED" -gt 0
+		check_eq "passthrough: sync_short places nothing" "$SS_PLACED" 0
+		wr passthrough 0 >/dev/null
+
+		# prev_bias decides first: what it keeps never reaches sync_short
+		wr prev_bias 1 >/dev/null
+		c0=$(stat_get ratelimit_checked) k0=$(stat_get prev_bias_kept)
+		ss_pair 0
+		rc=$(($(stat_get ratelimit_checked) - c0)) pk=$(($(stat_get prev_bias_kept) - k0))
+		diag "prev_bias=1 and sync_short=1: $SS_LOCAL of $SS_WAKEUPS on the waker's CPU; ratelimit_checked +$rc, prev_bias_kept +$pk, sync_short_checked +$SS_CHECKED, sync_short_placed +$SS_PLACED"
+		check "both on: sync_short judges only what prev_bias left (sync_short_checked +$SS_CHECKED, at most ratelimit_checked +$rc less prev_bias_kept +$pk, one in flight per CPU aside)" \
+			test "$SS_CHECKED" -le $((rc - pk + $(nproc)))
+		wr prev_bias 0 >/dev/null
+		pb_spin_stop
+	fi
+	[ -n "$cost" ] && echo "$cost" >"$SS_COST_DBG"
+
+	knob_valid sync_short 0 0
+	check_eq "sync_short=0 again: inactive" "$(feature_state sync_short)" inactive
+	check "sync_short=0 again: select_task_rq_fair unhooked" not hooked select_task_rq_fair
+	st_unload
+	check "sync_short: nothing of ours left after rmmod" not ours_in_ftrace
+
+	if check "sync_short: insmod sync_short=1" st_load sync_short=1 ratelimit_window_ns=0; then
+		check_eq "sync_short=1 at load: active" "$(feature_state sync_short)" active
+		st_unload
+	fi
+	check "sync_short: insmod sync_short=2 fails" not st_load sync_short=2
+	is_loaded && st_unload
+	if st_load gate_simulate=nosym:migrate_task_rq_fair 2>/dev/null; then
+		check_eq "sync_short: unsupported where ratelimit is" "$(feature_state sync_short)" unsupported
+		check "sync_short: its reason names ratelimit" grep -q ratelimit "$ST/features/sync_short/reason"
+		check_eq "sync_short: 1 there fails" "$(wr sync_short 1)" EOPNOTSUPP
+		st_unload
+	else
+		ktap_fail "sync_short: insmod gate_simulate=nosym:migrate_task_rq_fair"
+	fi
+	check_no_splat "sync_short: no splat"
 }

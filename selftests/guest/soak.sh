@@ -105,14 +105,14 @@ sk_toggle() {
 }
 # Feature number $1 (any integer, taken modulo the features) off and on
 # again: ratelimit, cache_level, numa_scan, the master switch,
-# passthrough where the module has it, eevdf, and prev_bias (on and off:
-# it installs ratelimit's hooks); each a hook removal and installation
+# passthrough where the module has it, eevdf, and prev_bias and
+# sync_short (on and off: they install ratelimit's hooks); each a hook removal and installation
 # (and ratelimit_mode there and back, which forgets every task's stamp
 # under load).  Unsupported features are skipped.  eevdf, on 6.12 and 7.3 from
 # scaled: fixed, stock (every slice restored under stop_machine), counters
 # off (unhooked) and on, scaled again.
 sk_toggle_one() {
-	case $(($1 % 7)) in
+	case $(($1 % 8)) in
 	0) sk_toggle ratelimit_window_ns 0 2000000
 	   supported ratelimit && sk_toggle ratelimit_mode adaptive fixed ;;
 	1) supported cache_level && sk_toggle cache_share_level llc l2 ;;
@@ -125,6 +125,7 @@ sk_toggle_one() {
 		sk_toggle eevdf_counters 0 1
 		ev_slice_checked && sk_toggle eevdf_slice stock scaled ;;
 	6) supported prev_bias && sk_toggle prev_bias 1 0 ;;
+	7) supported sync_short && sk_toggle sync_short 1 0 ;;
 	esac
 	true
 }

@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sync_short: a sync wakeup between two short tasks goes to the waker's
+ * CPU, from Chen Yu's "sched/fair: Enhance sync wakeup for short duration
+ * tasks" (SIS_SYNC, 2024-06-25,
+ * https://lore.kernel.org/lkml/cover.1719295669.git.yu.c.chen@intel.com/),
+ * the successor of SIS_CURRENT and SIS_SHORT.  The patch, in
+ * select_idle_sibling(): for a WF_SYNC wakeup where the waker and the
+ * wakee are both short (is_short_task(): an average duration dur_avg,
+ * recorded, under sysctl_sched_migration_cost / 8) and the LLC has no
+ * idle core, return the target (the waker's CPU) before the idle scan:
+ * the waker is about to sleep, and a short wakee costs it little.
+ *
+ * select_idle_sibling() is inlined on every kernel here, so sync_short
+ * decides in ratelimit.c's select_task_rq_fair() wrapper, last: after
+ * the rate limit and prev_bias, on the choice they left to stock.  What
+ * differs from the patch:
+ *  - dur_avg is the patch series' own field ("sched/fair: Record the
+ *    average duration of a task"), updated when a task sleeps.  No field
+ *    can be added here, so the average lives in a lossy table indexed by
+ *    task pointer, like the rate limit's, and is updated when the task
+ *    wakes through select_task_rq_fair(): the CPU time since its last
+ *    such wakeup is the duration the patch records at the sleep between.
+ *    A task whose slot another took, and every task when the feature
+ *    goes on, starts with no duration: not short, as the patch's new
+ *    tasks are not.  Wakeups that bypass select_task_rq_fair (a task
+ *    allowed one CPU) merge two durations into one.
+ *  - the target is the waker's CPU and the choice is judged after the
+ *    scan: a choice that is the idle previous CPU (the patch returns it
+ *    before its test) or outside the waker's LLC (not the scan's) stands,
+ *    and so does the waker's CPU not in the task's cpus_ptr.  The patch
+ *    returns its target, which is prev when wake_affine() chose prev;
+ *    here the wakee goes to the waker's CPU whenever the choice shares
+ *    its cache.
+ *  - has_idle_core is read as select_idle_sibling() reads it (only
+ *    with SMT on), once, after stock's scan may have cleared it.
+ *  - under EAS, on asymmetric capacity and for WF_CURRENT_CPU wakeups
+ *    stock decides alone, as for the rate limit and prev_bias.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cpumask.h>
+#include <linux/hash.h>
+#include <linux/sched.h>
+#include <linux/vmalloc.h>
+
+#include "sched_tune.h"
+#include "wrapper/ksym.h"
+#include "wrapper/layout.h"
+
+#define ST_SS_TABLE_BITS 14
+
+/* one task's duration; written only under its p->pi_lock (ttwu's) */
+struct st_ss_slot {
+	u64 owner;
+	u64 last_sum;
+	u64 dur_avg;
+};
+
+static struct st_ss_slot *st_ss_table;
+static const unsigned int *st_ss_migration_cost;
+static const struct static_key *st_ss_smt_present;
+static const struct static_key *st_ss_asym_cpucap;
+static void * __percpu *st_ss_llc_shared;
+static u32 st_ss_has_idle_cores_off;
+
+ST_KCALL_DEFINE(st_ss_idle_cpu, int (int));
+ST_KCALL_DEFINE(st_ss_cpus_share_cache, bool (int, int));
+
+static inline struct st_ss_slot *st_ss_slot(const struct task_struct *p)
+{
+	return &st_ss_table[hash_ptr(p, ST_SS_TABLE_BITS)];
+}
+
+static inline u64 st_ss_owner(const struct task_struct *p)
+{
+	return ((u64)(unsigned long)p ^ p->start_time) | 1;
+}
+
+/* @p is waking: its last run, from wakeup to sleep, joins its average. */
+u64 st_sync_short_track(struct task_struct *p)
+{
+	struct st_ss_slot *slot = st_ss_slot(p);
+	u64 owner = st_ss_owner(p), sum = READ_ONCE(p->se.sum_exec_runtime);
+	u64 avg = 0;
+
+	if (READ_ONCE(slot->owner) == owner)
+		avg = st_dur_avg_update(READ_ONCE(slot->dur_avg),
+					sum - READ_ONCE(slot->last_sum));
+	else
+		WRITE_ONCE(slot->owner, owner);
+	WRITE_ONCE(slot->last_sum, sum);
+	WRITE_ONCE(slot->dur_avg, avg);
+	return avg;
+}
+
+/* current runs: its average as of its own last wakeup */
+static u64 st_ss_current_avg(void)
+{
+	const struct st_ss_slot *slot = st_ss_slot(current);
+
+	if (READ_ONCE(slot->owner) != st_ss_owner(current))
+		return 0;
+	return READ_ONCE(slot->dur_avg);
+}
+
+/* test_idle_cores(): only read where SMT makes cores of several CPUs */
+static bool st_ss_idle_core(int cpu)
+{
+	const char *sds;
+
+	if (!st_key_on(st_ss_smt_present))
+		return false;
+	sds = rcu_dereference_sched(*per_cpu_ptr(st_ss_llc_shared, cpu));
+	return sds && READ_ONCE(*(const int *)(sds + st_ss_has_idle_cores_off));
+}
+
+int st_sync_short_select(const struct st_config *cfg, struct task_struct *p,
+			 int prev_cpu, int new_cpu, int wake_flags,
+			 u64 wakee_avg)
+{
+	unsigned int cost = READ_ONCE(*st_ss_migration_cost);
+	int cpu = smp_processor_id();
+	struct st_sync_short_in in = {
+		.sync = wake_flags & ST_WF_SYNC,
+		.new_is_waker = new_cpu == cpu,
+	};
+
+	if (!in.sync || in.new_is_waker || st_key_on(st_ss_asym_cpucap))
+		return new_cpu;
+	st_stat_inc(ST_STAT_SYNC_SHORT_CHECKED);
+	/* each test only where the earlier ones passed: decide() is an "and" */
+	in.wakee_short = st_task_short(wakee_avg, cost);
+	in.waker_short = in.wakee_short &&
+			 st_task_short(st_ss_current_avg(), cost);
+	if (in.waker_short) {
+		in.idle_core = st_ss_idle_core(cpu);
+		in.waker_allowed = cpumask_test_cpu(cpu, p->cpus_ptr);
+		in.new_is_idle_prev = new_cpu == prev_cpu &&
+				      st_kcall(st_ss_idle_cpu)(prev_cpu);
+		in.share_cache = !in.idle_core && in.waker_allowed &&
+				 st_kcall(st_ss_cpus_share_cache)(cpu, new_cpu);
+	}
+	if (!st_sync_short_decide(&in) || st_passthrough(cfg))
+		return new_cpu;
+	st_stat_inc(ST_STAT_SYNC_SHORT_PLACED);
+	return cpu;
+}
+
+static const struct st_func_shape st_ss_shapes[] = {
+	{ "idle_cpu", "int (int)" },
+	{ "cpus_share_cache", "bool (int, int)" },
+};
+
+static int st_ss_probe(struct st_feature *f)
+{
+	u32 size;
+
+	if (!f->host->supported) {
+		f->reason = "ratelimit, whose hook it decides in, is unsupported";
+		return -EOPNOTSUPP;
+	}
+	f->reason = st_gate_shapes(f->name, st_ss_shapes, ARRAY_SIZE(st_ss_shapes));
+	if (f->reason)
+		return -EOPNOTSUPP;
+	if (st_kcall_bind_sym(st_ss_idle_cpu, "idle_cpu") ||
+	    st_kcall_bind_sym(st_ss_cpus_share_cache, "cpus_share_cache")) {
+		f->reason = "idle_cpu or cpus_share_cache is missing";
+		return -EOPNOTSUPP;
+	}
+	st_ss_migration_cost = (const unsigned int *)st_ksym("sysctl_sched_migration_cost");
+	if (!st_ss_migration_cost) {
+		f->reason = "sysctl_sched_migration_cost is missing";
+		return -EOPNOTSUPP;
+	}
+	st_ss_smt_present = st_ksym_key("sched_smt_present");
+	st_ss_asym_cpucap = st_ksym_key("sched_asym_cpucapacity");
+	st_ss_llc_shared = (void * __percpu *)st_ksym("sd_llc_shared");
+	if (!st_ss_smt_present || !st_ss_asym_cpucap || !st_ss_llc_shared) {
+		f->reason = "sched_smt_present, sched_asym_cpucapacity or sd_llc_shared is missing";
+		return -EOPNOTSUPP;
+	}
+	if (st_layout_member("sched_domain_shared", "has_idle_cores",
+			     &st_ss_has_idle_cores_off, &size) || size != sizeof(int)) {
+		f->reason = "no int sched_domain_shared.has_idle_cores in kernel BTF";
+		return -EOPNOTSUPP;
+	}
+	st_ss_table = vzalloc(sizeof(*st_ss_table) << ST_SS_TABLE_BITS);
+	if (!st_ss_table) {
+		f->reason = "out of memory";
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+static void st_ss_release(void)
+{
+	vfree(st_ss_table);
+	st_ss_table = NULL;
+}
+
+/*
+ * Durations from before the feature went off are stale when it is back.
+ * The host's hook may run meanwhile; under passthrough it may write a
+ * slot too, which only costs that task one stale average.
+ */
+static void st_ss_forget(void)
+{
+	memset(st_ss_table, 0, sizeof(*st_ss_table) << ST_SS_TABLE_BITS);
+}
+
+static const char *st_ss_status(bool *idle)
+{
+	*idle = false;
+	if (st_key_on(st_ss_asym_cpucap)) {
+		*idle = true;
+		return "CPUs of asymmetric capacity: sync_short leaves every wakeup to stock";
+	}
+	return NULL;
+}
+
+static bool st_ss_wanted(const struct st_config *cfg)
+{
+	return cfg->knob[ST_KNOB_SYNC_SHORT];
+}
+
+struct st_feature st_sync_short_feature = {
+	.name = "sync_short",
+	.takes_over = "select_task_rq_fair:ftrace-wrap",
+	.host = &st_ratelimit_feature,
+	.probe = st_ss_probe,
+	.release = st_ss_release,
+	.wanted = st_ss_wanted,
+	.prepare = st_ss_forget,
+	.status = st_ss_status,
+	.stock_reason = "sync_short=0",
+};
