@@ -24,8 +24,8 @@ OPTIONAL_FEATURES = ("eevdf",)
 # non-stock write fails with EOPNOTSUPP.
 SLICE_KNOBS = ("eevdf_slice", "eevdf_slice_ns", "eevdf_latency_ns")
 # Features with no hook of their own, deciding in another's: their host's
-# hooks go in while they are on (sysfs-abi, prev_bias).
-HOSTED = {"prev_bias": "ratelimit"}
+# hooks go in while they are on (sysfs-abi, prev_bias, sync_short).
+HOSTED = {"prev_bias": "ratelimit", "sync_short": "ratelimit"}
 
 # Every knob at its stock value ("stock": loaded, nothing changed).
 STOCK = {
@@ -45,6 +45,7 @@ STOCK = {
     "eevdf_slice_ns": "12000000",
     "eevdf_latency_ns": "24000000",
     "prev_bias": "0",
+    "sync_short": "0",
 }
 # The values of the upstream patches the features come from.
 SEED = {
@@ -58,6 +59,7 @@ FEATURE_MAIN = {
     "cache_level": "cache_share_level",
     "numa_scan": "numa_scan_threshold",
     "prev_bias": "prev_bias",
+    "sync_short": "sync_short",
 }
 KNOB_FEATURE = {
     "ratelimit_window_ns": "ratelimit", "ratelimit_burst": "ratelimit",
@@ -68,6 +70,7 @@ KNOB_FEATURE = {
     "eevdf_counters": "eevdf", "eevdf_slice": "eevdf", "eevdf_slice_ns": "eevdf",
     "eevdf_latency_ns": "eevdf",
     "prev_bias": "prev_bias",
+    "sync_short": "sync_short",
 }
 # Written last, so hooks go in once, with every other knob in place.
 KNOB_ORDER = ["passthrough", "ratelimit_burst", "ratelimit_quota",
@@ -75,7 +78,7 @@ KNOB_ORDER = ["passthrough", "ratelimit_burst", "ratelimit_quota",
               "cache_share_auto_llc_max", "cache_share_level",
               "numa_scan_renew", "numa_scan_threshold",
               "eevdf_slice_ns", "eevdf_latency_ns", "eevdf_counters", "eevdf_slice",
-              "prev_bias", "enabled"]
+              "prev_bias", "sync_short", "enabled"]
 
 
 class BenchError(Exception):
@@ -172,6 +175,8 @@ def builtin_configs():
                "the slice follows the competition, eevdf_latency_ns / runnable tasks (CFS-style), counters on"),
         Config("select_bias_prev", stock_plus({"prev_bias": "1"}),
                "SELECT_BIAS_PREV with UTIL_FITS_CAPACITY (Desnoyers, v2 2023): prev_bias=1 alone"),
+        Config("sis_sync", stock_plus({"sync_short": "1"}),
+               "SIS_SYNC (Chen Yu, 2024): sync wakeups of short tasks on the waker's CPU, sync_short=1 alone"),
     ]
 
 
