@@ -53,6 +53,7 @@ const char *const st_stat_names[ST_NR_STATS] = {
 	[ST_STAT_PREV_BIAS_KEPT] = "prev_bias_kept",
 	[ST_STAT_PREV_BIAS_KEPT_BUSY] = "prev_bias_kept_busy",
 	[ST_STAT_SYNC_SHORT_CHECKED] = "sync_short_checked",
+	[ST_STAT_SYNC_SHORT_BOTH_SHORT] = "sync_short_both_short",
 	[ST_STAT_SYNC_SHORT_PLACED] = "sync_short_placed",
 };
 

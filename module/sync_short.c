@@ -134,6 +134,7 @@ int st_sync_short_select(const struct st_config *cfg, struct task_struct *p,
 	in.waker_short = in.wakee_short &&
 			 st_task_short(st_ss_current_avg(), cost);
 	if (in.waker_short) {
+		st_stat_inc(ST_STAT_SYNC_SHORT_BOTH_SHORT);
 		in.idle_core = st_ss_idle_core(cpu);
 		in.waker_allowed = cpumask_test_cpu(cpu, p->cpus_ptr);
 		in.new_is_idle_prev = new_cpu == prev_cpu &&

@@ -167,36 +167,37 @@ t_prev_bias() {
 }
 
 # sync_short (SIS_SYNC): st_syncpair passes its CPU back and forth with
-# sync pipe wakeups.  Nice 19 spinners run on cpu1 and cpu2, so that no
-# core is idle on the SMT guest (cores {0,1} and {2,3}) and cpu3 is the
-# one idle CPU.  The pair's warm-up rounds run on cpu0 and cpu1 (stock
-# keeps it together on cpu0, cpu1 being busy) and record both durations;
-# then both may run anywhere.  Stock's idle scan then moves the wakee to
-# cpu3, which as an idle previous CPU keeps it from then on: the pair is
-# apart.  sync_short keeps a short pair on the waker's CPU.  SS_ROUNDS
-# round trips are counted after SS_WARMUP.
+# sync pipe wakeups.  A nice 19 spinner runs on cpu2, so that neither
+# core of the SMT guest ({0,1} and {2,3}) is idle while the pair runs on
+# cpu0, and the LLC is idle enough for stock's scan (SIS_UTIL) to look
+# for an idle CPU.  The pair's warm-up rounds keep it together on cpu0
+# (st_syncpair's own spinner on cpu1) while the module records both
+# durations; then both may run anywhere.  Stock's scan then moves the
+# wakee to an idle CPU, which as an idle previous CPU keeps it from then
+# on: the pair is apart.  sync_short keeps a short pair on the waker's
+# CPU.  SS_ROUNDS round trips are counted after SS_WARMUP.
 SS_ROUNDS=$(st_arg sync_short_rounds 200)
 SS_WARMUP=$(st_arg sync_short_warmup 40)
-# The long pair burns this much CPU time a wakeup, 32 times the
-# threshold the test sets (sysctl_sched_migration_cost / 8).
-SS_LONG_US=20000
+SS_LONG_ROUNDS=$(st_arg sync_short_long_rounds 50)
 SS_COST_DBG=/sys/kernel/debug/sched/migration_cost_ns
 
-# ss_pair SPIN_US: sets SS_WAKEUPS, SS_LOCAL (wakeups that ran on the
-# waker's CPU, after the warm-up) and the counters' growth SS_CHECKED,
-# SS_PLACED.
+# ss_pair ROUNDS SPIN_US: sets SS_WAKEUPS, SS_LOCAL (wakeups that ran on
+# the waker's CPU, after the warm-up), SS_CPU_US (the pair's CPU time per
+# wakeup) and the counters' growth SS_CHECKED, SS_SHORT, SS_PLACED.
 ss_pair() {
 	c0=$(stat_get sync_short_checked) p0=$(stat_get sync_short_placed)
-	if ! timeout 300 st_syncpair "$SS_ROUNDS" "$1" "$SS_WARMUP" >/tmp/ss.out 2>&1; then
+	s0=$(stat_get sync_short_both_short)
+	if ! timeout 300 st_syncpair "$1" "$2" "$SS_WARMUP" >/tmp/ss.out 2>&1; then
 		diag "st_syncpair failed: $(cat /tmp/ss.out)"
-		SS_WAKEUPS=-1 SS_LOCAL=-1
+		SS_WAKEUPS=-1 SS_LOCAL=-1 SS_CPU_US=-1
 	else
-		read -r SS_WAKEUPS SS_LOCAL <<-EOF2
-		$(awk '{ print $2, $4 }' /tmp/ss.out)
+		read -r SS_WAKEUPS SS_LOCAL SS_CPU_US <<-EOF2
+		$(awk '{ print $2, $4, $6 }' /tmp/ss.out)
 		EOF2
 	fi
 	SS_CHECKED=$(($(stat_get sync_short_checked) - c0))
 	SS_PLACED=$(($(stat_get sync_short_placed) - p0))
+	SS_SHORT=$(($(stat_get sync_short_both_short) - s0))
 }
 
 t_sync_short() {
@@ -220,30 +221,32 @@ t_sync_short() {
 		knob_bad sync_short "${b%:*}" "${b##*:}"
 	done
 
-	# Short means dur_avg * 8 under the migration cost (500 us: 62.5 us).
-	# An emulated pipe round trip takes longer than that of the guest's
-	# CPU time, so the test raises the cost to 5 ms (short: 625 us),
-	# and the long pair burns 20 ms.
+	# Short means dur_avg * 8 under the migration cost (500 us: 62.5
+	# us).  An emulated CPU takes longer than that for a pipe round trip,
+	# so the test measures the short pair's CPU time per wakeup at stock
+	# and sets the cost so that the threshold is four times that (at
+	# least 625 us); the long pair burns four times the threshold.
 	cost=
-	if [ -w "$SS_COST_DBG" ]; then
-		cost=$(cat "$SS_COST_DBG")
-		echo 5000000 >"$SS_COST_DBG"
-	fi
-	if [ "$(cat "$SS_COST_DBG" 2>/dev/null)" != 5000000 ]; then
-		ktap_skip "sync_short: effect" "cannot set $SS_COST_DBG (lockdown?): the test's short pair may not be short here"
+	[ -w "$SS_COST_DBG" ] && cost=$(cat "$SS_COST_DBG")
+	if [ -z "$cost" ]; then
+		ktap_skip "sync_short: effect" "$SS_COST_DBG is not writable (lockdown?): the test cannot set what short means here"
 	else
-		pb_spin 1 2
-		ss_pair 0
+		pb_spin 2
+		ss_pair "$SS_ROUNDS" 0
 		l0=$SS_LOCAL
-		diag "sync_short=0, short pair: $SS_LOCAL of $SS_WAKEUPS wakeups on the waker's CPU"
+		thr=$((SS_CPU_US * 4 * 1000))
+		[ "$thr" -ge 625000 ] || thr=625000
+		long_us=$((thr * 4 / 1000))
+		echo $((thr * 8)) >"$SS_COST_DBG"
+		diag "sync_short=0, short pair: $SS_LOCAL of $SS_WAKEUPS wakeups on the waker's CPU, $SS_CPU_US us of CPU a wakeup; migration_cost_ns $cost -> $(cat "$SS_COST_DBG") (short: under $((thr / 1000)) us), the long pair burns $long_us us"
 		check_eq "sync_short=0: sync_short_checked still" "$SS_CHECKED" 0
 
 		knob_valid sync_short 1 1
 		check_eq "sync_short=1: active" "$(feature_state sync_short)" active
 		check "sync_short=1: select_task_rq_fair hooked" hooked select_task_rq_fair
 		check_eq "sync_short=1 with window 0: ratelimit idle" "$(feature_state ratelimit)" idle
-		ss_pair 0
-		diag "sync_short=1, short pair: $SS_LOCAL of $SS_WAKEUPS wakeups on the waker's CPU, sync_short_checked +$SS_CHECKED, sync_short_placed +$SS_PLACED"
+		ss_pair "$SS_ROUNDS" 0
+		diag "sync_short=1, short pair: $SS_LOCAL of $SS_WAKEUPS wakeups on the waker's CPU ($SS_CPU_US us of CPU a wakeup), sync_short_checked +$SS_CHECKED, sync_short_both_short +$SS_SHORT, sync_short_placed +$SS_PLACED"
 		check "sync_short=1: a short pair's wakeups run on the waker's CPU ($SS_LOCAL of $SS_WAKEUPS, at least three quarters; stock $l0)" \
 			test "$SS_WAKEUPS" -gt 0 -a $((SS_LOCAL * 4)) -ge $((SS_WAKEUPS * 3))
 		check "sync_short=1: more of them than stock ($SS_LOCAL against $l0)" \
@@ -251,15 +254,15 @@ t_sync_short() {
 		check "sync_short=1: sync_short_placed counts its moves (+$SS_PLACED)" \
 			test "$SS_PLACED" -gt 0
 
-		ss_pair "$SS_LONG_US"
-		diag "sync_short=1, pair burning $SS_LONG_US us a wakeup: $SS_LOCAL of $SS_WAKEUPS wakeups on the waker's CPU, sync_short_checked +$SS_CHECKED, sync_short_placed +$SS_PLACED"
+		ss_pair "$SS_LONG_ROUNDS" "$long_us"
+		diag "sync_short=1, pair burning $long_us us a wakeup: $SS_LOCAL of $SS_WAKEUPS wakeups on the waker's CPU ($SS_CPU_US us of CPU a wakeup), sync_short_checked +$SS_CHECKED, sync_short_both_short +$SS_SHORT, sync_short_placed +$SS_PLACED"
 		check "sync_short=1: a long pair's wakeups are judged (sync_short_checked +$SS_CHECKED)" \
 			test "$SS_CHECKED" -gt 0
 		check_eq "sync_short=1: none of a long pair's is placed" "$SS_PLACED" 0
 
 		# passthrough judges and applies nothing
 		wr passthrough 1 >/dev/null
-		ss_pair 0
+		ss_pair "$SS_ROUNDS" 0
 		check "passthrough: sync_short's verdicts computed (sync_short_checked +$SS_CHECKED)" \
 			test "$SS_CHECKED" -gt 0
 		check_eq "passthrough: sync_short places nothing" "$SS_PLACED" 0
@@ -268,9 +271,9 @@ t_sync_short() {
 		# prev_bias decides first: what it keeps never reaches sync_short
 		wr prev_bias 1 >/dev/null
 		c0=$(stat_get ratelimit_checked) k0=$(stat_get prev_bias_kept)
-		ss_pair 0
+		ss_pair "$SS_ROUNDS" 0
 		rc=$(($(stat_get ratelimit_checked) - c0)) pk=$(($(stat_get prev_bias_kept) - k0))
-		diag "prev_bias=1 and sync_short=1: $SS_LOCAL of $SS_WAKEUPS on the waker's CPU; ratelimit_checked +$rc, prev_bias_kept +$pk, sync_short_checked +$SS_CHECKED, sync_short_placed +$SS_PLACED"
+		diag "prev_bias=1 and sync_short=1: $SS_LOCAL of $SS_WAKEUPS on the waker's CPU; ratelimit_checked +$rc, prev_bias_kept +$pk, sync_short_checked +$SS_CHECKED, sync_short_both_short +$SS_SHORT, sync_short_placed +$SS_PLACED"
 		check "both on: sync_short judges only what prev_bias left (sync_short_checked +$SS_CHECKED, at most ratelimit_checked +$rc less prev_bias_kept +$pk, one in flight per CPU aside)" \
 			test "$SS_CHECKED" -le $((rc - pk + $(nproc)))
 		wr prev_bias 0 >/dev/null
