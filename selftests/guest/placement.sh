@@ -167,18 +167,16 @@ t_prev_bias() {
 }
 
 # sync_short (SIS_SYNC): st_syncpair passes its CPU back and forth with
-# sync pipe wakeups.  A nice 19 spinner runs on cpu2, so that neither
-# core of the SMT guest ({0,1} and {2,3}) is idle while the pair runs on
-# cpu0, and the LLC is idle enough for stock's scan (SIS_UTIL) to look
-# for an idle CPU.  The pair's warm-up rounds keep it together on cpu0
-# (st_syncpair's own spinner on cpu1) while the module records both
-# durations; then both may run anywhere.  Stock's scan then moves the
-# wakee to an idle CPU, which as an idle previous CPU keeps it from then
-# on: the pair is apart.  sync_short keeps a short pair on the waker's
-# CPU.  SS_ROUNDS round trips are counted after SS_WARMUP.
+# sync pipe wakeups, each process going back to cpu0 before it sleeps, so
+# that every wakeup starts with the wakee's previous CPU the waker's.  A
+# nice 19 spinner runs on cpu2, so that neither core of the SMT guest
+# ({0,1} and {2,3}) is idle while the pair runs on cpu0, and the LLC is
+# idle enough for stock's scan (SIS_UTIL) to look for an idle CPU: stock
+# moves the wakee to cpu1 or cpu3, sync_short keeps a short pair on the
+# waker's CPU.  SS_ROUNDS round trips are counted after SS_WARMUP.
 SS_ROUNDS=$(st_arg sync_short_rounds 200)
 SS_WARMUP=$(st_arg sync_short_warmup 40)
-SS_LONG_ROUNDS=$(st_arg sync_short_long_rounds 50)
+SS_LONG_ROUNDS=$(st_arg sync_short_long_rounds 25)
 SS_COST_DBG=/sys/kernel/debug/sched/migration_cost_ns
 
 # ss_pair ROUNDS SPIN_US: sets SS_WAKEUPS, SS_LOCAL (wakeups that ran on
@@ -222,10 +220,12 @@ t_sync_short() {
 	done
 
 	# Short means dur_avg * 8 under the migration cost (500 us: 62.5
-	# us).  An emulated CPU takes longer than that for a pipe round trip,
-	# so the test measures the short pair's CPU time per wakeup at stock
-	# and sets the cost so that the threshold is four times that (at
-	# least 625 us); the long pair burns four times the threshold.
+	# us).  An emulated CPU takes longer than that for a pipe round trip
+	# (416 to 2641 us of guest CPU a wakeup, 2026-12-02, counting the
+	# time its host took the vCPU away), so the test measures the short
+	# pair's CPU time per wakeup at stock and sets the cost so that the
+	# threshold is eight times that (at least 625 us); the long pair
+	# burns four times the threshold.
 	cost=
 	[ -w "$SS_COST_DBG" ] && cost=$(cat "$SS_COST_DBG")
 	if [ -z "$cost" ]; then
@@ -234,7 +234,7 @@ t_sync_short() {
 		pb_spin 2
 		ss_pair "$SS_ROUNDS" 0
 		l0=$SS_LOCAL
-		thr=$((SS_CPU_US * 4 * 1000))
+		thr=$((SS_CPU_US * 8 * 1000))
 		[ "$thr" -ge 625000 ] || thr=625000
 		long_us=$((thr * 4 / 1000))
 		echo $((thr * 8)) >"$SS_COST_DBG"
@@ -247,12 +247,12 @@ t_sync_short() {
 		check_eq "sync_short=1 with window 0: ratelimit idle" "$(feature_state ratelimit)" idle
 		ss_pair "$SS_ROUNDS" 0
 		diag "sync_short=1, short pair: $SS_LOCAL of $SS_WAKEUPS wakeups on the waker's CPU ($SS_CPU_US us of CPU a wakeup), sync_short_checked +$SS_CHECKED, sync_short_both_short +$SS_SHORT, sync_short_placed +$SS_PLACED"
-		check "sync_short=1: a short pair's wakeups run on the waker's CPU ($SS_LOCAL of $SS_WAKEUPS, at least three quarters; stock $l0)" \
-			test "$SS_WAKEUPS" -gt 0 -a $((SS_LOCAL * 4)) -ge $((SS_WAKEUPS * 3))
-		check "sync_short=1: more of them than stock ($SS_LOCAL against $l0)" \
-			test "$SS_LOCAL" -gt "$l0"
-		check "sync_short=1: sync_short_placed counts its moves (+$SS_PLACED)" \
+		check "sync_short=1: it places a short pair's wakeups on the waker's CPU (sync_short_placed +$SS_PLACED)" \
 			test "$SS_PLACED" -gt 0
+		check "sync_short=1: the wakees it placed ran there ($SS_LOCAL of $SS_WAKEUPS on the waker's CPU, at least nine tenths of the $SS_PLACED placed)" \
+			test $((SS_LOCAL * 10)) -ge $((SS_PLACED * 9))
+		check "sync_short=1: more of a short pair's wakeups on the waker's CPU than stock ($SS_LOCAL against $l0 of $SS_WAKEUPS)" \
+			test "$SS_LOCAL" -gt "$l0"
 
 		ss_pair "$SS_LONG_ROUNDS" "$long_us"
 		diag "sync_short=1, pair burning $long_us us a wakeup: $SS_LOCAL of $SS_WAKEUPS wakeups on the waker's CPU ($SS_CPU_US us of CPU a wakeup), sync_short_checked +$SS_CHECKED, sync_short_both_short +$SS_SHORT, sync_short_placed +$SS_PLACED"

@@ -4,15 +4,17 @@
  * with sync wakeups, for the sync_short test.  Two processes pass the
  * waker's CPU number back and forth through two pipes (a pipe write is a
  * WF_SYNC wakeup); after each read a process burns SPIN_US microseconds
- * of its own CPU time (0: none, a short-running pair).  Both start on
- * CPU 0 and, for the first WARMUP round trips, may run on CPU 0 and CPU 1
- * only, with a nice 19 spinner of ours on CPU 1: stock keeps them
- * together on CPU 0 while the module learns their durations.  Then the
- * spinner ends and both may run anywhere.  Each wakee counts the wakeups
- * after the warm-up after which it runs on the CPU its waker wrote from.
- * Prints "wakeups N on_waker_cpu L cpu_us U" (N = 2 x ROUNDS; U: the two
- * processes' CPU time per wakeup after the warm-up, about what the
- * module's average duration sees).
+ * of its own CPU time (0: none, a short-running pair).  Before each sleep
+ * a process moves itself to CPU 0 by affinity and then allows every CPU
+ * again, so that every wakeup starts from the pair gathered on CPU 0:
+ * the wakee's previous CPU is the waker's, and whether the wakee stays
+ * there or goes to an idle CPU is decided afresh at each wakeup (an idle
+ * previous CPU elsewhere would decide it before SIS_SYNC could).  The
+ * first WARMUP round trips are not counted (the module learns the two
+ * durations).  Each wakee counts the wakeups after which it runs on the
+ * CPU its waker wrote from.  Prints "wakeups N on_waker_cpu L cpu_us U"
+ * (N = 2 x ROUNDS; U: the two processes' CPU time per wakeup, about what
+ * the module's average duration sees).
  */
 #define _GNU_SOURCE
 #include <sched.h>
@@ -21,7 +23,6 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -45,25 +46,15 @@ static void burn(long us)
 		;
 }
 
-static void allow_0_1(void)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(0, &set);
-	CPU_SET(1, &set);
-	if (sched_setaffinity(0, sizeof(set), &set)) {
-		perror("sched_setaffinity");
-		exit(2);
-	}
-}
-
+/* writes the waker's CPU, then goes back to CPU 0 to sleep there */
 static void put(int out)
 {
 	int cpu = sched_getcpu();
 
 	if (write(out, &cpu, sizeof(cpu)) != sizeof(cpu))
 		exit(3);
+	st_pin(0);
+	st_pin(-1);
 }
 
 /* waits for the partner's wakeup; counts it when on the waker's CPU */
@@ -75,30 +66,14 @@ static void take(int in, long i, long warmup, long *local)
 		exit(3);
 	if (i >= warmup && cpu == sched_getcpu())
 		(*local)++;
-	if (i + 1 == warmup)
-		st_pin(-1);
-}
-
-static pid_t warm_spinner(void)
-{
-	pid_t pid = fork();
-
-	if (pid == 0) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		st_pin(1);
-		setpriority(PRIO_PROCESS, 0, 19);
-		for (;;)
-			;
-	}
-	return pid;
 }
 
 int main(int argc, char **argv)
 {
 	long rounds, spin, warmup, i, *local;
-	long long *cpu0;
 	int a2b[2], b2a[2], status;
-	pid_t child, spinner = -1;
+	long long *cpu0;
+	pid_t child;
 
 	if (argc < 4) {
 		fprintf(stderr, "usage: %s ROUNDS SPIN_US WARMUP\n", argv[0]);
@@ -111,20 +86,16 @@ int main(int argc, char **argv)
 		fprintf(stderr, "st_syncpair: ROUNDS >= 1, SPIN_US and WARMUP >= 0\n");
 		return 1;
 	}
-	/* zeroed: the two counts */
+	/* zeroed: the two counts, then the two CPU times */
 	local = mmap(NULL, 4 * sizeof(*local), PROT_READ | PROT_WRITE,
 		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	cpu0 = (long long *)&local[2];
 	if (local == MAP_FAILED || pipe(a2b) || pipe(b2a)) {
 		perror("st_syncpair");
 		return 2;
 	}
-	if (warmup)
-		spinner = warm_spinner();
+	cpu0 = (long long *)&local[2];
 	st_pin(0);
-	allow_0_1();
-	if (!warmup)
-		st_pin(-1);
+	st_pin(-1);
 	child = fork();
 	if (child == 0) {
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -143,10 +114,6 @@ int main(int argc, char **argv)
 			cpu0[0] = cpu_ns();
 		put(a2b[1]);
 		take(b2a[0], i, warmup, &local[0]);
-		if (i + 1 == warmup) {
-			kill(spinner, SIGKILL);
-			waitpid(spinner, NULL, 0);
-		}
 		burn(spin);
 	}
 	cpu0[0] = cpu_ns() - cpu0[0];
