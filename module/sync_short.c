@@ -140,6 +140,7 @@ int st_sync_short_select(const struct st_config *cfg, struct task_struct *p,
 		in.new_is_idle_prev = new_cpu == prev_cpu &&
 				      st_kcall(st_ss_idle_cpu)(prev_cpu);
 		in.share_cache = !in.idle_core && in.waker_allowed &&
+				 !in.new_is_idle_prev &&
 				 st_kcall(st_ss_cpus_share_cache)(cpu, new_cpu);
 	}
 	if (!st_sync_short_decide(&in) || st_passthrough(cfg))
