@@ -224,8 +224,8 @@ t_sync_short() {
 	# (416 to 2641 us of guest CPU a wakeup, 2026-12-02, counting the
 	# time its host took the vCPU away), so the test measures the short
 	# pair's CPU time per wakeup at stock and sets the cost so that the
-	# threshold is eight times that (at least 625 us); the long pair
-	# burns four times the threshold.
+	# threshold is eight times that (at least 625 us, at most 500 ms);
+	# the long pair burns four times the threshold.
 	cost=
 	[ -w "$SS_COST_DBG" ] && cost=$(cat "$SS_COST_DBG")
 	if [ -z "$cost" ]; then
@@ -236,6 +236,8 @@ t_sync_short() {
 		l0=$SS_LOCAL
 		thr=$((SS_CPU_US * 8 * 1000))
 		[ "$thr" -ge 625000 ] || thr=625000
+		# migration_cost_ns is an unsigned int
+		[ "$thr" -le 500000000 ] || thr=500000000
 		long_us=$((thr * 4 / 1000))
 		echo $((thr * 8)) >"$SS_COST_DBG"
 		diag "sync_short=0, short pair: $SS_LOCAL of $SS_WAKEUPS wakeups on the waker's CPU, $SS_CPU_US us of CPU a wakeup; migration_cost_ns $cost -> $(cat "$SS_COST_DBG") (short: under $((thr / 1000)) us), the long pair burns $long_us us"
