@@ -511,6 +511,18 @@ struct st_sync_short_in {
 	bool new_is_idle_prev;	/* the choice is prev, and prev is idle */
 };
 
-bool st_sync_short_decide(const struct st_sync_short_in *in);
+/*
+ * select_idle_sibling() with SIS_SYNC, judged on its result: a sync
+ * wakeup between two short tasks, with no idle core in the LLC, goes to
+ * the waker's CPU rather than to what the idle scan found.  The patch's
+ * earlier returns stand: an idle previous CPU (returned before its test)
+ * and any choice outside the waker's LLC (not the scan's).
+ */
+static inline bool st_sync_short_decide(const struct st_sync_short_in *in)
+{
+	return in->sync && in->waker_short && in->wakee_short &&
+	       !in->idle_core && !in->new_is_waker && in->waker_allowed &&
+	       in->share_cache && !in->new_is_idle_prev;
+}
 
 #endif /* SCHED_TUNE_POLICY_H */

@@ -162,7 +162,6 @@ static int st_select_task_rq_fair(struct task_struct *p, int prev_cpu,
 	const struct st_config *cfg = st_config_get();
 	int cpu = smp_processor_id();
 	unsigned long now = jiffies;
-	u64 wakee_avg = 0;
 	int new_cpu;
 
 	/*
@@ -173,9 +172,6 @@ static int st_select_task_rq_fair(struct task_struct *p, int prev_cpu,
 	    st_rl_eas_enabled() || !cfg)
 		goto stock;
 
-	/* before the rate limit, which may return: every wakeup is a sample */
-	if (st_sync_short_on(cfg))
-		wakee_avg = st_sync_short_track(p);
 	st_stat_inc(ST_STAT_RL_CHECKED);
 	if (!st_rl_may_be_limited(p, now) ||
 	    !st_rl_limited(&cfg->rl, st_rl_tat(p), sched_clock_cpu(prev_cpu)))
@@ -183,6 +179,9 @@ static int st_select_task_rq_fair(struct task_struct *p, int prev_cpu,
 	if (st_want_affine(p, cpu, now) && !st_passthrough(cfg)) {
 		st_record_wakee(p, now);
 		st_stat_inc(ST_STAT_RL_KEPT_PREV_CPU);
+		/* sync_short's durations count every wakeup */
+		if (st_sync_short_on(cfg))
+			st_sync_short_track(p);
 		return prev_cpu;
 	}
 placement:
@@ -192,9 +191,9 @@ placement:
 	 */
 	new_cpu = st_kcall(st_orig_select_task_rq_fair)(p, prev_cpu, wake_flags);
 	cpu = st_prev_bias_select(cfg, p, prev_cpu, new_cpu);
-	if (cpu == new_cpu && st_sync_short_on(cfg))
-		cpu = st_sync_short_select(cfg, p, prev_cpu, new_cpu,
-					   wake_flags, wakee_avg);
+	if (st_sync_short_on(cfg))
+		cpu = st_sync_short_select(cfg, p, prev_cpu, new_cpu, cpu,
+					   wake_flags);
 	return cpu;
 stock:
 	return st_kcall(st_orig_select_task_rq_fair)(p, prev_cpu, wake_flags);

@@ -161,14 +161,18 @@ void st_stats_reset(void);
 /*
  * The placement features that decide in ratelimit's select_task_rq_fair
  * wrapper, after the rate limit: prev_bias.c, then sync_short.c.  Each
- * returns the CPU to wake @p on, given the choice before it (@new_cpu).
+ * returns the CPU to wake @p on, given stock's @new_cpu; sync_short also
+ * gets prev_bias's answer (@chosen), which stands where it differs.
  */
 int st_prev_bias_select(const struct st_config *cfg, struct task_struct *p,
 			int prev_cpu, int new_cpu);
 int st_sync_short_select(const struct st_config *cfg, struct task_struct *p,
-			 int prev_cpu, int new_cpu, int wake_flags,
-			 u64 wakee_avg);
-/* sync_short's record of @p's duration, at its wakeup; returns its average */
+			 int prev_cpu, int new_cpu, int chosen, int wake_flags);
+/*
+ * sync_short's record of @p's duration, at its wakeup; returns its
+ * average.  st_sync_short_select() records too: this is for a wakeup
+ * that ends before (the rate limit's).
+ */
 u64 st_sync_short_track(struct task_struct *p);
 
 /* inline, so that a wakeup with sync_short off makes no call for it */

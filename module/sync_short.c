@@ -116,9 +116,9 @@ static bool st_ss_idle_core(int cpu)
 }
 
 int st_sync_short_select(const struct st_config *cfg, struct task_struct *p,
-			 int prev_cpu, int new_cpu, int wake_flags,
-			 u64 wakee_avg)
+			 int prev_cpu, int new_cpu, int chosen, int wake_flags)
 {
+	u64 wakee_avg = st_sync_short_track(p);
 	unsigned int cost = READ_ONCE(*st_ss_migration_cost);
 	int cpu = smp_processor_id();
 	struct st_sync_short_in in = {
@@ -126,6 +126,9 @@ int st_sync_short_select(const struct st_config *cfg, struct task_struct *p,
 		.new_is_waker = new_cpu == cpu,
 	};
 
+	/* prev_bias decided: the first that decides wins */
+	if (chosen != new_cpu)
+		return chosen;
 	if (!in.sync || in.new_is_waker || st_key_on(st_ss_asym_cpucap))
 		return new_cpu;
 	st_stat_inc(ST_STAT_SYNC_SHORT_CHECKED);

@@ -50,7 +50,8 @@ void st_ksym_report_entry(const char *what, unsigned long addr);
  */
 static inline bool st_key_on(const struct static_key *key)
 {
-	return key && static_key_count((struct static_key *)key) > 0;
+	/* static_key_count(), inline: -1 while being enabled counts as on */
+	return key && atomic_read(&key->enabled);
 }
 
 #define st_ksym_key(name)	((const struct static_key *)st_ksym(name))
