@@ -119,31 +119,35 @@ int st_sync_short_select(const struct st_config *cfg, struct task_struct *p,
 			 int prev_cpu, int new_cpu, int chosen, int wake_flags)
 {
 	u64 wakee_avg = st_sync_short_track(p);
-	unsigned int cost = READ_ONCE(*st_ss_migration_cost);
-	int cpu = smp_processor_id();
-	struct st_sync_short_in in = {
-		.sync = wake_flags & ST_WF_SYNC,
-		.new_is_waker = new_cpu == cpu,
-	};
+	struct st_sync_short_in in = { .sync = wake_flags & ST_WF_SYNC };
+	unsigned int cost;
+	int cpu;
 
 	/* prev_bias decided: the first that decides wins */
-	if (chosen != new_cpu)
+	if (chosen != new_cpu || !in.sync)
 		return chosen;
-	if (!in.sync || in.new_is_waker || st_key_on(st_ss_asym_cpucap))
+	cpu = smp_processor_id();
+	if (new_cpu == cpu || st_key_on(st_ss_asym_cpucap))
 		return new_cpu;
 	st_stat_inc(ST_STAT_SYNC_SHORT_CHECKED);
-	/* each test only where the earlier ones passed: decide() is an "and" */
-	in.wakee_short = st_task_short(wakee_avg, cost);
-	in.waker_short = in.wakee_short &&
-			 st_task_short(st_ss_current_avg(), cost);
+	/*
+	 * Each test only where the earlier ones passed (decide() is an
+	 * "and"), the idle previous CPU first: the patch returns it before
+	 * its own test, and a ping-pong's wakee mostly finds it so.
+	 */
+	in.new_is_idle_prev = new_cpu == prev_cpu &&
+			      st_kcall(st_ss_idle_cpu)(prev_cpu);
+	if (!in.new_is_idle_prev) {
+		cost = READ_ONCE(*st_ss_migration_cost);
+		in.wakee_short = st_task_short(wakee_avg, cost);
+		in.waker_short = in.wakee_short &&
+				 st_task_short(st_ss_current_avg(), cost);
+	}
 	if (in.waker_short) {
 		st_stat_inc(ST_STAT_SYNC_SHORT_BOTH_SHORT);
 		in.idle_core = st_ss_idle_core(cpu);
 		in.waker_allowed = cpumask_test_cpu(cpu, p->cpus_ptr);
-		in.new_is_idle_prev = new_cpu == prev_cpu &&
-				      st_kcall(st_ss_idle_cpu)(prev_cpu);
 		in.share_cache = !in.idle_core && in.waker_allowed &&
-				 !in.new_is_idle_prev &&
 				 st_kcall(st_ss_cpus_share_cache)(cpu, new_cpu);
 	}
 	if (!st_sync_short_decide(&in) || st_passthrough(cfg))
