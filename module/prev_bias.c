@@ -109,8 +109,10 @@ int st_prev_bias_select(const struct st_config *cfg, struct task_struct *p,
 	struct st_prev_bias_in in = { .new_is_prev = new_cpu == prev_cpu };
 	enum st_prev_bias_verdict v;
 
-	/* passthrough computes the verdict, as the others do, and applies none */
-	/* passthrough reaches here whether or not prev_bias could probe */
+	/*
+	 * passthrough computes the verdict, as the others do, and applies
+	 * none; it reaches here whether or not prev_bias could probe
+	 */
 	if (in.new_is_prev ||
 	    (!cfg->knob[ST_KNOB_PREV_BIAS] && !st_passthrough(cfg)) ||
 	    !READ_ONCE(st_prev_bias_feature.supported) ||
