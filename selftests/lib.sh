@@ -43,7 +43,7 @@ st_die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 # "N passed, N failed" line and the per-kernel summary count the same things.
 ST_PASS=0 ST_FAIL=0 ST_SKIP=0 ST_NUM=0
 declare -A ST_KPASS=() ST_KFAIL=() ST_KSKIP=()
-ST_KORDER=() ST_MATRIX=()
+ST_KORDER=() ST_MATRIX=() ST_FAILED=()
 
 # st_result pass|fail|skip GROUP DESC [SKIP-REASON]
 st_result() {
@@ -62,6 +62,7 @@ st_result() {
 		echo "ok $ST_NUM - [$group] $desc # SKIP $why" ;;
 	*)
 		ST_FAIL=$((ST_FAIL + 1)); ST_KFAIL[$group]=$((ST_KFAIL[$group] + 1))
+		ST_FAILED+=("$ST_NUM - [$group] $desc")
 		echo "not ok $ST_NUM - [$group] $desc" ;;
 	esac
 }
@@ -138,6 +139,13 @@ st_summary() {
 		printf '#   %-40s %3d passed, %3d failed, %3d skipped\n' "$g" \
 			"${ST_KPASS[$g]}" "${ST_KFAIL[$g]}" "${ST_KSKIP[$g]}"
 	done
+	# again at the end, where a CI that keeps only the log's tail shows
+	# them: which checks failed, not just how many
+	if ((ST_FAIL)); then
+		echo "# failed:"
+		printf '#   not ok %s\n' "${ST_FAILED[@]:0:20}" | cut -c1-240
+		((ST_FAIL <= 20)) || echo "#   ... and $((ST_FAIL - 20)) more"
+	fi
 	echo "1..$ST_NUM"
 	if ((ST_SKIP)); then
 		echo "$ST_PASS passed, $ST_FAIL failed, $ST_SKIP skipped"

@@ -169,16 +169,22 @@ run_kernel() {
 	ST_INITRAMFS_HOOK=pkg_initramfs_hook st_build_initramfs "$kver" "$ST_KO" "$out/initramfs.cpio"
 	# SMT cores: one LLC, two L2s of two threads each, so the cache level
 	# has both kinds of pair (st_topology=smt makes their checks strict)
-	# knob parsing and its fuzz are the same code on both 6.12s: once,
+	# knob and parameter parsing, its fuzz, and the refusals (decided
+	# before any hook is placed, by the wrapper's code for the whole 6.12
+	# series: gate, kallsyms, BTF) are the same code on both 6.12s: once,
 	# on Debian 12's (the user's ST_GUEST_ARGS come last and win)
 	local skip=
-	[[ $kver == "$K612_OPS" && $kver != "$K612" ]] && skip=st_skip=knobs,knob_fuzz
+	[[ $kver == "$K612_OPS" && $kver != "$K612" ]] &&
+		skip=st_skip=knobs,knob_fuzz,stats_reset,params,param_livepatch,gate_refusal,ksym_missing,btf_refusal,all_unsupported
 	# the ftrace_ops boot is about the hooks: decisions that add no hook
-	# of their own (level none, the adaptive quota, prev_bias, sync_short), and the
-	# refusals, decided before any hook is placed (gate, kallsyms, BTF),
-	# run in the direct-call boots only
+	# of their own (level none, the adaptive quota, prev_bias, sync_short),
+	# the refusals and what the module does before it hooks (modprobe,
+	# the topology it reads) run in the direct-call boots only.  The soak
+	# too: toggle_stress, unload_clean and tracers take the ops path on,
+	# off and out under load, unload_clean with the leak check.
 	local ops_skip=${skip:-st_skip=}${skip:+,}cache_none,ratelimit_adaptive,prev_bias,sync_short
 	ops_skip+=,gate_refusal,ksym_missing,btf_refusal,all_unsupported
+	ops_skip+=,modprobe,cache_topology,cache_bad_input,soak
 	# shellcheck disable=SC2086 # ST_GUEST_ARGS is a list of words on purpose
 	ST_QEMU_SMP="$ST_SMP,sockets=1,cores=$((ST_SMP / 2)),threads=2" \
 		guest_run "$kver" "$out/guest" tests st_topology=smt $skip ${ST_GUEST_ARGS:-}

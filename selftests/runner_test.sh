@@ -57,6 +57,14 @@ job_file "ok 1 - [fake-kernel] built" "error: headers for 6.12.999 missing"
 expect_fail "a kernel job that died (st_die, no job-end line) after 1 pass" 1 replay_job
 job_file "ok 1 - [fake-kernel] built" "# job-end 3"
 expect_fail "a kernel job that exited 3" 1 replay_job
+job_file "ok 1 - [fake-kernel] built" "not ok 2 - [fake-kernel] booted (3 of 400, at least 40)" "# job-end 0"
+summary_of replay_job >/dev/null
+# a CI that keeps only the log's last lines still shows which check failed
+if tail -n 4 "$tmp/out" | grep -qxF '#   not ok 2 - [fake-kernel] booted (3 of 400, at least 40)'; then
+	ok "the summary's last lines name the failed check"
+else
+	not_ok "the summary's last lines name the failed check"; sed 's/^/# /' "$tmp/out"
+fi
 job_file "# job-end 0"
 expect_fail "a kernel job that printed no result" 1 replay_job
 # the job wrapper itself, around a function that dies halfway
