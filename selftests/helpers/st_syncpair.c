@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * st_syncpair ROUNDS SPIN_US WARMUP: a pair of tasks that wake each other
+ * st_syncpair ROUNDS SPIN_US WARMUP [STATS]: a pair of tasks that wake each other
  * with sync wakeups, for the sync_short test.  Two processes pass the
  * waker's CPU number back and forth through two pipes (a pipe write is a
  * WF_SYNC wakeup); after each read a process burns SPIN_US microseconds
@@ -14,7 +14,11 @@
  * durations).  Each wakee counts the wakeups after which it runs on the
  * CPU its waker wrote from.  Prints "wakeups N on_waker_cpu L cpu_us U"
  * (N = 2 x ROUNDS; U: the two processes' CPU time per wakeup, about what
- * the module's average duration sees).
+ * the module's average duration sees).  With STATS (the module's stats/
+ * directory), also " checked C both_short S placed P": what sync_short
+ * counted over the counted rounds alone, read at the end of the warm-up
+ * (a new task's average starts at 0, short, as the patch's dur_avg
+ * does, so the warm-up's first wakeups may be placed whatever the pair).
  */
 #define _GNU_SOURCE
 #include <sched.h>
@@ -68,20 +72,51 @@ static void take(int in, long i, long warmup, long *local)
 		(*local)++;
 }
 
+static const char *const stat_names[] = {
+	"sync_short_checked", "sync_short_both_short", "sync_short_placed",
+};
+#define NR_STATS (sizeof(stat_names) / sizeof(stat_names[0]))
+
+/* adds SIGN times each counter of DIR to V; 0 if one is unreadable */
+static int add_stats(const char *dir, int sign, long long *v)
+{
+	char path[512];
+	long long n;
+	unsigned int s;
+	int ok = 1;
+	FILE *f;
+
+	for (s = 0; dir && s < NR_STATS; s++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, stat_names[s]);
+		f = fopen(path, "r");
+		if (f && fscanf(f, "%lld", &n) == 1)
+			v[s] += sign * n;
+		else
+			ok = 0;
+		if (f)
+			fclose(f);
+	}
+	return ok;
+}
+
 int main(int argc, char **argv)
 {
+	long long stats[NR_STATS] = { 0 };
+	const char *stats_dir;
+	int stats_ok = 1;
 	long rounds, spin, warmup, i, *local;
 	int a2b[2], b2a[2], status;
 	long long *cpu0;
 	pid_t child;
 
 	if (argc < 4) {
-		fprintf(stderr, "usage: %s ROUNDS SPIN_US WARMUP\n", argv[0]);
+		fprintf(stderr, "usage: %s ROUNDS SPIN_US WARMUP [STATS]\n", argv[0]);
 		return 1;
 	}
 	rounds = atol(argv[1]);
 	spin = atol(argv[2]);
 	warmup = atol(argv[3]);
+	stats_dir = argc > 4 ? argv[4] : NULL;
 	if (rounds < 1 || spin < 0 || warmup < 0) {
 		fprintf(stderr, "st_syncpair: ROUNDS >= 1, SPIN_US and WARMUP >= 0\n");
 		return 1;
@@ -110,19 +145,29 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	for (i = 0; i < warmup + rounds; i++) {
-		if (i == warmup)
+		if (i == warmup) {
+			/* the partner sleeps until the put below */
+			stats_ok = add_stats(stats_dir, -1, stats);
 			cpu0[0] = cpu_ns();
+		}
 		put(a2b[1]);
 		take(b2a[0], i, warmup, &local[0]);
 		burn(spin);
 	}
 	cpu0[0] = cpu_ns() - cpu0[0];
+	stats_ok &= add_stats(stats_dir, 1, stats);
 	if (waitpid(child, &status, 0) != child || !WIFEXITED(status) ||
 	    WEXITSTATUS(status)) {
 		fprintf(stderr, "st_syncpair: the partner failed\n");
 		return 3;
 	}
-	printf("wakeups %ld on_waker_cpu %ld cpu_us %lld\n", 2 * rounds,
+	printf("wakeups %ld on_waker_cpu %ld cpu_us %lld", 2 * rounds,
 	       local[0] + local[1], (cpu0[0] + cpu0[1]) / 1000 / (2 * rounds));
+	if (stats_dir && stats_ok)
+		printf(" checked %lld both_short %lld placed %lld", stats[0],
+		       stats[1], stats[2]);
+	else if (stats_dir)
+		printf(" checked -1 both_short -1 placed -1");
+	printf("\n");
 	return 0;
 }
