@@ -141,8 +141,19 @@ static bool st_feature_wanted(const struct st_feature *f,
 	return false;
 }
 
-/* A feature whose host went unsupported goes with it, saying why. */
-static void st_feature_orphan(struct st_feature *host)
+static void st_feature_release(struct st_feature *f)
+{
+	st_fhook_release(f->hooks, f->nr_hooks);
+	if (f->release)
+		f->release();
+}
+
+/*
+ * A feature whose host went unsupported goes with it, saying why.  Its
+ * state goes with the host's: at once when the host's was released
+ * (@release), after the host's hooks are gone when the host is pinned.
+ */
+static void st_feature_orphan(struct st_feature *host, bool release)
 {
 	int i;
 
@@ -159,14 +170,9 @@ static void st_feature_orphan(struct st_feature *host)
 		g->installed = false;
 		pr_info("feature %s unsupported from now on: %s\n", g->name,
 			g->reason);
+		if (release)
+			st_feature_release(g);
 	}
-}
-
-static void st_feature_release(struct st_feature *f)
-{
-	st_fhook_release(f->hooks, f->nr_hooks);
-	if (f->release)
-		f->release();
 }
 
 /*
@@ -183,7 +189,7 @@ static void st_feature_refuse(struct st_feature *f, const char *func)
 	f->supported = false;
 	st_feature_release(f);
 	pr_info("feature %s unsupported from now on: %s\n", f->name, f->reason);
-	st_feature_orphan(f);
+	st_feature_orphan(f, true);
 }
 
 /*
@@ -203,7 +209,7 @@ static bool st_feature_pinned(struct st_feature *f)
 	f->reason = f->busy_reason;
 	f->supported = false;
 	pr_info("feature %s unsupported from now on: %s\n", f->name, f->reason);
-	st_feature_orphan(f);
+	st_feature_orphan(f, false);
 	return true;
 }
 
@@ -552,7 +558,7 @@ void st_core_exit(void)
 
 	struct st_fhook *sets[ST_NR_FEATURES];
 	int nrs[ST_NR_FEATURES];
-	bool pinned[ST_NR_FEATURES];
+	bool pinned[ST_NR_FEATURES], host_pinned[ST_NR_FEATURES];
 
 	mutex_lock(&st_lock);
 	st_remove_all();
@@ -562,7 +568,9 @@ void st_core_exit(void)
 		sets[i] = f->hooks;
 		nrs[i] = f->nr_hooks;
 		pinned[i] = st_fhook_pinned(f->hooks, f->nr_hooks);
-		if (f->supported && !pinned[i])
+		host_pinned[i] = f->host &&
+				 st_fhook_pinned(f->host->hooks, f->host->nr_hooks);
+		if (f->supported && !pinned[i] && !host_pinned[i])
 			st_feature_release(f);
 	}
 	mutex_unlock(&st_lock);
@@ -570,7 +578,7 @@ void st_core_exit(void)
 	st_fhook_exit_wait(sets, nrs, ST_NR_FEATURES);
 	mutex_lock(&st_lock);
 	for (i = 0; i < ST_NR_FEATURES; i++)
-		if (pinned[i])
+		if (pinned[i] || host_pinned[i])
 			st_feature_release(st_features[i]);
 	cfg = rcu_dereference_protected(st_config, lockdep_is_held(&st_lock));
 	RCU_INIT_POINTER(st_config, NULL);

@@ -72,10 +72,11 @@ static void take(int in, long i, long warmup, long *local)
 		(*local)++;
 }
 
-static const char *const stat_names[] = {
+#define NR_STATS 3
+
+static const char *const stat_names[NR_STATS] = {
 	"sync_short_checked", "sync_short_both_short", "sync_short_placed",
 };
-#define NR_STATS (sizeof(stat_names) / sizeof(stat_names[0]))
 
 /* adds SIGN times each counter of DIR to V; 0 if one is unreadable */
 static int add_stats(const char *dir, int sign, long long *v)
