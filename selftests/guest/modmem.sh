@@ -158,12 +158,6 @@ mm_objects() {
 		END { done() }
 	' "$MM_TEXT" -
 }
-# mm_traces_with PATTERN: the alloc_traces files with a line matching
-# PATTERN.  A frame of our code prints as "[sched_tune]" or, once the
-# module is gone, as a raw address: the few caches that have either are
-# all the parsers need to read.  One grep over the 200-odd files takes
-# 0.4 s under TCG; a cat per file in a shell loop took 6 s, and awk over
-# all 76,000 lines 9 s (6.12.95, 2026-12-02).
 # mm_text_pattern: a pattern for the raw addresses in MM_TEXT's ranges:
 # 0xffffffff and the possible next hex digits (c-f for modules on a
 # KASLR kernel), so that the raw frames of freed __init code
@@ -176,6 +170,12 @@ mm_text_pattern() {
 			print "0xffffffff" (s == "" ? "" : "[" s "]")
 		}' "$MM_TEXT"
 }
+# mm_traces_with PATTERN: the alloc_traces files with a line matching
+# PATTERN.  A frame of our code prints as "[sched_tune]" or, once the
+# module is gone, as a raw address: the few caches that have either are
+# all the parsers need to read.  One grep over the 200-odd files takes
+# 0.4 s under TCG; a cat per file in a shell loop took 6 s, and awk over
+# all 76,000 lines 9 s (6.12.95, 2026-12-02).
 mm_traces_with() { grep -l "$1" "$MM_SLABDBG"/*/alloc_traces 2>/dev/null; }
 # mm_count FILE KIND: objects of KIND in mm_objects' output
 mm_count() { awk -v k="$2" '$1 == k { s += $2 } END { print s + 0 }' "$1"; }
