@@ -312,17 +312,6 @@ enum st_rl_stamped st_rl_slot_stamp(struct st_rl_slot *slot,
 	return ret;
 }
 
-unsigned int st_flips_after_record(const struct st_wakee_flips *w)
-{
-	unsigned int flips = w->flips;
-
-	if (w->decay)
-		flips >>= 1;
-	if (w->new_wakee)
-		flips++;
-	return flips;
-}
-
 bool st_wake_wide(unsigned int waker_flips, unsigned int wakee_flips,
 		  int llc_size)
 {

@@ -364,7 +364,18 @@ struct st_wakee_flips {
 	bool new_wakee;		/* the waker wakes a different task than last */
 };
 
-unsigned int st_flips_after_record(const struct st_wakee_flips *w);
+/* inline: a pointer to a local would give the wrapper a stack canary */
+static inline unsigned int st_flips_after_record(const struct st_wakee_flips *w)
+{
+	unsigned int flips = w->flips;
+
+	if (w->decay)
+		flips >>= 1;
+	if (w->new_wakee)
+		flips++;
+	return flips;
+}
+
 bool st_wake_wide(unsigned int waker_flips, unsigned int wakee_flips,
 		  int llc_size);
 

@@ -109,14 +109,8 @@ int st_prev_bias_select(const struct st_config *cfg, struct task_struct *p,
 	struct st_prev_bias_in in = { .new_is_prev = new_cpu == prev_cpu };
 	enum st_prev_bias_verdict v;
 
-	/*
-	 * passthrough computes the verdict, as the others do, and applies
-	 * none; it reaches here whether or not prev_bias could probe
-	 */
-	if (in.new_is_prev ||
-	    (!cfg->knob[ST_KNOB_PREV_BIAS] && !st_passthrough(cfg)) ||
-	    !READ_ONCE(st_prev_bias_feature.supported) ||
-	    st_key_on(st_pb_asym_cpucap))
+	/* called only when st_prev_bias_on(): the knob or passthrough */
+	if (in.new_is_prev || st_key_on(st_pb_asym_cpucap))
 		return new_cpu;
 	st_stat_inc(ST_STAT_PREV_BIAS_CHECKED);
 	in.share_cache = st_kcall(st_pb_cpus_share_cache)(prev_cpu, new_cpu);

@@ -173,7 +173,8 @@ static int st_select_task_rq_fair(struct task_struct *p, int prev_cpu,
 		goto stock;
 
 	st_stat_inc(ST_STAT_RL_CHECKED);
-	if (!st_rl_may_be_limited(p, now) ||
+	/* window 0: hooked for the placement features alone */
+	if (!cfg->rl.window || !st_rl_may_be_limited(p, now) ||
 	    !st_rl_limited(&cfg->rl, st_rl_tat(p), sched_clock_cpu(prev_cpu)))
 		goto placement;
 	if (st_want_affine(p, cpu, now) && !st_passthrough(cfg)) {
@@ -190,7 +191,9 @@ placement:
 	 * choice in turn, and the first that changes it decides.
 	 */
 	new_cpu = st_kcall(st_orig_select_task_rq_fair)(p, prev_cpu, wake_flags);
-	cpu = st_prev_bias_select(cfg, p, prev_cpu, new_cpu);
+	cpu = new_cpu;
+	if (st_prev_bias_on(cfg))
+		cpu = st_prev_bias_select(cfg, p, prev_cpu, new_cpu);
 	if (st_sync_short_on(cfg))
 		cpu = st_sync_short_select(cfg, p, prev_cpu, new_cpu, cpu,
 					   wake_flags);

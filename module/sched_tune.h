@@ -163,6 +163,7 @@ void st_stats_reset(void);
  * wrapper, after the rate limit: prev_bias.c, then sync_short.c.  Each
  * returns the CPU to wake @p on, given stock's @new_cpu; sync_short also
  * gets prev_bias's answer (@chosen), which stands where it differs.
+ * Each is called only where st_prev_bias_on() or st_sync_short_on().
  */
 int st_prev_bias_select(const struct st_config *cfg, struct task_struct *p,
 			int prev_cpu, int new_cpu);
@@ -175,11 +176,27 @@ int st_sync_short_select(const struct st_config *cfg, struct task_struct *p,
  */
 u64 st_sync_short_track(struct task_struct *p);
 
-/* inline, so that a wakeup with sync_short off makes no call for it */
+/*
+ * Whether a placement feature judges this wakeup: its knob or passthrough,
+ * and the feature probed.  Inline, so that a wakeup makes no call for a
+ * feature that is off.
+ */
+static inline bool st_placement_on(const struct st_config *cfg,
+				   enum st_knob_id knob,
+				   const struct st_feature *f)
+{
+	return (cfg->knob[knob] || st_passthrough(cfg)) &&
+	       READ_ONCE(f->supported);
+}
+
+static inline bool st_prev_bias_on(const struct st_config *cfg)
+{
+	return st_placement_on(cfg, ST_KNOB_PREV_BIAS, &st_prev_bias_feature);
+}
+
 static inline bool st_sync_short_on(const struct st_config *cfg)
 {
-	return (cfg->knob[ST_KNOB_SYNC_SHORT] || st_passthrough(cfg)) &&
-	       READ_ONCE(st_sync_short_feature.supported);
+	return st_placement_on(cfg, ST_KNOB_SYNC_SHORT, &st_sync_short_feature);
 }
 
 int st_sysfs_init(void);
