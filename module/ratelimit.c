@@ -65,6 +65,7 @@
 #include <linux/vmalloc.h>
 
 #include "sched_tune.h"
+#include "sync_short.h"
 #include "wrapper/fhook.h"
 #include "wrapper/ksym.h"
 #include "wrapper/layout.h"

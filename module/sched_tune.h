@@ -160,21 +160,13 @@ void st_stats_reset(void);
 
 /*
  * The placement features that decide in ratelimit's select_task_rq_fair
- * wrapper, after the rate limit: prev_bias.c, then sync_short.c.  Each
- * returns the CPU to wake @p on, given stock's @new_cpu; sync_short also
- * gets prev_bias's answer (@chosen), which stands where it differs.
- * Each is called only where st_prev_bias_on() or st_sync_short_on().
+ * wrapper, after the rate limit: prev_bias.c, then sync_short.c (inline,
+ * sync_short.h).  Each returns the CPU to wake @p on, given stock's
+ * @new_cpu.  Each is called only where st_prev_bias_on() or
+ * st_sync_short_on().
  */
 int st_prev_bias_select(const struct st_config *cfg, struct task_struct *p,
 			int prev_cpu, int new_cpu);
-int st_sync_short_select(const struct st_config *cfg, struct task_struct *p,
-			 int prev_cpu, int new_cpu, int chosen, int wake_flags);
-/*
- * sync_short's record of @p's duration, at its wakeup; returns its
- * average.  st_sync_short_select() records too: this is for a wakeup
- * that ends before (the rate limit's).
- */
-u64 st_sync_short_track(struct task_struct *p);
 
 /*
  * Whether a placement feature judges this wakeup: its knob or passthrough,

@@ -19,6 +19,7 @@ unsigned long st_ksym(const char *name);
  * instead: the kernel patches it into a direct call or jmp.
  */
 #define ST_KCALL_DEFINE(name, proto)	DEFINE_STATIC_CALL_NULL(name, proto)
+#define ST_KCALL_DECLARE(name, proto)	DECLARE_STATIC_CALL(name, proto)
 #define st_kcall(name)			static_call(name)
 /* name is an identifier (checkpatch's "reuse" and "&" notes are moot) */
 #define st_kcall_bind(name, addr, what)					\
