@@ -53,9 +53,6 @@
 #define UTIL_AVG_UNCHANGED	0x80000000
 #endif
 
-ST_KCALL_DEFINE(st_pb_idle_cpu, int (int));
-ST_KCALL_DEFINE(st_pb_cpus_share_cache, bool (int, int));
-
 static char __percpu *st_pb_runqueues;
 static unsigned int *st_pb_sched_features;
 static int st_pb_util_est_bit;
@@ -85,7 +82,7 @@ static unsigned long st_pb_task_util_est(struct task_struct *p)
  */
 static bool st_pb_available_idle(int cpu)
 {
-	return st_kcall(st_pb_idle_cpu)(cpu) && !vcpu_is_preempted(cpu);
+	return st_kcall(st_place_idle_cpu)(cpu) && !vcpu_is_preempted(cpu);
 }
 
 /* task_fits_remaining_cpu_capacity() of UTIL_FITS_CAPACITY */
@@ -113,7 +110,7 @@ int st_prev_bias_select(const struct st_config *cfg, struct task_struct *p,
 	if (in.new_is_prev || st_key_on(st_pb_asym_cpucap))
 		return new_cpu;
 	st_stat_inc(ST_STAT_PREV_BIAS_CHECKED);
-	in.share_cache = st_kcall(st_pb_cpus_share_cache)(prev_cpu, new_cpu);
+	in.share_cache = st_kcall(st_place_cpus_share_cache)(prev_cpu, new_cpu);
 	in.prev_allowed = cpumask_test_cpu(prev_cpu, p->cpus_ptr);
 	if (in.share_cache && in.prev_allowed) {
 		in.prev_idle = st_pb_available_idle(prev_cpu);
@@ -128,11 +125,6 @@ int st_prev_bias_select(const struct st_config *cfg, struct task_struct *p,
 		st_stat_inc(ST_STAT_PREV_BIAS_KEPT_BUSY);
 	return prev_cpu;
 }
-
-static const struct st_func_shape st_pb_shapes[] = {
-	{ "idle_cpu", "int (int)" },
-	{ "cpus_share_cache", "bool (int, int)" },
-};
 
 /* rq.cfs.avg.util_est's first u32 and rq.cpu_capacity, from BTF */
 static const char *st_pb_layout(void)
@@ -167,18 +159,8 @@ static int st_pb_probe(struct st_feature *f)
 {
 	s64 bit;
 
-	if (!f->host->supported) {
-		f->reason = "ratelimit, whose hook it decides in, is unsupported";
+	if (st_placement_probe(f))
 		return -EOPNOTSUPP;
-	}
-	f->reason = st_gate_shapes(f->name, st_pb_shapes, ARRAY_SIZE(st_pb_shapes));
-	if (f->reason)
-		return -EOPNOTSUPP;
-	if (st_kcall_bind_sym(st_pb_idle_cpu, "idle_cpu") ||
-	    st_kcall_bind_sym(st_pb_cpus_share_cache, "cpus_share_cache")) {
-		f->reason = "idle_cpu or cpus_share_cache is missing";
-		return -EOPNOTSUPP;
-	}
 	st_pb_runqueues = (char __percpu *)st_ksym("runqueues");
 	if (!st_pb_runqueues) {
 		f->reason = "per-CPU runqueues is missing";

@@ -240,6 +240,32 @@ static void st_rl_release(void)
 	st_rl_table = NULL;
 }
 
+ST_KCALL_DEFINE(st_place_idle_cpu, int (int));
+ST_KCALL_DEFINE(st_place_cpus_share_cache, bool (int, int));
+
+static const struct st_func_shape st_place_shapes[] = {
+	{ "idle_cpu", "int (int)" },
+	{ "cpus_share_cache", "bool (int, int)" },
+};
+
+int st_placement_probe(struct st_feature *f)
+{
+	if (!f->host->supported) {
+		f->reason = "ratelimit, whose hook it decides in, is unsupported";
+		return -EOPNOTSUPP;
+	}
+	f->reason = st_gate_shapes(f->name, st_place_shapes,
+				   ARRAY_SIZE(st_place_shapes));
+	if (f->reason)
+		return -EOPNOTSUPP;
+	if (st_kcall_bind_sym(st_place_idle_cpu, "idle_cpu") ||
+	    st_kcall_bind_sym(st_place_cpus_share_cache, "cpus_share_cache")) {
+		f->reason = "idle_cpu or cpus_share_cache is missing";
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
 static const struct st_func_shape st_rl_shapes[] = {
 	{ "select_task_rq_fair", "int (struct task_struct *, int, int)" },
 	{ "migrate_task_rq_fair", "void (struct task_struct *, int)" },

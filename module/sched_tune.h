@@ -7,6 +7,7 @@
 
 #include "policy.h"
 #include "wrapper/gate.h"
+#include "wrapper/ksym.h"
 
 /*
  * The whole configuration, replaced as one RCU-published copy so that a
@@ -190,6 +191,15 @@ static inline bool st_sync_short_on(const struct st_config *cfg)
 {
 	return st_placement_on(cfg, ST_KNOB_SYNC_SHORT, &st_sync_short_feature);
 }
+
+/*
+ * The probe steps prev_bias and sync_short share (ratelimit.c): their
+ * host supported, and the two kernel functions both call, gated and
+ * bound once for both.
+ */
+int st_placement_probe(struct st_feature *f);
+ST_KCALL_DECLARE(st_place_idle_cpu, int (int));
+ST_KCALL_DECLARE(st_place_cpus_share_cache, bool (int, int));
 
 int st_sysfs_init(void);
 void st_sysfs_exit(void);

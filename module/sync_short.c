@@ -56,30 +56,12 @@ const struct static_key *st_ss_asym_cpucap;
 void * __percpu *st_ss_llc_shared;
 u32 st_ss_has_idle_cores_off;
 
-ST_KCALL_DEFINE(st_ss_idle_cpu, int (int));
-ST_KCALL_DEFINE(st_ss_cpus_share_cache, bool (int, int));
-
-static const struct st_func_shape st_ss_shapes[] = {
-	{ "idle_cpu", "int (int)" },
-	{ "cpus_share_cache", "bool (int, int)" },
-};
-
 static int st_ss_probe(struct st_feature *f)
 {
 	u32 size;
 
-	if (!f->host->supported) {
-		f->reason = "ratelimit, whose hook it decides in, is unsupported";
+	if (st_placement_probe(f))
 		return -EOPNOTSUPP;
-	}
-	f->reason = st_gate_shapes(f->name, st_ss_shapes, ARRAY_SIZE(st_ss_shapes));
-	if (f->reason)
-		return -EOPNOTSUPP;
-	if (st_kcall_bind_sym(st_ss_idle_cpu, "idle_cpu") ||
-	    st_kcall_bind_sym(st_ss_cpus_share_cache, "cpus_share_cache")) {
-		f->reason = "idle_cpu or cpus_share_cache is missing";
-		return -EOPNOTSUPP;
-	}
 	st_ss_migration_cost = (const unsigned int *)st_ksym("sysctl_sched_migration_cost");
 	if (!st_ss_migration_cost) {
 		f->reason = "sysctl_sched_migration_cost is missing";

@@ -33,9 +33,6 @@ extern const struct static_key *st_ss_asym_cpucap;
 extern void * __percpu *st_ss_llc_shared;
 extern u32 st_ss_has_idle_cores_off;
 
-ST_KCALL_DECLARE(st_ss_idle_cpu, int (int));
-ST_KCALL_DECLARE(st_ss_cpus_share_cache, bool (int, int));
-
 static inline struct st_ss_slot *st_ss_slot(const struct task_struct *p)
 {
 	return &st_ss_table[hash_ptr(p, ST_SS_TABLE_BITS)];
@@ -111,7 +108,7 @@ static inline int st_sync_short_select(const struct st_config *cfg,
 	 * its own test, and a ping-pong's wakee mostly finds it so.
 	 */
 	in.new_is_idle_prev = new_cpu == prev_cpu &&
-			      st_kcall(st_ss_idle_cpu)(prev_cpu);
+			      st_kcall(st_place_idle_cpu)(prev_cpu);
 	if (!in.new_is_idle_prev) {
 		cost = READ_ONCE(*st_ss_migration_cost);
 		in.wakee_short = st_task_short(wakee_avg, cost);
@@ -123,7 +120,7 @@ static inline int st_sync_short_select(const struct st_config *cfg,
 		in.idle_core = st_ss_idle_core(cpu);
 		in.waker_allowed = cpumask_test_cpu(cpu, p->cpus_ptr);
 		in.share_cache = !in.idle_core && in.waker_allowed &&
-				 st_kcall(st_ss_cpus_share_cache)(cpu, new_cpu);
+				 st_kcall(st_place_cpus_share_cache)(cpu, new_cpu);
 	}
 	if (!st_sync_short_decide(&in) || st_passthrough(cfg))
 		return new_cpu;

@@ -49,27 +49,61 @@ pb_spin_stop() {
 	PB_SPIN=
 }
 
-t_prev_bias() {
-	group "prev_bias: wakeups kept on the previous CPU"
-	# everything else stock: loading must change nothing
+# hosted_begin FEATURE WORD: loads the module, everything stock (loading
+# must change nothing), and checks what a feature that decides in
+# ratelimit's hook shows on load and its knob's refusals (WORD, a word it
+# refuses); returns 1 where it is unsupported (skipped, its knob refused,
+# unloaded), 2 where the load failed.
+hosted_begin() {
 	if ! st_load ratelimit_window_ns=0 cache_share_level=llc numa_scan_threshold=0; then
-		ktap_fail "prev_bias: insmod"
+		ktap_fail "$1: insmod"
+		return 2
+	fi
+	if [ "$(feature_state "$1")" = unsupported ]; then
+		ktap_skip "$1" "unsupported here: $(feature_reason "$1")"
+		check_eq "$1: 1 on an unsupported feature fails" "$(wr "$1" 1)" EOPNOTSUPP
+		st_unload
 		return 1
 	fi
-	if [ "$(feature_state prev_bias)" = unsupported ]; then
-		ktap_skip "prev_bias" "unsupported here: $(feature_reason prev_bias)"
-		check_eq "prev_bias: 1 on an unsupported feature fails" "$(wr prev_bias 1)" EOPNOTSUPP
-		st_unload
-		return 0
-	fi
-	knob_default prev_bias 0
-	check_eq "prev_bias: inactive on load" "$(feature_state prev_bias)" inactive
-	check_eq "prev_bias: reason prev_bias=0" "$(feature_reason prev_bias)" "prev_bias=0"
-	check_eq "prev_bias: features/prev_bias/functions" "$(cat "$ST/features/prev_bias/functions")" "select_task_rq_fair:ftrace-wrap"
-	check "prev_bias: stock on load, select_task_rq_fair not hooked" not hooked select_task_rq_fair
-	for b in '2:ERANGE' '\n:EINVAL' 'on:EINVAL' '-1:EINVAL' "$U64_OVER:ERANGE" '1\n\n:EINVAL'; do
-		knob_bad prev_bias "${b%:*}" "${b##*:}"
+	knob_default "$1" 0
+	check_eq "$1: inactive on load" "$(feature_state "$1")" inactive
+	check_eq "$1: reason $1=0" "$(feature_reason "$1")" "$1=0"
+	check_eq "$1: features/$1/functions" "$(cat "$ST/features/$1/functions")" "select_task_rq_fair:ftrace-wrap"
+	check "$1: stock on load, select_task_rq_fair not hooked" not hooked select_task_rq_fair
+	for b in '2:ERANGE' '\n:EINVAL' "$2:EINVAL" '-1:EINVAL' "$U64_OVER:ERANGE" '1\n\n:EINVAL'; do
+		knob_bad "$1" "${b%:*}" "${b##*:}"
 	done
+}
+
+# hosted_end FEATURE: switched off again, unloaded clean; as a module
+# parameter; refused when its host is.
+hosted_end() {
+	knob_valid "$1" 0 0
+	check_eq "$1=0 again: inactive" "$(feature_state "$1")" inactive
+	check "$1=0 again: select_task_rq_fair unhooked" not hooked select_task_rq_fair
+	st_unload
+	check "$1: nothing of ours left after rmmod" not ours_in_ftrace
+
+	if check "$1: insmod $1=1" st_load "$1=1" ratelimit_window_ns=0; then
+		check_eq "$1=1 at load: active" "$(feature_state "$1")" active
+		st_unload
+	fi
+	check "$1: insmod $1=2 fails" not st_load "$1=2"
+	is_loaded && st_unload
+	if st_load gate_simulate=nosym:migrate_task_rq_fair 2>/dev/null; then
+		check_eq "$1: unsupported where ratelimit is" "$(feature_state "$1")" unsupported
+		check "$1: its reason names ratelimit" grep -q ratelimit "$ST/features/$1/reason"
+		check_eq "$1: 1 there fails" "$(wr "$1" 1)" EOPNOTSUPP
+		st_unload
+	else
+		ktap_fail "$1: insmod gate_simulate=nosym:migrate_task_rq_fair"
+	fi
+	check_no_splat "$1: no splat"
+}
+
+t_prev_bias() {
+	group "prev_bias: wakeups kept on the previous CPU"
+	hosted_begin prev_bias on || return $(($? - 1))
 
 	schedstats=$(cat /proc/sys/kernel/sched_schedstats)
 	echo 1 >/proc/sys/kernel/sched_schedstats
@@ -145,28 +179,7 @@ t_prev_bias() {
 	pb_spin_stop
 	echo "$schedstats" >/proc/sys/kernel/sched_schedstats
 
-	knob_valid prev_bias 0 0
-	check_eq "prev_bias=0 again: inactive" "$(feature_state prev_bias)" inactive
-	check "prev_bias=0 again: select_task_rq_fair unhooked" not hooked select_task_rq_fair
-	st_unload
-	check "prev_bias: nothing of ours left after rmmod" not ours_in_ftrace
-
-	# as a module parameter, and refused when its host is
-	if check "prev_bias: insmod prev_bias=1" st_load prev_bias=1 ratelimit_window_ns=0; then
-		check_eq "prev_bias=1 at load: active" "$(feature_state prev_bias)" active
-		st_unload
-	fi
-	check "prev_bias: insmod prev_bias=2 fails" not st_load prev_bias=2
-	is_loaded && st_unload
-	if st_load gate_simulate=nosym:migrate_task_rq_fair 2>/dev/null; then
-		check_eq "prev_bias: unsupported where ratelimit is" "$(feature_state prev_bias)" unsupported
-		check "prev_bias: its reason names ratelimit" grep -q ratelimit "$ST/features/prev_bias/reason"
-		check_eq "prev_bias: 1 there fails" "$(wr prev_bias 1)" EOPNOTSUPP
-		st_unload
-	else
-		ktap_fail "prev_bias: insmod gate_simulate=nosym:migrate_task_rq_fair"
-	fi
-	check_no_splat "prev_bias: no splat"
+	hosted_end prev_bias
 }
 
 # sync_short (SIS_SYNC): st_syncpair passes its CPU back and forth with
@@ -205,24 +218,7 @@ ss_pair() {
 
 t_sync_short() {
 	group "sync_short: sync wakeups of short tasks on the waker's CPU"
-	if ! st_load ratelimit_window_ns=0 cache_share_level=llc numa_scan_threshold=0; then
-		ktap_fail "sync_short: insmod"
-		return 1
-	fi
-	if [ "$(feature_state sync_short)" = unsupported ]; then
-		ktap_skip "sync_short" "unsupported here: $(feature_reason sync_short)"
-		check_eq "sync_short: 1 on an unsupported feature fails" "$(wr sync_short 1)" EOPNOTSUPP
-		st_unload
-		return 0
-	fi
-	knob_default sync_short 0
-	check_eq "sync_short: inactive on load" "$(feature_state sync_short)" inactive
-	check_eq "sync_short: reason sync_short=0" "$(feature_reason sync_short)" "sync_short=0"
-	check_eq "sync_short: features/sync_short/functions" "$(cat "$ST/features/sync_short/functions")" "select_task_rq_fair:ftrace-wrap"
-	check "sync_short: stock on load, select_task_rq_fair not hooked" not hooked select_task_rq_fair
-	for b in '2:ERANGE' '\n:EINVAL' 'yes:EINVAL' '-1:EINVAL' "$U64_OVER:ERANGE" '1\n\n:EINVAL'; do
-		knob_bad sync_short "${b%:*}" "${b##*:}"
-	done
+	hosted_begin sync_short yes || return $(($? - 1))
 
 	# Short means dur_avg * 8 under the migration cost (500 us: 62.5
 	# us).  An emulated CPU takes longer than that for a pipe round trip
@@ -290,25 +286,5 @@ t_sync_short() {
 	fi
 	[ -n "$cost" ] && echo "$cost" >"$SS_COST_DBG"
 
-	knob_valid sync_short 0 0
-	check_eq "sync_short=0 again: inactive" "$(feature_state sync_short)" inactive
-	check "sync_short=0 again: select_task_rq_fair unhooked" not hooked select_task_rq_fair
-	st_unload
-	check "sync_short: nothing of ours left after rmmod" not ours_in_ftrace
-
-	if check "sync_short: insmod sync_short=1" st_load sync_short=1 ratelimit_window_ns=0; then
-		check_eq "sync_short=1 at load: active" "$(feature_state sync_short)" active
-		st_unload
-	fi
-	check "sync_short: insmod sync_short=2 fails" not st_load sync_short=2
-	is_loaded && st_unload
-	if st_load gate_simulate=nosym:migrate_task_rq_fair 2>/dev/null; then
-		check_eq "sync_short: unsupported where ratelimit is" "$(feature_state sync_short)" unsupported
-		check "sync_short: its reason names ratelimit" grep -q ratelimit "$ST/features/sync_short/reason"
-		check_eq "sync_short: 1 there fails" "$(wr sync_short 1)" EOPNOTSUPP
-		st_unload
-	else
-		ktap_fail "sync_short: insmod gate_simulate=nosym:migrate_task_rq_fair"
-	fi
-	check_no_splat "sync_short: no splat"
+	hosted_end sync_short
 }
