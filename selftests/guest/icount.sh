@@ -17,6 +17,8 @@
 #   sync_short   sync_short=1: the same hooks, every wakeup's duration
 #                recorded and every sync wakeup judged (a short pair, no
 #                shared LLC: every verdict stock's)
+#   all          the five above at once, each as above: every feature in,
+#                every decision stock's
 # numa_scan has no configuration: task_numa_work runs from NUMA balancing's
 # task work on a multi-node machine, never in a two-process ping-pong.
 #
@@ -30,7 +32,7 @@
 IC_ROUNDS=$(st_arg ic_rounds 20000)
 IC_WARMUP=$(st_arg ic_warmup 1000)
 IC_REPS=$(st_arg ic_reps 4)
-IC_CONFIGS=$(st_arg ic_configs unloaded,stock,passthrough,ratelimit,cache_level,eevdf,prev_bias,sync_short | tr ',' ' ')
+IC_CONFIGS=$(st_arg ic_configs unloaded,stock,passthrough,all,ratelimit,cache_level,eevdf,prev_bias,sync_short | tr ',' ' ')
 # extra module parameters for every load (e.g. direct_hooks=0)
 IC_MODARGS=$(st_arg ic_modargs "" | tr ',' ' ')
 STOCK_ARGS="ratelimit_window_ns=0 cache_share_level=llc numa_scan_threshold=0 $IC_MODARGS"
@@ -45,6 +47,7 @@ ic_args() {
 	eevdf) echo "$STOCK_ARGS eevdf_counters=1" ;;
 	prev_bias) echo "$STOCK_ARGS prev_bias=1" ;;
 	sync_short) echo "$STOCK_ARGS sync_short=1" ;;
+	all) echo "$STOCK_ARGS ratelimit_window_ns=1 cache_share_level=l2 eevdf_counters=1 prev_bias=1 sync_short=1" ;;
 	esac
 }
 
@@ -54,9 +57,10 @@ ic_funcs() {
 	ratelimit|prev_bias|sync_short) echo "select_task_rq_fair migrate_task_rq_fair" ;;
 	cache_level) echo "ttwu_queue_wakelist" ;;
 	eevdf) echo "task_tick_fair" ;;
-	passthrough)
+	passthrough|all)
 		for f in ratelimit cache_level numa_scan eevdf; do
 			[ "$(feature_state $f)" = unsupported ] && continue
+			[ "$1" = all ] && [ $f = numa_scan ] && continue
 			feature_funcs $f
 		done ;;
 	esac
@@ -65,7 +69,7 @@ ic_funcs() {
 # Counters whose growth proves a hook ran, and those that must stay 0
 # because every decision equals stock.
 ic_ran_stat() {
-	case $1 in ratelimit|prev_bias|sync_short) echo ratelimit_checked ;; cache_level) echo ttwu_checked ;; esac
+	case $1 in ratelimit|prev_bias|sync_short|all) echo ratelimit_checked ;; cache_level) echo ttwu_checked ;; esac
 }
 IC_DECISIONS="ratelimit_kept_prev_cpu ttwu_queued_by_level ttwu_direct_by_level prev_bias_kept sync_short_placed"
 
@@ -83,7 +87,7 @@ ic_setup() {
 	# an older module ignores the unknown parameter and loads the seed values
 	if { [ "$cfg" = passthrough ] && [ ! -e "$ST/passthrough" ]; } ||
 		{ [ "$cfg" = prev_bias ] && [ ! -e "$ST/prev_bias" ]; } ||
-		{ [ "$cfg" = sync_short ] && [ ! -e "$ST/sync_short" ]; }; then
+		{ { [ "$cfg" = sync_short ] || [ "$cfg" = all ]; } && [ ! -e "$ST/sync_short" ]; }; then
 		st_unload
 		return 2
 	fi
