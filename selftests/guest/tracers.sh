@@ -6,7 +6,8 @@
 # set_ftrace_filter on the hooked functions), the function tracer
 # with a filter, a kretprobe, an fprobe exit event (kernels that have
 # them), BPF fentry and fexit (selftests/helpers/st_bpf_count.c), on
-# select_task_rq_fair and, where eevdf is supported, task_tick_fair.
+# select_task_rq_fair and, where eevdf is supported, task_tick_fair;
+# prev_bias and sync_short on in the wrapper of select_task_rq_fair.
 #
 # What each combination must show: the guest lives (no splat); each
 # hook's decision runs once per call of its function, counted against
@@ -77,7 +78,21 @@ per_call() {
 		test "$m" -gt 0 -a "$s" -le $((2 * m + 20)) -a "$s" -ge $((m / 2))
 	check "$1: ttwu_queue_wakelist decides once per call, at most twice per wakeup ($l for $w: at most $((4 * w + 20)))" \
 		test "$l" -gt 0 -a "$l" -le $((4 * w + 20))
+	tr_placement "$1"
 	tr_per_tick "$1"
+}
+
+# tr_placement LABEL: prev_bias and sync_short, where on, judge each
+# wakeup at most once, inside the one wrapper call that ratelimit_checked
+# counts (per_call's c; the counters are read one after the other, so a
+# wakeup in flight per CPU aside).
+tr_placement() {
+	for f in $FEATURES_HOSTED; do
+		case " $TR_KNOBS " in *" $f=1 "*) ;; *) continue ;; esac
+		j=$(stat_get "${f}_checked")
+		check "$1: $f judges at most once per select_task_rq_fair call (${f}_checked $j, ratelimit_checked $c)" \
+			test "$j" -le $((c + $(nproc)))
+	done
 }
 
 # tr_per_tick LABEL: eevdf's counts of per_call's run (k, es, t): at most
@@ -328,6 +343,9 @@ t_tracers() {
 		# run on 6.1 (migrate_task_rq_fair missing after rmmod)
 		echo 16384 >"$TR/buffer_size_kb"
 	fi
+	# prev_bias and sync_short decide inside select_task_rq_fair's
+	# wrapper: on as well, so that their decisions run beside each tracer
+	for f in $FEATURES_HOSTED; do supported "$f" && TR_KNOBS="$TR_KNOBS $f=1"; done
 	migcount_on
 	# shellcheck disable=SC2086
 	if check "no tracer: sched_tune loads" st_load $TR_KNOBS; then
