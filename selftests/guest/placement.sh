@@ -128,9 +128,14 @@ t_prev_bias() {
 	diag "window 1 s and prev_bias 1: $PB_MIG wakeup migrations, ratelimit_kept_prev_cpu +$PB_RL_KEPT, prev_bias_checked +$PB_CHECKED; $PB_LATE rounds woken 1 s or more after their move (the window's stamp may be gone: not the rate limit's to keep)"
 	check "both on: the wakeups stay (${PB_MIG} wakeup migrations of $PB_ROUNDS, at most $((PB_ROUNDS / 20)))" \
 		test "$PB_MIG" -ge 0 -a "$PB_MIG" -le $((PB_ROUNDS / 20))
+	# all but one in 20 of them, the bound ratelimit_effect holds the
+	# window's misses to: on 6.12.118 one round of 200 went uncounted
+	# once, none late, and it did not migrate either.  A wakeup that
+	# never reaches select_task_rq_fair is neither kept nor moved: from
+	# 6.12 a delayed-dequeue task is woken in ttwu_runnable().
 	pb_in=$((PB_ROUNDS - PB_LATE))
-	check "both on: the rate limit keeps those woken inside the window (ratelimit_kept_prev_cpu +$PB_RL_KEPT, at least $pb_in; at least $((PB_ROUNDS / 2)) such rounds)" \
-		test "$PB_RL_KEPT" -ge "$pb_in" -a "$pb_in" -ge $((PB_ROUNDS / 2))
+	check "both on: the rate limit keeps those woken inside the window (ratelimit_kept_prev_cpu +$PB_RL_KEPT, at least $((pb_in - pb_in / 20)) of $pb_in; at least $((PB_ROUNDS / 2)) such rounds)" \
+		test "$PB_RL_KEPT" -ge $((pb_in - pb_in / 20)) -a "$pb_in" -ge $((PB_ROUNDS / 2))
 	check "both on: what the rate limit kept never reaches prev_bias (prev_bias_checked +$PB_CHECKED, at most ratelimit_checked +$PB_RL_CHECKED less ratelimit_kept_prev_cpu +$PB_RL_KEPT, one in flight per CPU aside)" \
 		test "$PB_CHECKED" -le $((PB_RL_CHECKED - PB_RL_KEPT + $(nproc)))
 	wr ratelimit_window_ns 0 >/dev/null
