@@ -451,8 +451,10 @@ sk_slab_check() {
 		f == 2 { b[$1] = $2; next }
 		$1 !~ x {
 			d = b[$1] - a[$1]; c = $2 - b[$1]
-			if (d - (c < 0 ? -c : c) >= n) printf "%s%s +%d, control %+d", s, $1, d, c
-			if (d - (c < 0 ? -c : c) >= n) s = "; " }' \
+			if (d - (c < 0 ? -c : c) >= n) {
+				printf "%s%s +%d, control %+d", s, $1, d, c
+				s = "; "
+			} }' \
 		/tmp/sk.s0 /tmp/sk.s1 /tmp/sk.s2)
 	check "soak: no cache gained $SK_CYCLES objects (one per cycle) beyond the control's change${bad:+ ($bad)}" \
 		test -z "$bad"
