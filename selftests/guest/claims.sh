@@ -55,8 +55,8 @@ mem_track() { mm_text_note; }
 mem_live_ours() {
 	mm_objects | awk '$1 == "module" { print ($3 == "vmalloc" ? "vmalloc" : "slab"), $4 }' | sort -u
 }
-# mem_check DESC: no such object is left; frees the kernel defers
-# (kfree_rcu, RCU-tasks) get 30 s.
+# mem_check DESC: no such object is left; frees the kernel defers get
+# 30 s (mm_settled).
 mem_check() {
 	if ! mm_traces_on; then
 		ktap_skip "$1" "no SLUB alloc_traces (booted without slub_debug=U)"
@@ -66,20 +66,12 @@ mem_check() {
 		ktap_fail "$1 (no load was tracked)"
 		return 1
 	fi
-	i=0
-	mm_after /tmp/mem.after
+	mm_settled /tmp/mem.after
 	n=$(mm_count /tmp/mem.after module)
-	# frees the kernel defers show here first
-	[ "$n" = 0 ] || diag "  mem: right after rmmod, $n objects of our code still live"
-	while [ "$n" != 0 ] && [ "$i" -lt 10 ]; do
-		sleep 3
-		i=$((i + 1))
-		mm_after /tmp/mem.after
-		n=$(mm_count /tmp/mem.after module)
-	done
+	[ "$MM_FIRST" = 0 ] || diag "  mem: right after rmmod, $MM_FIRST objects of our code still live"
 	if [ "$n" = 0 ]; then
 		ktap_ok "$1"
-		diag "  mem: $(wc -l <"$MM_SEEN") loads tracked; after $((i * 3)) s, outliving the module: $(mm_count /tmp/mem.after ftrace) objects of ftrace's own state, $(mm_count /tmp/mem.after numab) vma->numab_state, $(mm_count /tmp/mem.after index) kernel index nodes"
+		diag "  mem: $(wc -l <"$MM_SEEN") loads tracked; after $MM_WAITED s, outliving the module: $(mm_count /tmp/mem.after ftrace) objects of ftrace's own state, $(mm_count /tmp/mem.after numab) vma->numab_state, $(mm_count /tmp/mem.after index) kernel index nodes"
 	else
 		ktap_fail "$1"
 		awk '$1 == "module"' /tmp/mem.after | head -n 20 | sed 's/^/#   still allocated (kind, objects, cache, site): /'

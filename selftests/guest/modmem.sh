@@ -214,6 +214,27 @@ mm_begin() {
 	mm_raw_sites >"$MM_PRE"
 }
 
+# mm_settled OUT: mm_after OUT again every 3 s, the dentry and inode
+# caches dropped, while OUT counts objects of kind "module", for at most
+# 30 s: the kernel frees some of them late (a kernfs node when its
+# inode is evicted, then after an RCU grace period; kfree_rcu;
+# RCU-tasks), later still on a starved guest.  A leak stays.  Sets
+# MM_FIRST (the first count) and MM_WAITED (seconds).
+mm_settled() {
+	local n
+	MM_WAITED=0
+	mm_after "$1"
+	MM_FIRST=$(mm_count "$1" module)
+	n=$MM_FIRST
+	while [ "$n" != 0 ] && [ "$MM_WAITED" -lt 30 ]; do
+		echo 2 >/proc/sys/vm/drop_caches
+		sleep 3
+		MM_WAITED=$((MM_WAITED + 3))
+		mm_after "$1"
+		n=$(mm_count "$1" module)
+	done
+}
+
 # mm_after OUT: mm_objects into OUT, a "module" line kept by mm_begin's
 # record (same cache and site, no more objects) relabelled "earlier".
 # The record is often empty: FILENAME, not NR == FNR, tells the files
