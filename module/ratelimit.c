@@ -157,13 +157,53 @@ static bool st_rl_eas_enabled(void)
 	return st_key_on(st_sched_energy_present);
 }
 
+/*
+ * The rate limit left the wakeup to stock: the placement features judge
+ * its choice in turn, and the first that changes it decides.
+ */
+static __always_inline int st_place(const struct st_config *cfg,
+				    struct task_struct *p, int prev_cpu,
+				    int wake_flags)
+{
+	int new_cpu, cpu;
+
+	new_cpu = st_kcall(st_orig_select_task_rq_fair)(p, prev_cpu, wake_flags);
+	cpu = new_cpu;
+	/* stock kept prev: nothing for prev_bias to keep, and no call */
+	if (new_cpu != prev_cpu && st_prev_bias_on(cfg))
+		cpu = st_prev_bias_select(cfg, p, prev_cpu, new_cpu);
+	if (st_sync_short_on(cfg))
+		cpu = st_sync_short_select(cfg, p, prev_cpu, new_cpu, cpu,
+					   wake_flags);
+	return cpu;
+}
+
+/* Its task migrated within the window: it may be limited. */
+static noinline int st_rl_select(const struct st_config *cfg,
+				 struct task_struct *p, int prev_cpu,
+				 int wake_flags, unsigned long now)
+{
+	if (!st_rl_limited(&cfg->rl, st_rl_tat(p), sched_clock_cpu(prev_cpu)) ||
+	    !st_want_affine(p, smp_processor_id(), now) || st_passthrough(cfg))
+		return st_place(cfg, p, prev_cpu, wake_flags);
+	st_record_wakee(p, now);
+	st_stat_inc(ST_STAT_RL_KEPT_PREV_CPU);
+	/* sync_short's durations count every wakeup */
+	if (st_sync_short_on(cfg))
+		st_sync_short_track(p);
+	return prev_cpu;
+}
+
+/*
+ * The placement features are inline here and the rate limit's clock
+ * check out of line: with every feature on and every decision stock's,
+ * a wakeup makes no call into the module's own functions
+ * (docs/hook-cost.md).
+ */
 static int st_select_task_rq_fair(struct task_struct *p, int prev_cpu,
 				  int wake_flags)
 {
 	const struct st_config *cfg = st_config_get();
-	int cpu = smp_processor_id();
-	unsigned long now = jiffies;
-	int new_cpu;
 
 	/*
 	 * The patch decides after the WF_CURRENT_CPU and energy-aware
@@ -175,30 +215,14 @@ static int st_select_task_rq_fair(struct task_struct *p, int prev_cpu,
 
 	st_stat_inc(ST_STAT_RL_CHECKED);
 	/* window 0: hooked for the placement features alone */
-	if (!cfg->rl.window || !st_rl_may_be_limited(p, now) ||
-	    !st_rl_limited(&cfg->rl, st_rl_tat(p), sched_clock_cpu(prev_cpu)))
-		goto placement;
-	if (st_want_affine(p, cpu, now) && !st_passthrough(cfg)) {
-		st_record_wakee(p, now);
-		st_stat_inc(ST_STAT_RL_KEPT_PREV_CPU);
-		/* sync_short's durations count every wakeup */
-		if (st_sync_short_on(cfg))
-			st_sync_short_track(p);
-		return prev_cpu;
+	if (cfg->rl.window) {
+		unsigned long now = jiffies;
+
+		if (st_rl_may_be_limited(p, now))
+			return st_rl_select(cfg, p, prev_cpu, wake_flags, now);
 	}
-placement:
-	/*
-	 * The rate limit left the wakeup to stock: the others judge its
-	 * choice in turn, and the first that changes it decides.
-	 */
-	new_cpu = st_kcall(st_orig_select_task_rq_fair)(p, prev_cpu, wake_flags);
-	cpu = new_cpu;
-	if (st_prev_bias_on(cfg))
-		cpu = st_prev_bias_select(cfg, p, prev_cpu, new_cpu);
-	if (st_sync_short_on(cfg))
-		cpu = st_sync_short_select(cfg, p, prev_cpu, new_cpu, cpu,
-					   wake_flags);
-	return cpu;
+	if (st_prev_bias_on(cfg) || st_sync_short_on(cfg))
+		return st_place(cfg, p, prev_cpu, wake_flags);
 stock:
 	return st_kcall(st_orig_select_task_rq_fair)(p, prev_cpu, wake_flags);
 }

@@ -24,7 +24,7 @@ struct st_config {
 extern struct st_config __rcu *st_config;
 
 /* Hooks run with preemption disabled, which is an RCU read side. */
-static inline const struct st_config *st_config_get(void)
+static __always_inline const struct st_config *st_config_get(void)
 {
 	return rcu_dereference_sched(st_config);
 }
@@ -151,7 +151,7 @@ struct st_stats {
 DECLARE_PER_CPU(struct st_stats, st_stats);
 extern const char *const st_stat_names[ST_NR_STATS];
 
-static inline void st_stat_inc(enum st_stat_id id)
+static __always_inline void st_stat_inc(enum st_stat_id id)
 {
 	this_cpu_inc(st_stats.count[id]);
 }

@@ -86,9 +86,9 @@ static inline bool st_ss_idle_core(int cpu)
  * answer @chosen, which stands where it differs.  Called where
  * st_sync_short_on().
  */
-static inline int st_sync_short_select(const struct st_config *cfg,
-				       struct task_struct *p, int prev_cpu,
-				       int new_cpu, int chosen, int wake_flags)
+static __always_inline int
+st_sync_short_select(const struct st_config *cfg, struct task_struct *p,
+		     int prev_cpu, int new_cpu, int chosen, int wake_flags)
 {
 	u64 wakee_avg = st_sync_short_track(p);
 	struct st_sync_short_in in = { .sync = wake_flags & ST_WF_SYNC };
