@@ -168,14 +168,20 @@ static __always_inline int st_place(const struct st_config *cfg,
 	int new_cpu, cpu;
 
 	new_cpu = st_kcall(st_orig_select_task_rq_fair)(p, prev_cpu, wake_flags);
-	cpu = new_cpu;
 	/* stock kept prev: nothing for prev_bias to keep, and no call */
-	if (new_cpu != prev_cpu && st_prev_bias_on(cfg))
+	if (new_cpu != prev_cpu && st_prev_bias_on(cfg)) {
 		cpu = st_prev_bias_select(cfg, p, prev_cpu, new_cpu);
+		if (cpu != new_cpu) {
+			/* sync_short's durations count every wakeup */
+			if (st_sync_short_on(cfg))
+				st_sync_short_track(p);
+			return cpu;
+		}
+	}
 	if (st_sync_short_on(cfg))
-		cpu = st_sync_short_select(cfg, p, prev_cpu, new_cpu, cpu,
-					   wake_flags);
-	return cpu;
+		return st_sync_short_select(cfg, p, prev_cpu, new_cpu,
+					    wake_flags);
+	return new_cpu;
 }
 
 /* Its task migrated within the window: it may be limited. */

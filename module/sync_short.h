@@ -82,22 +82,20 @@ static inline bool st_ss_idle_core(int cpu)
 }
 
 /*
- * Returns the CPU to wake @p on, given stock's @new_cpu and prev_bias's
- * answer @chosen, which stands where it differs.  Called where
- * st_sync_short_on().
+ * Returns the CPU to wake @p on, given stock's @new_cpu, which neither
+ * the rate limit nor prev_bias changed.  Called where st_sync_short_on().
  */
 static __always_inline int
 st_sync_short_select(const struct st_config *cfg, struct task_struct *p,
-		     int prev_cpu, int new_cpu, int chosen, int wake_flags)
+		     int prev_cpu, int new_cpu, int wake_flags)
 {
 	u64 wakee_avg = st_sync_short_track(p);
 	struct st_sync_short_in in = { .sync = wake_flags & ST_WF_SYNC };
 	unsigned int cost;
 	int cpu;
 
-	/* prev_bias decided: the first that decides wins */
-	if (chosen != new_cpu || !in.sync)
-		return chosen;
+	if (!in.sync)
+		return new_cpu;
 	cpu = smp_processor_id();
 	if (new_cpu == cpu || st_key_on(st_ss_asym_cpucap))
 		return new_cpu;
