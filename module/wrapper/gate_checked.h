@@ -11,7 +11,9 @@
  *   6.1   6.1.192 (bookworm-security)
  *   6.12  6.12.95 (bookworm-backports), 6.12.117 (bookworm-security),
  *         6.12.118 (trixie-security): none of the copied code differs,
- *         so the range holds every sublevel between them
+ *         so the range holds every sublevel between them.  Since then
+ *         bookworm-security has 6.12.118+deb12, package 6.12.118-1~deb12u1
+ *         of source linux-6.12: trixie's 6.12.118-1 rebuilt for Debian 12
  *   7.3   7.3.4 (trixie-backports): select_task_rq_fair, record_wakee,
  *         wake_wide as in 6.12; ttwu_queue_cond asks
  *         scx_allow_ttwu_queue(); task_numa_work has the cpuset return
