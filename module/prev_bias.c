@@ -56,7 +56,8 @@
 static char __percpu *st_pb_runqueues;
 static unsigned int *st_pb_sched_features;
 static int st_pb_util_est_bit;
-static const struct static_key *st_pb_asym_cpucap;
+/* never NULL: the kernel's, or st_key_never before the probe */
+static const struct static_key *st_pb_asym_cpucap = &st_key_never;
 /* absent without CONFIG_ENERGY_MODEL, as ratelimit.c reads it */
 static const struct static_key *st_pb_energy;
 /* rq->cfs.avg.util_est (6.1: its .enqueued), rq->cpu_capacity */
@@ -107,7 +108,7 @@ int st_prev_bias_select(const struct st_config *cfg, struct task_struct *p,
 	enum st_prev_bias_verdict v;
 
 	/* called only when st_prev_bias_on(): the knob or passthrough */
-	if (in.new_is_prev || st_key_on(st_pb_asym_cpucap))
+	if (in.new_is_prev || st_key_on_found(st_pb_asym_cpucap))
 		return new_cpu;
 	st_stat_inc(ST_STAT_PREV_BIAS_CHECKED);
 	in.share_cache = st_kcall(st_place_cpus_share_cache)(prev_cpu, new_cpu);
@@ -157,6 +158,7 @@ static const char *st_pb_layout(void)
 
 static int st_pb_probe(struct st_feature *f)
 {
+	const struct static_key *asym;
 	s64 bit;
 
 	if (st_placement_probe(f))
@@ -177,11 +179,12 @@ static int st_pb_probe(struct st_feature *f)
 	}
 	st_pb_util_est_bit = bit;
 	st_pb_energy = st_ksym_key("sched_energy_present");
-	st_pb_asym_cpucap = st_ksym_key("sched_asym_cpucapacity");
-	if (!st_pb_asym_cpucap) {
+	asym = st_ksym_key("sched_asym_cpucapacity");
+	if (!asym) {
 		f->reason = "sched_asym_cpucapacity is missing";
 		return -EOPNOTSUPP;
 	}
+	st_pb_asym_cpucap = asym;
 	f->reason = st_pb_layout();
 	return f->reason ? -EOPNOTSUPP : 0;
 }
@@ -193,7 +196,7 @@ static const char *st_pb_status(bool *idle)
 		*idle = true;
 		return "energy-aware scheduling is on: the stock code places wakeups by energy";
 	}
-	if (st_key_on(st_pb_asym_cpucap)) {
+	if (st_key_on_found(st_pb_asym_cpucap)) {
 		*idle = true;
 		return "CPUs of asymmetric capacity: prev_bias leaves every wakeup to stock";
 	}

@@ -75,7 +75,7 @@
 /* struct st_rl_slot and its protocol: policy.h */
 static struct st_rl_slot *st_rl_table;
 static int __percpu *st_sd_llc_size;
-static const struct static_key *st_sched_energy_present;
+static const struct static_key *st_sched_energy_present = &st_key_never;
 static unsigned int st_wf_ttwu;
 
 static int st_select_task_rq_fair(struct task_struct *p, int prev_cpu,
@@ -154,7 +154,7 @@ static void st_record_wakee(struct task_struct *p, unsigned long now)
 
 static bool st_rl_eas_enabled(void)
 {
-	return st_key_on(st_sched_energy_present);
+	return st_key_on_found(st_sched_energy_present);
 }
 
 /*
@@ -172,9 +172,7 @@ static __always_inline int st_place(const struct st_config *cfg,
 	if (new_cpu != prev_cpu && st_prev_bias_on(cfg)) {
 		cpu = st_prev_bias_select(cfg, p, prev_cpu, new_cpu);
 		if (cpu != new_cpu) {
-			/* sync_short's durations count every wakeup */
-			if (st_sync_short_on(cfg))
-				st_sync_short_track(p);
+			st_sync_short_note(cfg, p);
 			return cpu;
 		}
 	}
@@ -194,9 +192,7 @@ static noinline int st_rl_select(const struct st_config *cfg,
 		return st_place(cfg, p, prev_cpu, wake_flags);
 	st_record_wakee(p, now);
 	st_stat_inc(ST_STAT_RL_KEPT_PREV_CPU);
-	/* sync_short's durations count every wakeup */
-	if (st_sync_short_on(cfg))
-		st_sync_short_track(p);
+	st_sync_short_note(cfg, p);
 	return prev_cpu;
 }
 
@@ -215,8 +211,8 @@ static int st_select_task_rq_fair(struct task_struct *p, int prev_cpu,
 	 * The patch decides after the WF_CURRENT_CPU and energy-aware
 	 * returns; with either in play the stock path decides alone.
 	 */
-	if (!(wake_flags & st_wf_ttwu) || (wake_flags & ST_WF_CURRENT_CPU) ||
-	    st_rl_eas_enabled() || !cfg)
+	if (!cfg || !(wake_flags & st_wf_ttwu) ||
+	    (wake_flags & ST_WF_CURRENT_CPU) || unlikely(st_rl_eas_enabled()))
 		goto stock;
 
 	st_stat_inc(ST_STAT_RL_CHECKED);
@@ -334,7 +330,7 @@ static int st_rl_probe(struct st_feature *f)
 	}
 	st_wf_ttwu = ttwu;
 	/* absent without CONFIG_ENERGY_MODEL: EAS then never runs */
-	st_sched_energy_present = st_ksym_key("sched_energy_present");
+	st_sched_energy_present = st_ksym_key_or_never("sched_energy_present");
 
 	st_rl_table = vzalloc(sizeof(*st_rl_table) << ST_RL_TABLE_BITS);
 	if (!st_rl_table) {

@@ -51,13 +51,14 @@
 
 struct st_ss_slot *st_ss_table;
 const unsigned int *st_ss_migration_cost;
-const struct static_key *st_ss_smt_present;
-const struct static_key *st_ss_asym_cpucap;
+const struct static_key *st_ss_smt_present = &st_key_never;
+const struct static_key *st_ss_asym_cpucap = &st_key_never;
 void * __percpu *st_ss_llc_shared;
 u32 st_ss_has_idle_cores_off;
 
 static int st_ss_probe(struct st_feature *f)
 {
+	const struct static_key *smt, *asym;
 	u32 size;
 
 	if (st_placement_probe(f))
@@ -67,13 +68,15 @@ static int st_ss_probe(struct st_feature *f)
 		f->reason = "sysctl_sched_migration_cost is missing";
 		return -EOPNOTSUPP;
 	}
-	st_ss_smt_present = st_ksym_key("sched_smt_present");
-	st_ss_asym_cpucap = st_ksym_key("sched_asym_cpucapacity");
+	smt = st_ksym_key("sched_smt_present");
+	asym = st_ksym_key("sched_asym_cpucapacity");
 	st_ss_llc_shared = (void * __percpu *)st_ksym("sd_llc_shared");
-	if (!st_ss_smt_present || !st_ss_asym_cpucap || !st_ss_llc_shared) {
+	if (!smt || !asym || !st_ss_llc_shared) {
 		f->reason = "sched_smt_present, sched_asym_cpucapacity or sd_llc_shared is missing";
 		return -EOPNOTSUPP;
 	}
+	st_ss_smt_present = smt;
+	st_ss_asym_cpucap = asym;
 	if (st_layout_member("sched_domain_shared", "has_idle_cores",
 			     &st_ss_has_idle_cores_off, &size) || size != sizeof(int)) {
 		f->reason = "no int sched_domain_shared.has_idle_cores in kernel BTF";
@@ -106,7 +109,7 @@ static void st_ss_forget(void)
 static const char *st_ss_status(bool *idle)
 {
 	*idle = false;
-	if (st_key_on(st_ss_asym_cpucap)) {
+	if (st_key_on_found(st_ss_asym_cpucap)) {
 		*idle = true;
 		return "CPUs of asymmetric capacity: sync_short leaves every wakeup to stock";
 	}

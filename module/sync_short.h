@@ -28,6 +28,7 @@ struct st_ss_slot {
 /* set by sync_short.c's probe, read here */
 extern struct st_ss_slot *st_ss_table;
 extern const unsigned int *st_ss_migration_cost;
+/* never NULL: the kernel's, or st_key_never before the probe */
 extern const struct static_key *st_ss_smt_present;
 extern const struct static_key *st_ss_asym_cpucap;
 extern void * __percpu *st_ss_llc_shared;
@@ -60,6 +61,14 @@ static inline u64 st_sync_short_track(struct task_struct *p)
 	return avg;
 }
 
+/* sync_short's durations count every wakeup, whoever decides it */
+static __always_inline void st_sync_short_note(const struct st_config *cfg,
+					       struct task_struct *p)
+{
+	if (st_sync_short_on(cfg))
+		st_sync_short_track(p);
+}
+
 /* current runs: its average as of its own last wakeup */
 static inline u64 st_ss_current_avg(void)
 {
@@ -75,7 +84,7 @@ static inline bool st_ss_idle_core(int cpu)
 {
 	const char *sds;
 
-	if (!st_key_on(st_ss_smt_present))
+	if (!st_key_on_found(st_ss_smt_present))
 		return false;
 	sds = rcu_dereference_sched(*per_cpu_ptr(st_ss_llc_shared, cpu));
 	return sds && READ_ONCE(*(const int *)(sds + st_ss_has_idle_cores_off));
@@ -97,7 +106,7 @@ st_sync_short_select(const struct st_config *cfg, struct task_struct *p,
 	if (!in.sync)
 		return new_cpu;
 	cpu = smp_processor_id();
-	if (new_cpu == cpu || st_key_on(st_ss_asym_cpucap))
+	if (new_cpu == cpu || st_key_on_found(st_ss_asym_cpucap))
 		return new_cpu;
 	st_stat_inc(ST_STAT_SYNC_SHORT_CHECKED);
 	/*

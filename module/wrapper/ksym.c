@@ -15,6 +15,8 @@
 
 ST_KCALL_DEFINE(st_kallsyms_lookup_name, kallsyms_lookup_name);
 
+const struct static_key st_key_never;
+
 int st_ksym_init(void)
 {
 	struct kprobe kp = { .symbol_name = "kallsyms_lookup_name" };

@@ -57,4 +57,21 @@ static inline bool st_key_on(const struct static_key *key)
 
 #define st_ksym_key(name)	((const struct static_key *)st_ksym(name))
 
+/* What a key the kernel lacks reads as, where absent means off. */
+extern const struct static_key st_key_never;
+
+static inline const struct static_key *st_ksym_key_or_never(const char *name)
+{
+	return st_ksym_key(name) ?: &st_key_never;
+}
+
+/*
+ * st_key_on() for a key that is never NULL (the kernel's, or
+ * st_key_never): the wakeup path spares the test.
+ */
+static __always_inline bool st_key_on_found(const struct static_key *key)
+{
+	return atomic_read(&key->enabled);
+}
+
 #endif /* SCHED_TUNE_WRAPPER_KSYM_H */
