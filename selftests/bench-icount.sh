@@ -64,8 +64,8 @@ done
 echo "#"
 echo "# instructions per round trip (qemu icount: guest ns = instructions; not hardware timings)"
 echo "# $ROUNDS round trips x $REPS interleaved repetitions, 2 vCPUs on 2 sockets"
-echo "| kernel | configuration | median | min-max | spread | runs | vs unloaded (medians) | migrations |"
-echo "|---|---|---|---|---|---|---|---|"
+echo "| kernel | configuration | median | min-max | spread | runs | vs unloaded (medians) | vs unloaded (paired: median ratio, repetitions) | migrations |"
+echo "|---|---|---|---|---|---|---|---|---|"
 printf '%s\n' "${ROWS[@]}"
 st_summary
 ((ST_FAIL == 0))

@@ -889,8 +889,9 @@ st_guest_feature() {
 # ping-pong's ns per round trip counts the instructions on its path.  2 vCPUs
 # on 2 sockets: no LLC shared, the cross-LLC pair of cache_share_level=l2.
 # guest/icount.sh prints every run as "# icount CONFIG NS_PER_ROUND".
-# Asserted one by one; passthrough (every feature's hooks at once) is
-# printed with its ratio but not held to the per-feature limit.
+# Asserted one by one; passthrough and all (every feature's hooks at
+# once) are printed with their ratios but not held to the per-feature
+# limit.
 ST_IC_FEATURES="ratelimit cache_level eevdf prev_bias sync_short"
 ST_IC_MAX_PCT=${ST_IC_MAX_PCT:-2}
 
@@ -913,19 +914,40 @@ st_icount_boot() {
 		st_boot "$ST_VMLINUZ" "$(dirname "$out")/initramfs.cpio" "$out" st_mode=icount tsc=reliable "$@"
 }
 
-# st_icount_stats TAPLOG: "CONFIG N MIN MAX MEDIAN MIGRATIONS-MIN-MAX" per
-# configuration, in the order the guest ran them.
+# st_icount_stats TAPLOG: "CONFIG N MIN MAX MEDIAN MIGRATIONS-MIN-MAX
+# PAIRED PAIRS" per configuration, in the order the guest ran them.
+# PAIRED is the median, over repetitions, of a run's ratio to its own
+# repetition's unloaded run (1 for unloaded, - without a pair), PAIRS how
+# many ratios it had.  Within one boot the counts can drift by a couple of
+# percent from the early repetitions to the late ones, in every
+# configuration at once; a configuration whose early runs were not
+# counted (never apart) would take a ratio of medians from the late ones
+# alone, the paired ratio does not.  A repetition starts at its unloaded
+# run; where that run was not counted, the repetition's runs pair with
+# nothing (a configuration met twice since the last unloaded run).
 st_icount_stats() {
 	tr -d '\r' <"$1" | awk '
 		function sort(m) {
 			for (a = 2; a <= m; a++)
 				for (b = a; b > 1 && s[b - 1] > s[b]; b--) { t = s[b]; s[b] = s[b - 1]; s[b - 1] = t }
 		}
+		function median(m) {
+			sort(m)
+			return m % 2 ? s[(m + 1) / 2] : (s[m / 2] + s[m / 2 + 1]) / 2
+		}
 		$1 == "#" && $2 == "icount" && $4 ~ /^[0-9.]+$/ {
 			if (!($3 in n)) order[++k] = $3
 			n[$3]++
 			v[$3, n[$3]] = $4 + 0
 			g[$3, n[$3]] = $5 == "" ? -1 : $5 + 0
+			if ($3 == "unloaded") {
+				base = $4 + 0
+				split("", seen)
+			} else {
+				if ($3 in seen) { base = 0; split("", seen) }
+				seen[$3] = 1
+				if (base > 0) r[$3, ++np[$3]] = ($4 + 0) / base
+			}
 		}
 		END {
 			for (i = 1; i <= k; i++) {
@@ -934,23 +956,31 @@ st_icount_stats() {
 				sort(m)
 				mig = s[1] == s[m] ? s[1] : s[1] "-" s[m]
 				for (a = 1; a <= m; a++) s[a] = v[c, a]
-				sort(m)
-				med = m % 2 ? s[(m + 1) / 2] : (s[m / 2] + s[m / 2 + 1]) / 2
-				printf "%s %d %.1f %.1f %.1f %s\n", c, m, s[1], s[m], med, mig
+				med = median(m)
+				lo = s[1]; hi = s[m]
+				if (c == "unloaded") { paired = "1"; p = m }
+				else if (np[c] > 0) {
+					p = np[c]
+					for (a = 1; a <= p; a++) s[a] = r[c, a]
+					paired = sprintf("%.6f", median(p))
+				} else { paired = "-"; p = 0 }
+				printf "%s %d %.1f %.1f %.1f %s %s %d\n", c, m, lo, hi, med, mig, paired, p
 			}
 		}'
 }
 
 # st_icount_table KVER TAPLOG: markdown rows, one per configuration:
 # instructions per round trip (median, min-max, spread), the ratio of
-# medians to unloaded, and the migrations of the timed rounds (min-max).
+# medians to unloaded, the paired ratio (st_icount_stats) and the
+# migrations of the timed rounds (min-max).
 st_icount_table() {
 	local kver=$1 log=$2 base
 	base=$(st_icount_stats "$log" | awk '$1 == "unloaded" { print $5 }')
 	st_icount_stats "$log" | awk -v k="$kver" -v b="${base:-0}" '{
 		spread = $3 > 0 ? ($4 - $3) / $3 * 100 : 0
 		ratio = b > 0 ? sprintf("%.4f (%+.2f%%)", $5 / b, ($5 / b - 1) * 100) : "-"
-		printf "| %s | %s | %.0f | %.0f-%.0f | %.2f%% | %d | %s | %s |\n", k, $1, $5, $3, $4, spread, $2, ratio, $6
+		paired = $7 == "-" ? "-" : sprintf("%+.2f%% (%d)", ($7 - 1) * 100, $8)
+		printf "| %s | %s | %.0f | %.0f-%.0f | %.2f%% | %d | %s | %s | %s |\n", k, $1, $5, $3, $4, spread, $2, ratio, paired, $6
 	}'
 }
 
@@ -986,14 +1016,19 @@ st_icount_results() {
 }
 
 # st_icount_pcts LOG: "FEATURE PCT DETAILS" per feature of ST_IC_FEATURES
-# measured in LOG, PCT its median's excess over the unloaded median.
+# measured in LOG, PCT its paired ratio's excess over unloaded
+# (st_icount_stats), or its median's where no repetition paired.
 st_icount_pcts() {
-	local base c n lo hi med
+	local base c n lo hi med paired pairs
 	base=$(st_icount_stats "$1" | awk '$1 == "unloaded" { print $5 }')
 	[[ -n $base ]] || return 0
-	while read -r c n lo hi med _; do
+	while read -r c n lo hi med _ paired pairs; do
 		[[ " $ST_IC_FEATURES " == *" $c "* ]] || continue
-		echo "$c $(awk -v m="$med" -v b="$base" 'BEGIN { printf "%+.2f", (m / b - 1) * 100 }') $med vs $base unloaded, $n runs $lo-$hi"
+		if [[ $paired == - ]]; then
+			echo "$c $(awk -v m="$med" -v b="$base" 'BEGIN { printf "%+.2f", (m / b - 1) * 100 }') ratio of medians, no repetition with its unloaded run; median $med vs $base unloaded, $n runs $lo-$hi"
+		else
+			echo "$c $(awk -v r="$paired" 'BEGIN { printf "%+.2f", (r - 1) * 100 }') paired over $pairs repetitions; median $med vs $base unloaded, $n runs $lo-$hi"
+		fi
 	done < <(st_icount_stats "$1")
 }
 st_icount_within() { awk -v p="$1" -v x="$ST_IC_MAX_PCT" 'BEGIN { exit !(p <= x) }'; }
