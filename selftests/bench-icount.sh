@@ -16,9 +16,9 @@
 # (module parameters for every load, comma-separated), ST_IC_SHORT=1 (make check's mode: 3000 rounds, 5 reps, the first kernel
 # only), ST_IC_MAX_PCT=2 (each feature's allowed cost over unloaded),
 # ST_BUILD, ST_SRC.  Prints a markdown table, then "N passed, N failed";
-# exits 1 when a feature (or, in runs of 20,000 round trips or more, all
-# five at once) costs more than ST_IC_MAX_PCT in two boots (one is made
-# again when it is over: st_icount_measure) or a run failed.
+# exits 1 when a feature costs more than ST_IC_MAX_PCT in two boots (a
+# second is made when it is over in the first: st_icount_measure) or a
+# run failed.
 set -uo pipefail
 # shellcheck source=selftests/lib.sh source-path=SCRIPTDIR/..
 . "$(dirname "$0")/lib.sh"
@@ -32,11 +32,6 @@ if [[ ${ST_IC_SHORT:-0} == 1 ]]; then
 else
 	ROUNDS=${ST_IC_ROUNDS:-20000} REPS=${ST_IC_REPS:-4}
 fi
-
-# all, every feature at once, is 0.1% to 0.2% under the limit: held where
-# runs are long enough to tell (20,000 round trips spread by 1% at most,
-# 3,000 by up to 3%: docs/hook-cost.md), printed otherwise.
-((ROUNDS < 20000)) || ST_IC_FEATURES+=" all"
 
 st_ensure_host
 mkdir -p "$ST_BUILD"
