@@ -63,7 +63,6 @@
 #include "wrapper/ksym.h"
 #include "wrapper/layout.h"
 
-static int __percpu *st_cl_llc_id;
 static int __percpu *st_cl_llc_size;
 static cpumask_var_t __percpu *st_cl_l2c_map;
 static char __percpu *st_cl_runqueues;
@@ -119,8 +118,8 @@ static bool st_cl_mask_has(cpumask_var_t mask, int cpu)
 static void st_cl_pair(struct st_wake_pair *w, int this_cpu, int cpu)
 {
 	st_wake_pair_classify(w, this_cpu, cpu,
-			      *per_cpu_ptr(st_cl_llc_id, this_cpu),
-			      *per_cpu_ptr(st_cl_llc_id, cpu),
+			      st_llc_id(this_cpu),
+			      st_llc_id(cpu),
 			      st_cl_mask_has(*per_cpu_ptr(st_cl_l2c_map, this_cpu), cpu),
 			      st_cl_mask_has(per_cpu(cpu_sibling_map, this_cpu), cpu));
 	w->llc_size = *per_cpu_ptr(st_cl_llc_size, this_cpu);
@@ -197,7 +196,7 @@ st_ttwu_queue_wakelist(struct task_struct *p, int cpu, int wake_flags)
 	 * stock's at every level.  Tested first, it is the cheap way out.
 	 */
 	if (this_cpu == cpu ||
-	    this_cpu_read(*st_cl_llc_id) != *per_cpu_ptr(st_cl_llc_id, target))
+	    st_llc_id_here() != st_llc_id(target))
 		goto orig;
 	return st_cl_by_level(cfg, p, this_cpu, cpu, wake_flags);
 orig:
@@ -224,7 +223,7 @@ static const char *st_cl_resolve(void)
 			"ttwu_queue_wakelist is not traceable";
 	if (!ST_WF_MIGRATED)
 		return "WF_MIGRATED unknown for this kernel version";
-	if (st_cl_percpu("sd_llc_id", (void __percpu **)&st_cl_llc_id) ||
+	if (!st_sd_llc_id ||
 	    st_cl_percpu("sd_llc_size", (void __percpu **)&st_cl_llc_size))
 		return "per-CPU sd_llc_id or sd_llc_size is missing";
 	if (st_cl_percpu("cpu_l2c_shared_map", (void __percpu **)&st_cl_l2c_map))

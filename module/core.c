@@ -106,6 +106,20 @@ static void st_config_stock_unsupported(struct st_config *cfg)
 			cfg->knob[i] = st_knobs[i].stock;
 }
 
+static unsigned int st_config_placement(const struct st_config *cfg)
+{
+	bool all = st_passthrough(cfg);
+	unsigned int placement = 0;
+
+	if ((all || cfg->knob[ST_KNOB_PREV_BIAS]) &&
+	    st_prev_bias_feature.supported)
+		placement |= ST_PLACE_PREV_BIAS;
+	if ((all || cfg->knob[ST_KNOB_SYNC_SHORT]) &&
+	    st_sync_short_feature.supported)
+		placement |= ST_PLACE_SYNC_SHORT;
+	return placement;
+}
+
 static void st_config_derive(struct st_config *cfg)
 {
 	st_rl_params_init(&cfg->rl, cfg->knob[ST_KNOB_RL_WINDOW_NS],
@@ -115,6 +129,7 @@ static void st_config_derive(struct st_config *cfg)
 			      cfg->knob[ST_KNOB_RL_QUOTA],
 			      cfg->knob[ST_KNOB_RL_QUOTA_REPLENISH]);
 	cfg->rl_window_jiffies = nsecs_to_jiffies64(cfg->rl.window) + 1;
+	cfg->placement = st_config_placement(cfg);
 }
 
 /*
@@ -302,7 +317,8 @@ static int st_publish(struct st_config *cfg)
 
 /*
  * A feature pinned by the change just published keeps a hook that still
- * runs: its knobs go back to stock, so that hook decides as stock does.
+ * runs: its knobs go back to stock, so that hook decides as stock does,
+ * and the placement features it hosted judge no more wakeups.
  */
 static void st_publish_stock_unsupported(void)
 {
@@ -313,11 +329,12 @@ static void st_publish_stock_unsupported(void)
 	if (!cfg)
 		return;
 	st_config_stock_unsupported(cfg);
-	if (!memcmp(cfg->knob, cur->knob, sizeof(cfg->knob))) {
+	st_config_derive(cfg);
+	if (!memcmp(cfg->knob, cur->knob, sizeof(cfg->knob)) &&
+	    cfg->placement == cur->placement) {
 		kfree(cfg);
 		return;
 	}
-	st_config_derive(cfg);
 	st_publish(cfg);
 }
 

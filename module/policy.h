@@ -261,24 +261,38 @@ static inline bool st_rl_read_retry(const struct st_rl_slot *slot, u32 seq)
  * Whether @owner's stamp in @slot may still hold at jiffies @now (and, in
  * adaptive mode, the quota is used up: below it, as in the patch, no
  * clock is read).  Only a "yes" needs the retry check: a "no" from a
- * torn read is a lost stamp.
+ * torn read is a lost stamp.  In two halves, so that a caller computes
+ * the owner only for a live stamp: most wakeups find none.
  */
-static inline bool st_rl_slot_may_limit(const struct st_rl_slot *slot,
-					u64 owner, unsigned long now)
+static inline bool st_rl_slot_live(const struct st_rl_slot *slot,
+				   unsigned long now, u32 *seq)
 {
-	u32 seq;
-
-	if (!st_rl_read_begin(slot, &seq))
-		return false;
-	st_rl_read_step();
-	if (st_rl_read_owner(slot) != owner)
+	if (!st_rl_read_begin(slot, seq))
 		return false;
 	st_rl_read_step();
 	if (!st_time_before_eq(now, st_rl_read_expires(slot)) ||
 	    !st_rl_read_used_up(slot))
 		return false;
 	st_rl_read_step();
+	return true;
+}
+
+static inline bool st_rl_slot_live_owned(const struct st_rl_slot *slot,
+					 u64 owner, u32 seq)
+{
+	if (st_rl_read_owner(slot) != owner)
+		return false;
+	st_rl_read_step();
 	return !st_rl_read_retry(slot, seq);
+}
+
+static inline bool st_rl_slot_may_limit(const struct st_rl_slot *slot,
+					u64 owner, unsigned long now)
+{
+	u32 seq;
+
+	return st_rl_slot_live(slot, now, &seq) &&
+	       st_rl_slot_live_owned(slot, owner, seq);
 }
 
 /* @owner's tat in @slot, or 0 (never limits) if it has none. */

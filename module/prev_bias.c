@@ -111,7 +111,7 @@ int st_prev_bias_select(const struct st_config *cfg, struct task_struct *p,
 	if (in.new_is_prev || st_key_on_found(st_pb_asym_cpucap))
 		return new_cpu;
 	st_stat_inc(ST_STAT_PREV_BIAS_CHECKED);
-	in.share_cache = st_kcall(st_place_cpus_share_cache)(prev_cpu, new_cpu);
+	in.share_cache = st_cpus_share_cache(prev_cpu, new_cpu);
 	in.prev_allowed = cpumask_test_cpu(prev_cpu, p->cpus_ptr);
 	if (in.share_cache && in.prev_allowed) {
 		in.prev_idle = st_pb_available_idle(prev_cpu);

@@ -117,7 +117,11 @@ static u64 st_rl_tat(struct task_struct *p)
  */
 static bool st_rl_may_be_limited(struct task_struct *p, unsigned long now)
 {
-	return st_rl_slot_may_limit(st_rl_slot(p), st_rl_owner(p), now);
+	const struct st_rl_slot *slot = st_rl_slot(p);
+	u32 seq;
+
+	return st_rl_slot_live(slot, now, &seq) &&
+	       st_rl_slot_live_owned(slot, st_rl_owner(p), seq);
 }
 
 /*
@@ -160,10 +164,11 @@ static bool st_rl_eas_enabled(void)
 /*
  * The rate limit left the wakeup to stock: the placement features judge
  * its choice in turn, and the first that changes it decides.
+ * @wakee_avg: sync_short's duration of @p, recorded on entry.
  */
 static __always_inline int st_place(const struct st_config *cfg,
 				    struct task_struct *p, int prev_cpu,
-				    int wake_flags)
+				    int wake_flags, u64 wakee_avg)
 {
 	int new_cpu, cpu;
 
@@ -171,28 +176,26 @@ static __always_inline int st_place(const struct st_config *cfg,
 	/* stock kept prev: nothing for prev_bias to keep, and no call */
 	if (new_cpu != prev_cpu && st_prev_bias_on(cfg)) {
 		cpu = st_prev_bias_select(cfg, p, prev_cpu, new_cpu);
-		if (cpu != new_cpu) {
-			st_sync_short_note(cfg, p);
+		if (cpu != new_cpu)
 			return cpu;
-		}
 	}
 	if (st_sync_short_on(cfg))
 		return st_sync_short_select(cfg, p, prev_cpu, new_cpu,
-					    wake_flags);
+					    wake_flags, wakee_avg);
 	return new_cpu;
 }
 
 /* Its task migrated within the window: it may be limited. */
 static noinline int st_rl_select(const struct st_config *cfg,
 				 struct task_struct *p, int prev_cpu,
-				 int wake_flags, unsigned long now)
+				 int wake_flags, unsigned long now,
+				 u64 wakee_avg)
 {
 	if (!st_rl_limited(&cfg->rl, st_rl_tat(p), sched_clock_cpu(prev_cpu)) ||
 	    !st_want_affine(p, smp_processor_id(), now) || st_passthrough(cfg))
-		return st_place(cfg, p, prev_cpu, wake_flags);
+		return st_place(cfg, p, prev_cpu, wake_flags, wakee_avg);
 	st_record_wakee(p, now);
 	st_stat_inc(ST_STAT_RL_KEPT_PREV_CPU);
-	st_sync_short_note(cfg, p);
 	return prev_cpu;
 }
 
@@ -206,6 +209,7 @@ static int st_select_task_rq_fair(struct task_struct *p, int prev_cpu,
 				  int wake_flags)
 {
 	const struct st_config *cfg = st_config_get();
+	u64 wakee_avg = 0;
 
 	/*
 	 * The patch decides after the WF_CURRENT_CPU and energy-aware
@@ -216,15 +220,19 @@ static int st_select_task_rq_fair(struct task_struct *p, int prev_cpu,
 		goto stock;
 
 	st_stat_inc(ST_STAT_RL_CHECKED);
+	/* each wakeup judged here is a duration, whoever places it */
+	if (st_sync_short_on(cfg))
+		wakee_avg = st_sync_short_track(p);
 	/* window 0: hooked for the placement features alone */
 	if (cfg->rl.window) {
 		unsigned long now = jiffies;
 
 		if (st_rl_may_be_limited(p, now))
-			return st_rl_select(cfg, p, prev_cpu, wake_flags, now);
+			return st_rl_select(cfg, p, prev_cpu, wake_flags, now,
+					    wakee_avg);
 	}
-	if (st_prev_bias_on(cfg) || st_sync_short_on(cfg))
-		return st_place(cfg, p, prev_cpu, wake_flags);
+	if (cfg->placement)
+		return st_place(cfg, p, prev_cpu, wake_flags, wakee_avg);
 stock:
 	return st_kcall(st_orig_select_task_rq_fair)(p, prev_cpu, wake_flags);
 }
@@ -267,11 +275,9 @@ static void st_rl_release(void)
 }
 
 ST_KCALL_DEFINE(st_place_idle_cpu, int (int));
-ST_KCALL_DEFINE(st_place_cpus_share_cache, bool (int, int));
 
 static const struct st_func_shape st_place_shapes[] = {
 	{ "idle_cpu", "int (int)" },
-	{ "cpus_share_cache", "bool (int, int)" },
 };
 
 int st_placement_probe(struct st_feature *f)
@@ -284,9 +290,12 @@ int st_placement_probe(struct st_feature *f)
 				   ARRAY_SIZE(st_place_shapes));
 	if (f->reason)
 		return -EOPNOTSUPP;
-	if (st_kcall_bind_sym(st_place_idle_cpu, "idle_cpu") ||
-	    st_kcall_bind_sym(st_place_cpus_share_cache, "cpus_share_cache")) {
-		f->reason = "idle_cpu or cpus_share_cache is missing";
+	if (st_kcall_bind_sym(st_place_idle_cpu, "idle_cpu")) {
+		f->reason = "idle_cpu is missing";
+		return -EOPNOTSUPP;
+	}
+	if (!st_sd_llc_id) {
+		f->reason = "per-CPU sd_llc_id (cpus_share_cache's) is missing";
 		return -EOPNOTSUPP;
 	}
 	return 0;

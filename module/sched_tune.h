@@ -2,6 +2,7 @@
 #ifndef SCHED_TUNE_H
 #define SCHED_TUNE_H
 
+#include <linux/bits.h>
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
 
@@ -18,8 +19,13 @@ struct st_config {
 	struct st_rl_params rl;
 	/* the window in jiffies, rounded up: when a stamp surely expired */
 	unsigned long rl_window_jiffies;
+	/* ST_PLACE_*: the placement features that judge wakeups */
+	unsigned int placement;
 	struct rcu_head rcu;
 };
+
+#define ST_PLACE_PREV_BIAS	BIT(0)
+#define ST_PLACE_SYNC_SHORT	BIT(1)
 
 extern struct st_config __rcu *st_config;
 
@@ -170,36 +176,28 @@ int st_prev_bias_select(const struct st_config *cfg, struct task_struct *p,
 			int prev_cpu, int new_cpu);
 
 /*
- * Whether a placement feature judges this wakeup: its knob or passthrough,
- * and the feature probed.  Inline, so that a wakeup makes no call for a
- * feature that is off.
+ * Whether a placement feature judges this wakeup: its knob or
+ * passthrough, and the feature supported, as of the config's publication
+ * (core.c publishes a new one when a feature goes unsupported).  One
+ * test of the config, as the wakeup path reads it.
  */
-static inline bool st_placement_on(const struct st_config *cfg,
-				   enum st_knob_id knob,
-				   const struct st_feature *f)
-{
-	return (cfg->knob[knob] || st_passthrough(cfg)) &&
-	       READ_ONCE(f->supported);
-}
-
 static inline bool st_prev_bias_on(const struct st_config *cfg)
 {
-	return st_placement_on(cfg, ST_KNOB_PREV_BIAS, &st_prev_bias_feature);
+	return cfg->placement & ST_PLACE_PREV_BIAS;
 }
 
 static inline bool st_sync_short_on(const struct st_config *cfg)
 {
-	return st_placement_on(cfg, ST_KNOB_SYNC_SHORT, &st_sync_short_feature);
+	return cfg->placement & ST_PLACE_SYNC_SHORT;
 }
 
 /*
  * The probe steps prev_bias and sync_short share (ratelimit.c): their
- * host supported, and the two kernel functions both call, gated and
- * bound once for both.
+ * host supported, the kernel's idle_cpu() gated and bound once for both,
+ * and the LLC ids their inline cpus_share_cache() reads (wrapper/layout.h).
  */
 int st_placement_probe(struct st_feature *f);
 ST_KCALL_DECLARE(st_place_idle_cpu, int (int));
-ST_KCALL_DECLARE(st_place_cpus_share_cache, bool (int, int));
 
 int st_sysfs_init(void);
 void st_sysfs_exit(void);

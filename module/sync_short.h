@@ -61,14 +61,6 @@ static inline u64 st_sync_short_track(struct task_struct *p)
 	return avg;
 }
 
-/* sync_short's durations count every wakeup, whoever decides it */
-static __always_inline void st_sync_short_note(const struct st_config *cfg,
-					       struct task_struct *p)
-{
-	if (st_sync_short_on(cfg))
-		st_sync_short_track(p);
-}
-
 /* current runs: its average as of its own last wakeup */
 static inline u64 st_ss_current_avg(void)
 {
@@ -79,26 +71,30 @@ static inline u64 st_ss_current_avg(void)
 	return READ_ONCE(slot->dur_avg);
 }
 
-/* test_idle_cores(): only read where SMT makes cores of several CPUs */
-static inline bool st_ss_idle_core(int cpu)
+/*
+ * test_idle_cores() of the LLC we run on: only read where SMT makes
+ * cores of several CPUs.
+ */
+static inline bool st_ss_idle_core_here(void)
 {
 	const char *sds;
 
 	if (!st_key_on_found(st_ss_smt_present))
 		return false;
-	sds = rcu_dereference_sched(*per_cpu_ptr(st_ss_llc_shared, cpu));
+	sds = rcu_dereference_sched(*this_cpu_ptr(st_ss_llc_shared));
 	return sds && READ_ONCE(*(const int *)(sds + st_ss_has_idle_cores_off));
 }
 
 /*
  * Returns the CPU to wake @p on, given stock's @new_cpu, which neither
- * the rate limit nor prev_bias changed.  Called where st_sync_short_on().
+ * the rate limit nor prev_bias changed, and @wakee_avg, what
+ * st_sync_short_track() returned for this wakeup.  Called where
+ * st_sync_short_on().
  */
 static __always_inline int
 st_sync_short_select(const struct st_config *cfg, struct task_struct *p,
-		     int prev_cpu, int new_cpu, int wake_flags)
+		     int prev_cpu, int new_cpu, int wake_flags, u64 wakee_avg)
 {
-	u64 wakee_avg = st_sync_short_track(p);
 	struct st_sync_short_in in = { .sync = wake_flags & ST_WF_SYNC };
 	unsigned int cost;
 	int cpu;
@@ -111,12 +107,16 @@ st_sync_short_select(const struct st_config *cfg, struct task_struct *p,
 	st_stat_inc(ST_STAT_SYNC_SHORT_CHECKED);
 	/*
 	 * Each test only where the earlier ones passed (decide() is an
-	 * "and"), the idle previous CPU first: the patch returns it before
-	 * its own test, and a ping-pong's wakee mostly finds it so.
+	 * "and"), the cheapest that most often fails first: a choice
+	 * outside the waker's LLC (inline, no call) stands, then the idle
+	 * previous CPU, which the patch returns before its own test and a
+	 * ping-pong's wakee mostly finds.
 	 */
-	in.new_is_idle_prev = new_cpu == prev_cpu &&
-			      st_kcall(st_place_idle_cpu)(prev_cpu);
-	if (!in.new_is_idle_prev) {
+	in.share_cache = st_llc_id_here() == st_llc_id(new_cpu);
+	if (in.share_cache)
+		in.new_is_idle_prev = new_cpu == prev_cpu &&
+				      st_kcall(st_place_idle_cpu)(prev_cpu);
+	if (in.share_cache && !in.new_is_idle_prev) {
 		cost = READ_ONCE(*st_ss_migration_cost);
 		in.wakee_short = st_task_short(wakee_avg, cost);
 		in.waker_short = in.wakee_short &&
@@ -124,10 +124,8 @@ st_sync_short_select(const struct st_config *cfg, struct task_struct *p,
 	}
 	if (in.waker_short) {
 		st_stat_inc(ST_STAT_SYNC_SHORT_BOTH_SHORT);
-		in.idle_core = st_ss_idle_core(cpu);
+		in.idle_core = st_ss_idle_core_here();
 		in.waker_allowed = cpumask_test_cpu(cpu, p->cpus_ptr);
-		in.share_cache = !in.idle_core && in.waker_allowed &&
-				 st_kcall(st_place_cpus_share_cache)(cpu, new_cpu);
 	}
 	if (!st_sync_short_decide(&in) || st_passthrough(cfg))
 		return new_cpu;

@@ -36,14 +36,16 @@
  *   prev_bias: no copy of stock code; it judges the result of the
  *         original select_task_rq_fair (ratelimit's wrapper, so its
  *         ranges) with the kernel's own idle_cpu() (7.3's BTF has no
- *         available_idle_cpu()) and cpus_share_cache(),
+ *         available_idle_cpu()) and cpus_share_cache() (inline,
+ *         wrapper/layout.h: the sd_llc_id test of 6.1.192, 6.12.118
+ *         and 7.3.4, the same in all three),
  *         and reads rq->cfs.avg.util_est, rq->cpu_capacity and the
  *         UTIL_EST feature bit from BTF.  What it assumes of the
  *         inlined select_idle_sibling() (its result shares the
  *         target's LLC; a busy result means no idle CPU was found) is
  *         in prev_bias.c's header
  *   sync_short: no copy of stock code either; it judges the same
- *         result with idle_cpu() and cpus_share_cache(), reads
+ *         result with idle_cpu() and the same cpus_share_cache(), reads
  *         sysctl_sched_migration_cost (an unsigned int on all three
  *         series), sched_smt_present and sd_llc_shared's
  *         has_idle_cores (offset from BTF), and p->se.sum_exec_runtime

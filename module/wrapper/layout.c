@@ -17,6 +17,7 @@ static bool st_btf_ok;
 /* sched_ext's keys: __scx_enabled from 6.16, __scx_ops_enabled before */
 static const struct static_key *st_scx_enabled;
 static const struct static_key *st_scx_switched_all;
+int __percpu *st_sd_llc_id;
 
 int st_layout_init(void)
 {
@@ -27,6 +28,7 @@ int st_layout_init(void)
 	st_scx_enabled = st_ksym_key("__scx_enabled") ?:
 			 st_ksym_key("__scx_ops_enabled");
 	st_scx_switched_all = st_ksym_key("__scx_switched_all");
+	st_sd_llc_id = (int __percpu *)st_ksym("sd_llc_id");
 
 	if (!start || stop <= start) {
 		pr_warn("no kernel BTF found (CONFIG_DEBUG_INFO_BTF?)\n");

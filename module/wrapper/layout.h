@@ -7,6 +7,7 @@
 #ifndef SCHED_TUNE_WRAPPER_LAYOUT_H
 #define SCHED_TUNE_WRAPPER_LAYOUT_H
 
+#include <linux/percpu.h>
 #include <linux/types.h>
 #include <linux/version.h>
 
@@ -21,6 +22,34 @@ int st_layout_enum(const char *name, s64 *val);
  * parameters, or an error of st_btf_func_sig() (wrapper/btf.h).
  */
 int st_layout_func_sig(const char *func, char *buf, size_t len);
+
+/*
+ * The kernel's per-CPU sd_llc_id, what its cpus_share_cache() compares
+ * (NULL if missing), found by st_layout_init().
+ */
+extern int __percpu *st_sd_llc_id;
+
+static __always_inline int st_llc_id(int cpu)
+{
+	return *per_cpu_ptr(st_sd_llc_id, cpu);
+}
+
+/* The LLC id of the CPU we run on (preemption off) */
+static __always_inline int st_llc_id_here(void)
+{
+	return this_cpu_read(*st_sd_llc_id);
+}
+
+/*
+ * cpus_share_cache() of kernel/sched/core.c, inline for the wakeup
+ * paths: the same in Debian's 6.1.192, 6.12.118 and 7.3.4.  Only where
+ * st_sd_llc_id was found.
+ */
+static __always_inline bool st_cpus_share_cache(int this_cpu, int that_cpu)
+{
+	return this_cpu == that_cpu ||
+	       st_llc_id(this_cpu) == st_llc_id(that_cpu);
+}
 
 /* Whether a sched_ext scheduler is loaded, and whether it runs every task. */
 enum st_scx_mode {
