@@ -19,7 +19,8 @@
 # ST_SRC.  Prints a markdown table, then "N passed, N failed"; exits 1
 # when a feature, or all of them at once (all), costs more than
 # ST_IC_MAX_PCT in two boots (a second is made when it is over in the
-# first: st_icount_measure) or a run failed.
+# first, or was never measured apart there: st_icount_measure) or a run
+# failed.
 set -uo pipefail
 # shellcheck source=selftests/lib.sh source-path=SCRIPTDIR/..
 . "$(dirname "$0")/lib.sh"

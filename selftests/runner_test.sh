@@ -77,11 +77,12 @@ expect_fail "run_job around a job that calls st_die" 1 replay_job
 # $FAKE_TAP to the second serial port, then behaves as $FAKE_END says.
 cat >"$tmp/qemu" <<'EOF'
 #!/bin/bash
-mon= serial=()
+mon= serial=() cmdline=
 while (($#)); do
 	case $1 in
 	-monitor) mon=${2#pipe:}; shift ;;
 	-serial) serial+=("${2#file:}"); shift ;;
+	-append) cmdline=$2; shift ;;
 	esac
 	shift
 done
@@ -90,6 +91,7 @@ exec 3<>"$mon.in" 4<>"$mon.out"
 # FAKE_TAP2, when set, is what every boot after the first prints
 boots=$(($(cat "$FAKE_BOOTS" 2>/dev/null || echo 0) + 1))
 echo "$boots" >"$FAKE_BOOTS"
+echo "$cmdline" >"$FAKE_BOOTS.cmdline$boots"
 if ((boots > 1)) && [[ -n ${FAKE_TAP2:-} ]]; then FAKE_TAP=$FAKE_TAP2; fi
 printf '%b' "$FAKE_TAP" >>"${serial[1]}"
 case $FAKE_END in
@@ -124,9 +126,10 @@ FAKE_TAP='' FAKE_END=1
 expect_fail "a guest that died before its plan (qemu rc 1)" 1 guest
 
 # --- the short hook cost: over the limit only in two independent boots --------------
-# icount_tap UNLOADED RATELIMIT CACHE_LEVEL: a guest's icount lines, 3
-# interleaved repetitions; a value may list one per repetition (a/b/c),
-# and a repetition given as "-" was not counted.
+# icount_tap UNLOADED RATELIMIT CACHE_LEVEL [LAST]: a guest's icount lines,
+# 3 interleaved repetitions; a value may list one per repetition (a/b/c),
+# and a repetition given as "-" was not counted.  LAST, the guest's last
+# lines (its one result), by default a pass.
 icount_tap() {
 	local c r v t='KTAP version 1\n1..1\n'
 	for r in 1 2 3; do
@@ -136,7 +139,7 @@ icount_tap() {
 			[[ $v == - ]] || t+=$(printf '# icount %s %s\\n' "${c%:*}" "$v")
 		done
 	done
-	printf '%s\n' "${t}ok 1 - measured\n"
+	printf '%s\n' "${t}${4:-ok 1 - measured\n}"
 }
 icount() {
 	rm -f "$FAKE_BOOTS"
@@ -176,6 +179,22 @@ if [[ $(summary_of icount) == "3 passed, 0 failed|0" ]] && grep -q 'ratelimit co
 else
 	not_ok "icount: runs of a repetition without its unloaded run are not paired"; sed 's/^/# /' "$tmp/out"
 fi
+# A configuration the first boot never measured apart: it reports it
+# (asked to by st_ic_second=1) and skips; the second boot, asked nothing,
+# measures it or fails.
+LOST='# icount_lost ratelimit\nok 1 - icount: every configuration measured apart at least once # SKIP never apart\n'
+FAKE_TAP=$(icount_tap 10000 - 10100 "$LOST") FAKE_TAP2=$(icount_tap 10000 10150 10100)
+if [[ $(summary_of icount) == "3 passed, 0 failed, 1 skipped|0" ]] &&
+	grep -q 'ratelimit costs +1.50% .* in a second boot .*not measured (never apart) in the first' "$tmp/out" &&
+	grep -q 'st_ic_second=1' "$FAKE_BOOTS.cmdline1" && ! grep -q 'st_ic_second' "$FAKE_BOOTS.cmdline2"; then
+	ok "icount: never apart in the first boot, +1.5% in a second: passes, the second boot said"
+else
+	not_ok "icount: never apart in the first boot, +1.5% in a second: passes"; sed 's/^/# /' "$tmp/out"
+fi
+FAKE_TAP=$(icount_tap 10000 - 10100 "$LOST") FAKE_TAP2=$(icount_tap 10000 - 10100 'not ok 1 - icount: every configuration measured apart at least once\n')
+expect_fail "icount: never apart in either boot" 1 icount
+FAKE_TAP=$(icount_tap 10000 - 10100 "$LOST") FAKE_TAP2=$(icount_tap 10000 10250 10100)
+expect_fail "icount: never apart in the first boot, +2.5% in the second" 1 icount
 FAKE_TAP2=
 
 # --- a unit that runs no check (the guest's own unit_run) -------------------------

@@ -36,6 +36,9 @@ IC_REPS=$(st_arg ic_reps 4)
 # 6.1 the pair may end on one CPU, a sync wakeup's wake_affine, in most
 # runs of a boot)
 IC_TRIES=$(st_arg ic_tries 5)
+# 1: the host boots again for a configuration this boot never measured
+# apart (st_icount_measure), so here it is a skip, named for the host
+IC_SECOND=$(st_arg ic_second 0)
 IC_CONFIGS=$(st_arg ic_configs unloaded,stock,passthrough,all,ratelimit,cache_level,eevdf,prev_bias,sync_short | tr ',' ' ')
 # extra module parameters for every load (e.g. direct_hooks=0)
 IC_MODARGS=$(st_arg ic_modargs "" | tr ',' ' ')
@@ -158,7 +161,13 @@ t_ic_measure() {
 		lost=$(echo "$IC_LOST" | tr ' ' '\n' | grep -c "^$cfg/")
 		[ "$lost" -lt "$IC_REPS" ] || never="$never $cfg"
 	done
-	check_eq "icount: every configuration measured apart at least once" "${never:-none}" none
+	if [ -n "$never" ] && [ "$IC_SECOND" = 1 ]; then
+		echo "# icount_lost$never"
+		ktap_skip "icount: every configuration measured apart at least once" \
+			"never apart in $IC_TRIES tries:$never; a second boot measures them"
+	else
+		check_eq "icount: every configuration measured apart at least once" "${never:-none}" none
+	fi
 	diag "numa_scan: not measured; task_numa_work runs from NUMA balancing on a multi-node machine, never in this ping-pong"
 }
 
