@@ -440,26 +440,104 @@ u64 st_eevdf_deadline(u64 vruntime, u64 deadline, u64 old_slice,
 	return vruntime + st_mul_div(vslice, new_slice, old_slice);
 }
 
+enum st_affine st_wake_affine_idle(const struct st_affine_idle_in *in)
+{
+	if (in->this_idle && in->share_cache)
+		return in->prev_idle ? ST_AFFINE_PREV : ST_AFFINE_THIS;
+	if (in->sync && in->this_nr == 1)
+		return ST_AFFINE_THIS;
+	if (in->prev_idle)
+		return ST_AFFINE_PREV;
+	return ST_AFFINE_NONE;
+}
+
+/* s64 and the comparisons as the kernel writes them */
+bool st_wake_affine_weight(const struct st_affine_weight_in *in)
+{
+	s64 this_eff_load = in->this_load, prev_eff_load;
+
+	if (in->sync) {
+		if (in->current_load > (u64)this_eff_load)
+			return true;
+		this_eff_load -= in->current_load;
+	}
+	this_eff_load += in->task_load;
+	if (in->bias)
+		this_eff_load *= 100;
+	this_eff_load *= in->prev_cap;
+
+	prev_eff_load = in->prev_load;
+	prev_eff_load -= in->task_load;
+	if (in->bias)
+		prev_eff_load *= 100 + (in->imbalance_pct - 100) / 2;
+	prev_eff_load *= in->this_cap;
+	if (in->sync)
+		prev_eff_load += 1;
+	return this_eff_load < prev_eff_load;
+}
+
 /* fits_capacity(): util * 1280 < capacity * 1024 */
 bool st_util_fits_capacity(u64 cpu_util_est, u64 task_util, u64 capacity)
 {
 	return (cpu_util_est + task_util) * 1280 < capacity * 1024;
 }
 
-/*
- * select_idle_sibling() with SELECT_BIAS_PREV, judged on its result: the
- * chosen CPU is in the target's LLC, so sharing a cache with it is
- * sharing one with the target.  First test of the patch: prev idle or
- * with room wins over anything stock found.  Last one: when stock found
- * no idle CPU (it settled for a busy target), prev wins over the target.
- */
-enum st_prev_bias_verdict st_prev_bias_decide(const struct st_prev_bias_in *in)
+static bool st_pb_known(const struct st_prev_bias_in *in, enum st_pb_fact f)
 {
-	if (in->new_is_prev || !in->share_cache || !in->prev_allowed)
+	return in->known & (1U << f);
+}
+
+/*
+ * The patch's steps (policy.h) against S.  Where stock kept P, only step
+ * 4 can differ: were T the waker's CPU, stock returned P for being idle,
+ * which step 1 keeps; so when P has no room, T is P.
+ */
+int st_prev_bias_decide(const struct st_prev_bias_in *in)
+{
+	if (in->new_is_prev) {
+		if (!in->recent_ok)
+			return ST_PB_STOCK;
+		if (!st_pb_known(in, ST_PB_F_PREV_ROOM))
+			return -1 - ST_PB_F_PREV_ROOM;
+		if (in->prev_room || in->kthread_stack)
+			return ST_PB_STOCK;
+		if (!st_pb_known(in, ST_PB_F_RECENT_ROOM))
+			return -1 - ST_PB_F_RECENT_ROOM;
+		return in->recent_room ? ST_PB_RECENT_ROOM : ST_PB_STOCK;
+	}
+	if (in->share_prev) {
+		if (!st_pb_known(in, ST_PB_F_PREV_ROOM))
+			return -1 - ST_PB_F_PREV_ROOM;
+		if (in->prev_room)
+			return ST_PB_KEEP_ROOM;
+	}
+	if (!st_pb_known(in, ST_PB_F_TARGET))
+		return -1 - ST_PB_F_TARGET;
+	if (in->target_apart) {
+		/* stock returned T: it stands, unless T has no room */
+		if (in->new_is_target && !in->share_prev &&
+		    (!in->recent_ok || in->recent_is_target))
+			return ST_PB_STOCK;
+		if (!st_pb_known(in, ST_PB_F_TARGET_ROOM))
+			return -1 - ST_PB_F_TARGET_ROOM;
+		if (in->target_room)
+			return in->new_is_target ? ST_PB_STOCK :
+						   ST_PB_TARGET_ROOM;
+	}
+	/* step 3 returns P, which stock returned too: S is not P here */
+	if (in->kthread_stack)
 		return ST_PB_STOCK;
-	if (in->prev_idle || in->prev_fits)
-		return ST_PB_KEEP_ROOM;
-	if (!in->new_idle)
-		return ST_PB_KEEP_BUSY;
-	return ST_PB_STOCK;
+	if (in->recent_ok && !in->recent_is_target) {
+		if (!st_pb_known(in, ST_PB_F_RECENT_ROOM))
+			return -1 - ST_PB_F_RECENT_ROOM;
+		if (in->recent_room)
+			return in->recent_is_new ? ST_PB_STOCK :
+						   ST_PB_RECENT_ROOM;
+	}
+	if (!in->share_prev)
+		return ST_PB_STOCK;
+	/* a busy S is the target stock settled for: no idle CPU found */
+	if (!st_pb_known(in, ST_PB_F_NEW_IDLE))
+		return -1 - ST_PB_F_NEW_IDLE;
+	return in->new_idle ? ST_PB_STOCK : ST_PB_KEEP_BUSY;
 }

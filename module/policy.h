@@ -479,36 +479,124 @@ u64 st_eevdf_deadline(u64 vruntime, u64 deadline, u64 old_slice,
 		      u64 new_slice);
 
 /*
- * prev_bias (SELECT_BIAS_PREV and UTIL_FITS_CAPACITY, prev_bias.c):
+ * wake_affine() of kernel/sched/fair.c (prev_bias and sync_short need the
+ * target it leaves): wake_affine_idle() on the facts of the waker's CPU
+ * (this) and the wakee's previous one.  @this_nr is this CPU's
+ * nr_running less its delayed-dequeue tasks (6.12 on; 6.1 has none).
+ */
+enum st_affine {
+	ST_AFFINE_NONE,		/* undecided: wake_affine_weight() decides */
+	ST_AFFINE_THIS,
+	ST_AFFINE_PREV,
+};
+
+struct st_affine_idle_in {
+	bool this_idle;		/* available_idle_cpu(this_cpu) */
+	bool prev_idle;		/* available_idle_cpu(prev_cpu) */
+	bool share_cache;	/* cpus_share_cache(this_cpu, prev_cpu) */
+	bool sync;
+	unsigned int this_nr;
+};
+
+enum st_affine st_wake_affine_idle(const struct st_affine_idle_in *in);
+
+/* wake_affine_weight(): cpu_load(), task_h_load(), capacity_of() */
+struct st_affine_weight_in {
+	u64 this_load, prev_load;
+	u64 current_load, task_load;
+	u64 this_cap, prev_cap;
+	unsigned int imbalance_pct;	/* of the affine sched_domain */
+	bool sync;
+	bool bias;			/* sched_feat(WA_BIAS) */
+};
+
+/* Whether the waker's CPU wins by load. */
+bool st_wake_affine_weight(const struct st_affine_weight_in *in);
+
+/*
+ * The target select_task_rq_fair() passed select_idle_sibling(), told
+ * from where stock's result S lies: T is the waker's CPU (@cpu) or @prev,
+ * and S lies in T's LLC.  @cpu_llc, @prev_llc: whether each shares S's
+ * LLC.  Returns T, or -1 when all three share one and only wake_affine()
+ * can tell (st_place_target()).
+ */
+static inline int st_target_from_llc(int cpu, int prev, bool cpu_llc,
+				     bool prev_llc)
+{
+	if (cpu == prev || !cpu_llc)
+		return prev;
+	return prev_llc ? -1 : cpu;
+}
+
+/*
  * fits_capacity() of kernel/sched/fair.c, 20% of @capacity kept free:
  * whether the runnable utilization on a CPU (@cpu_util_est, its cfs_rq's
- * util_est) plus the waking task's (@task_util) fits @capacity.
+ * util_est) plus the waking task's (@task_util) fits @capacity, the test
+ * of UTIL_FITS_CAPACITY's task_fits_remaining_cpu_capacity().
  */
 bool st_util_fits_capacity(u64 cpu_util_est, u64 task_util, u64 capacity);
 
-/* What select_task_rq_fair chose and what prev_bias knows of the CPUs. */
+/*
+ * prev_bias: SELECT_BIAS_PREV with UTIL_FITS_CAPACITY (v2), judged on the
+ * CPU S that stock's select_task_rq_fair() chose, since
+ * select_idle_sibling(p, prev, target) is inlined.  P is prev, T the
+ * target wake_affine() left, R p->recent_used_cpu as stock found it.
+ * "Room": idle as select_idle_sibling() tests it, or the task fits what
+ * the CPU's runnable tasks leave of its capacity.  The patch, in order:
+ *  1. P sharing T's cache (or T itself) with room: P;
+ *  2. T with room: T;
+ *  3. a per-CPU kthread waking the task on P, its own CPU, alone: P;
+ *  4. R (not P nor T, sharing T's cache, allowed) with room: R;
+ *  5. stock's scan (an idle SMT sibling of P, or an idle CPU);
+ *  6. nothing idle, P sharing T's cache and not T: P; else T.
+ * Facts that cost a call are learnt on demand: st_prev_bias_decide()
+ * returns the verdict, or asks for the next fact it needs.
+ */
+enum st_pb_fact {
+	ST_PB_F_PREV_ROOM,	/* prev_room */
+	ST_PB_F_TARGET,		/* target_apart, new_is_target, recent_is_target */
+	ST_PB_F_TARGET_ROOM,	/* target_room */
+	ST_PB_F_RECENT_ROOM,	/* recent_room */
+	ST_PB_F_NEW_IDLE,	/* new_idle */
+	ST_PB_NR_FACTS
+};
+
 struct st_prev_bias_in {
-	bool new_is_prev;	/* stock chose the previous CPU anyway */
-	bool share_cache;	/* cpus_share_cache(prev, chosen) */
-	bool prev_allowed;	/* prev in the task's cpus_ptr */
-	bool prev_idle;		/* available_idle_cpu(prev) */
-	bool prev_fits;		/* the task fits prev's remaining capacity */
-	bool new_idle;		/* available_idle_cpu(chosen) */
+	/* known up front */
+	bool new_is_prev;	/* S == P */
+	bool share_prev;	/* P in S's LLC, which is T's */
+	bool kthread_stack;	/* step 3's conditions */
+	bool recent_ok;		/* R != P, in S's LLC, in p->cpus_ptr */
+	bool recent_is_new;	/* R == S */
+	/* learnt: BIT(fact) in known */
+	unsigned int known;
+	bool prev_room;
+	bool target_apart;	/* T != P: wake_affine() chose the waker's CPU */
+	bool new_is_target;	/* S == T */
+	bool recent_is_target;	/* R == T */
+	bool target_room;
+	bool recent_room;
+	bool new_idle;		/* S idle: stock's scan found it */
 };
 
 enum st_prev_bias_verdict {
 	ST_PB_STOCK,		/* stock's choice stands */
-	ST_PB_KEEP_ROOM,	/* prev is idle or has room: keep it */
-	ST_PB_KEEP_BUSY,	/* every CPU busy: keep prev, not target */
+	ST_PB_KEEP_ROOM,	/* 1: P */
+	ST_PB_TARGET_ROOM,	/* 2: T */
+	ST_PB_RECENT_ROOM,	/* 4: R */
+	ST_PB_KEEP_BUSY,	/* 6: P */
+	ST_PB_NR_VERDICTS
 };
 
-enum st_prev_bias_verdict st_prev_bias_decide(const struct st_prev_bias_in *in);
+/* A verdict (>= 0), or -1 - the st_pb_fact it needs next. */
+int st_prev_bias_decide(const struct st_prev_bias_in *in);
 
 /*
- * sync_short (SIS_SYNC, sync_short.c): a task's average duration, the
- * dur_avg of the patch's "Record the average duration of a task":
- * update_avg() of kernel/sched/fair.c, 1/8 of the way to each new
- * @sample of the CPU time it ran between a wakeup and its next sleep.
+ * sync_short: SIS_SYNC as posted ("sched/fair: Enhance sync wakeup for
+ * short duration tasks", Chen Yu, 2024-06-25).  A task's average
+ * duration, the duration_avg of the series' "Record the average duration
+ * of a task": update_avg() of kernel/sched/fair.c, 1/8 of the way to each
+ * new @sample of the CPU time it ran between a wakeup and its next sleep.
  */
 static inline u64 st_dur_avg_update(u64 avg, u64 sample)
 {
@@ -516,38 +604,46 @@ static inline u64 st_dur_avg_update(u64 avg, u64 sample)
 }
 
 /*
- * is_short_task(): a duration recorded (a task never seen sleeping is
- * not short) that, eight times over, stays under the migration cost.
+ * short_task(): (duration_avg << 16) < sysctl_sched_migration_cost *
+ * llc^2, @llc the target's sd_llc_size: 0.5 us at 8 CPUs per LLC, 31 us
+ * at 64, 500 us at 256 (the patch's table, at the default 500 us).  A
+ * task whose duration the module has not recorded (@dur_avg 0) is not
+ * short.
  */
-static inline bool st_task_short(u64 dur_avg, u64 migration_cost)
+static inline bool st_sis_sync_short(u64 dur_avg, u64 migration_cost,
+				     u64 llc)
 {
-	return dur_avg && dur_avg * 8 < migration_cost;
+	return dur_avg && (dur_avg << 16) < migration_cost * llc * llc;
 }
 
-/* What sync_short knows of a wakeup that stock (or prev_bias) placed. */
+/*
+ * What SIS_SYNC knows of a wakeup.  Its test, in select_idle_cpu(),
+ * returns the target before the idle scan:
+ *   target == smp_processor_id() && !has_idle_core && sync &&
+ *   this_rq()->nr_running <= 1 && short_task(p) && short_task(current) &&
+ *   current->last_wakee == p && p->last_wakee == current
+ * so it changes stock's choice only where that choice came from the scan:
+ * not the target itself, and none of select_idle_sibling()'s earlier
+ * returns (an idle prev, an idle recent_used_cpu, an idle SMT sibling of
+ * prev).
+ */
 struct st_sync_short_in {
-	bool sync;		/* WF_SYNC: the waker is about to sleep */
-	bool waker_short;	/* is_short_task(current) */
-	bool wakee_short;	/* is_short_task(p) */
-	bool idle_core;		/* SMT on and the LLC has an idle core */
-	bool new_is_waker;	/* the choice is the waker's CPU already */
-	bool waker_allowed;	/* the waker's CPU in p's cpus_ptr */
-	bool share_cache;	/* cpus_share_cache(waker's CPU, choice) */
-	bool new_is_idle_prev;	/* the choice is prev, and prev is idle */
+	bool sync;		/* WF_SYNC, and the waker not exiting */
+	bool waker_short;	/* short_task(current) */
+	bool wakee_short;	/* short_task(p) */
+	bool mutual;		/* p->last_wakee == current */
+	bool waker_alone;	/* this_rq()->nr_running <= 1 */
+	bool idle_core;		/* test_idle_cores() of the waker's LLC */
+	bool target_is_waker;	/* wake_affine() chose the waker's CPU */
+	bool new_is_target;	/* stock returned the target */
+	bool new_early;		/* stock's choice is an earlier return */
 };
 
-/*
- * select_idle_sibling() with SIS_SYNC, judged on its result: a sync
- * wakeup between two short tasks, with no idle core in the LLC, goes to
- * the waker's CPU rather than to what the idle scan found.  The patch's
- * earlier returns stand: an idle previous CPU (returned before its test)
- * and any choice outside the waker's LLC (not the scan's).
- */
 static inline bool st_sync_short_decide(const struct st_sync_short_in *in)
 {
 	return in->sync && in->waker_short && in->wakee_short &&
-	       !in->idle_core && !in->new_is_waker && in->waker_allowed &&
-	       in->share_cache && !in->new_is_idle_prev;
+	       in->mutual && in->waker_alone && !in->idle_core &&
+	       in->target_is_waker && !in->new_is_target && !in->new_early;
 }
 
 #endif /* SCHED_TUNE_POLICY_H */

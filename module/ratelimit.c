@@ -170,19 +170,22 @@ static __always_inline int st_place(const struct st_config *cfg,
 				    struct task_struct *p, int prev_cpu,
 				    int wake_flags, u64 wakee_avg)
 {
+	/* stock's select_idle_sibling() makes it prev */
+	int recent = READ_ONCE(p->recent_used_cpu);
+	unsigned int ss = 0;
 	int new_cpu, cpu;
 
+	if (st_sync_short_on(cfg))
+		ss = st_sync_short_pre(p, wake_flags, wakee_avg);
 	new_cpu = st_kcall(st_orig_select_task_rq_fair)(p, prev_cpu, wake_flags);
-	/* stock kept prev: nothing for prev_bias to keep, and no call */
-	if (new_cpu != prev_cpu && st_prev_bias_on(cfg)) {
-		cpu = st_prev_bias_select(cfg, p, prev_cpu, new_cpu);
+	if (st_prev_bias_on(cfg)) {
+		cpu = st_prev_bias_select(cfg, p, prev_cpu, new_cpu, recent,
+					  wake_flags);
 		if (cpu != new_cpu)
 			return cpu;
 	}
-	if (st_sync_short_on(cfg))
-		return st_sync_short_select(cfg, p, prev_cpu, new_cpu,
-					    wake_flags, wakee_avg);
-	return new_cpu;
+	return st_sync_short_select(cfg, p, prev_cpu, new_cpu, recent,
+				    wake_flags, ss);
 }
 
 /* Its task migrated within the window: it may be limited. */
@@ -272,33 +275,6 @@ static void st_rl_release(void)
 {
 	vfree(st_rl_table);
 	st_rl_table = NULL;
-}
-
-ST_KCALL_DEFINE(st_place_idle_cpu, int (int));
-
-static const struct st_func_shape st_place_shapes[] = {
-	{ "idle_cpu", "int (int)" },
-};
-
-int st_placement_probe(struct st_feature *f)
-{
-	if (!f->host->supported) {
-		f->reason = "ratelimit, whose hook it decides in, is unsupported";
-		return -EOPNOTSUPP;
-	}
-	f->reason = st_gate_shapes(f->name, st_place_shapes,
-				   ARRAY_SIZE(st_place_shapes));
-	if (f->reason)
-		return -EOPNOTSUPP;
-	if (st_kcall_bind_sym(st_place_idle_cpu, "idle_cpu")) {
-		f->reason = "idle_cpu is missing";
-		return -EOPNOTSUPP;
-	}
-	if (!st_sd_llc_id) {
-		f->reason = "per-CPU sd_llc_id (cpus_share_cache's) is missing";
-		return -EOPNOTSUPP;
-	}
-	return 0;
 }
 
 static const struct st_func_shape st_rl_shapes[] = {

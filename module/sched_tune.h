@@ -144,6 +144,8 @@ enum st_stat_id {
 	ST_STAT_PREV_BIAS_CHECKED,
 	ST_STAT_PREV_BIAS_KEPT,
 	ST_STAT_PREV_BIAS_KEPT_BUSY,
+	ST_STAT_PREV_BIAS_TARGET_ROOM,
+	ST_STAT_PREV_BIAS_RECENT_ROOM,
 	ST_STAT_SYNC_SHORT_CHECKED,
 	ST_STAT_SYNC_SHORT_BOTH_SHORT,
 	ST_STAT_SYNC_SHORT_PLACED,
@@ -169,11 +171,11 @@ void st_stats_reset(void);
  * The placement features that decide in ratelimit's select_task_rq_fair
  * wrapper, after the rate limit: prev_bias.c, then sync_short.c (inline,
  * sync_short.h).  Each returns the CPU to wake @p on, given stock's
- * @new_cpu.  Each is called only where st_prev_bias_on() or
- * st_sync_short_on().
+ * @new_cpu and @recent, p->recent_used_cpu before stock ran.  Each is
+ * called only where st_prev_bias_on() or st_sync_short_on().
  */
 int st_prev_bias_select(const struct st_config *cfg, struct task_struct *p,
-			int prev_cpu, int new_cpu);
+			int prev_cpu, int new_cpu, int recent, int wake_flags);
 
 /*
  * Whether a placement feature judges this wakeup: its knob or
@@ -190,14 +192,6 @@ static inline bool st_sync_short_on(const struct st_config *cfg)
 {
 	return cfg->placement & ST_PLACE_SYNC_SHORT;
 }
-
-/*
- * The probe steps prev_bias and sync_short share (ratelimit.c): their
- * host supported, the kernel's idle_cpu() gated and bound once for both,
- * and the LLC ids their inline cpus_share_cache() reads (wrapper/layout.h).
- */
-int st_placement_probe(struct st_feature *f);
-ST_KCALL_DECLARE(st_place_idle_cpu, int (int));
 
 int st_sysfs_init(void);
 void st_sysfs_exit(void);

@@ -12,6 +12,7 @@
 #include <linux/hash.h>
 #include <linux/sched.h>
 
+#include "placement.h"
 #include "sched_tune.h"
 #include "wrapper/ksym.h"
 #include "wrapper/layout.h"
@@ -28,9 +29,6 @@ struct st_ss_slot {
 /* set by sync_short.c's probe, read here */
 extern struct st_ss_slot *st_ss_table;
 extern const unsigned int *st_ss_migration_cost;
-/* never NULL: the kernel's, or st_key_never before the probe */
-extern const struct static_key *st_ss_smt_present;
-extern const struct static_key *st_ss_asym_cpucap;
 extern void * __percpu *st_ss_llc_shared;
 extern u32 st_ss_has_idle_cores_off;
 
@@ -73,60 +71,98 @@ static inline u64 st_ss_current_avg(void)
 
 /*
  * test_idle_cores() of the LLC we run on: only read where SMT makes
- * cores of several CPUs.
+ * cores of several CPUs (select_idle_sibling() reads it under
+ * sched_smt_active()).
  */
 static inline bool st_ss_idle_core_here(void)
 {
 	const char *sds;
 
-	if (!st_key_on_found(st_ss_smt_present))
+	if (!st_key_on_found(st_pl_smt))
 		return false;
 	sds = rcu_dereference_sched(*this_cpu_ptr(st_ss_llc_shared));
 	return sds && READ_ONCE(*(const int *)(sds + st_ss_has_idle_cores_off));
 }
 
-/*
- * Returns the CPU to wake @p on, given stock's @new_cpu, which neither
- * the rate limit nor prev_bias changed, and @wakee_avg, what
- * st_sync_short_track() returned for this wakeup.  Called where
- * st_sync_short_on().
- */
-static __always_inline int
-st_sync_short_select(const struct st_config *cfg, struct task_struct *p,
-		     int prev_cpu, int new_cpu, int wake_flags, u64 wakee_avg)
-{
-	struct st_sync_short_in in = { .sync = wake_flags & ST_WF_SYNC };
-	unsigned int cost;
-	int cpu;
+/* What st_sync_short_pre() found, for st_sync_short_select() */
+#define ST_SS_SYNC	BIT(0)	/* a sync wakeup: judged */
+#define ST_SS_SHORT	BIT(1)	/* both short */
+#define ST_SS_ASKS	BIT(2)	/* every condition on the tasks holds */
 
+/*
+ * SIS_SYNC's conditions on the tasks and the waker's runqueue, read
+ * before stock runs, as select_idle_sibling() reads has_idle_core before
+ * its scan may clear it; the target, which the patch requires to be this
+ * CPU, is judged after.  @wakee_avg: st_sync_short_track()'s for @p.
+ */
+static __always_inline unsigned int
+st_sync_short_pre(struct task_struct *p, int wake_flags, u64 wakee_avg)
+{
+	struct st_sync_short_in in = { .target_is_waker = true };
+	u64 cost;
+	int llc;
+
+	in.sync = (wake_flags & ST_WF_SYNC) && !(current->flags & PF_EXITING);
 	if (!in.sync)
-		return new_cpu;
-	cpu = smp_processor_id();
-	if (new_cpu == cpu || st_key_on_found(st_ss_asym_cpucap))
+		return 0;
+	/* each test only where the earlier ones passed, the cheapest first */
+	cost = READ_ONCE(*st_ss_migration_cost);
+	llc = *this_cpu_ptr(st_pl.llc_size);
+	in.wakee_short = st_sis_sync_short(wakee_avg, cost, llc);
+	if (in.wakee_short)
+		in.waker_short = st_sis_sync_short(st_ss_current_avg(), cost, llc);
+	if (!in.waker_short)
+		return ST_SS_SYNC;
+	/* record_wakee() is to make current->last_wakee p */
+	in.mutual = READ_ONCE(p->last_wakee) == current;
+	in.waker_alone = in.mutual &&
+			 st_rq_nr_running(smp_processor_id()) <= 1;
+	in.idle_core = in.waker_alone && st_ss_idle_core_here();
+	return ST_SS_SYNC | ST_SS_SHORT |
+	       (st_sync_short_decide(&in) ? ST_SS_ASKS : 0);
+}
+
+/*
+ * Returns the CPU to wake @p on, given stock's @new_cpu, which neither the
+ * rate limit nor prev_bias changed, @recent (p->recent_used_cpu before
+ * stock) and @pre, st_sync_short_pre()'s.  Called where
+ * st_sync_short_on().  Stock's result is an earlier return of
+ * select_idle_sibling() when it is prev (idle), recent_used_cpu (idle)
+ * or an idle SMT sibling of prev (select_idle_smt(), without an idle
+ * core); what else it returns in the target's LLC, the scan found.
+ */
+static inline int st_sync_short_select(const struct st_config *cfg,
+				       struct task_struct *p, int prev_cpu,
+				       int new_cpu, int recent, int wake_flags,
+				       unsigned int pre)
+{
+	struct st_sync_short_in in = {
+		.sync = true, .waker_short = true, .wakee_short = true,
+		.mutual = true, .waker_alone = true,
+	};
+	int cpu, target;
+
+	if (!pre)
 		return new_cpu;
 	st_stat_inc(ST_STAT_SYNC_SHORT_CHECKED);
-	/*
-	 * Each test only where the earlier ones passed (decide() is an
-	 * "and"), the cheapest that most often fails first: a choice
-	 * outside the waker's LLC (inline, no call) stands, then the idle
-	 * previous CPU, which the patch returns before its own test and a
-	 * ping-pong's wakee mostly finds.
-	 */
-	in.share_cache = st_llc_id_here() == st_llc_id(new_cpu);
-	if (in.share_cache)
-		in.new_is_idle_prev = new_cpu == prev_cpu &&
-				      st_kcall(st_place_idle_cpu)(prev_cpu);
-	if (in.share_cache && !in.new_is_idle_prev) {
-		cost = READ_ONCE(*st_ss_migration_cost);
-		in.wakee_short = st_task_short(wakee_avg, cost);
-		in.waker_short = in.wakee_short &&
-				 st_task_short(st_ss_current_avg(), cost);
-	}
-	if (in.waker_short) {
-		st_stat_inc(ST_STAT_SYNC_SHORT_BOTH_SHORT);
-		in.idle_core = st_ss_idle_core_here();
-		in.waker_allowed = cpumask_test_cpu(cpu, p->cpus_ptr);
-	}
+	if (!(pre & ST_SS_SHORT))
+		return new_cpu;
+	st_stat_inc(ST_STAT_SYNC_SHORT_BOTH_SHORT);
+	cpu = smp_processor_id();
+	if (!(pre & ST_SS_ASKS) || new_cpu == cpu || st_place_stand_aside())
+		return new_cpu;
+	target = st_target_from_llc(cpu, prev_cpu,
+				    st_cpus_share_cache(cpu, new_cpu),
+				    st_cpus_share_cache(prev_cpu, new_cpu));
+	if (target < 0)
+		target = st_place_target(p, cpu, prev_cpu, true);
+	in.target_is_waker = target == cpu;
+	in.new_is_target = new_cpu == target;
+	in.new_early = new_cpu == prev_cpu ||
+		       (new_cpu == recent && recent != cpu) ||
+		       (st_key_on_found(st_pl_smt) &&
+			st_cpus_share_cache(prev_cpu, cpu) &&
+			st_place_smt_sibling(new_cpu, prev_cpu));
 	if (!st_sync_short_decide(&in) || st_passthrough(cfg))
 		return new_cpu;
 	st_stat_inc(ST_STAT_SYNC_SHORT_PLACED);

@@ -108,4 +108,26 @@ enum st_scx_mode st_layout_scx(void);
 #define ST_HAVE_EEVDF 1
 #endif
 
+/*
+ * Delayed dequeue (v6.12, commit 152e11f6df29): wake_affine_idle() leaves
+ * a runqueue's delayed tasks out of its count, h_nr_queued less
+ * h_nr_runnable (checked in 6.12.95 and 7.3.4).
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+#define ST_DELAYED_DEQUEUE	1
+#else
+#define ST_DELAYED_DEQUEUE	0
+#endif
+
+/*
+ * select_idle_sibling()'s choose_idle_cpu() (7.x; checked in 7.3.4): a
+ * runqueue of SCHED_IDLE tasks only counts as idle for a wakee that is
+ * not SCHED_IDLE itself.  6.1 and 6.12 take it for any wakee.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(7, 0, 0)
+#define ST_SCHED_IDLE_RQ_NOT_FOR_IDLE	1
+#else
+#define ST_SCHED_IDLE_RQ_NOT_FOR_IDLE	0
+#endif
+
 #endif /* SCHED_TUNE_WRAPPER_LAYOUT_H */

@@ -78,7 +78,7 @@ ic_funcs() {
 ic_ran_stat() {
 	case $1 in ratelimit|prev_bias|sync_short|all) echo ratelimit_checked ;; cache_level) echo ttwu_checked ;; esac
 }
-IC_DECISIONS="ratelimit_kept_prev_cpu ttwu_queued_by_level ttwu_direct_by_level prev_bias_kept sync_short_placed"
+IC_DECISIONS="ratelimit_kept_prev_cpu ttwu_queued_by_level ttwu_direct_by_level prev_bias_kept prev_bias_target_room prev_bias_recent_room sync_short_placed"
 
 IC_BAD=0
 IC_SKIP=""
