@@ -592,6 +592,15 @@ enum st_prev_bias_verdict {
 int st_prev_bias_decide(const struct st_prev_bias_in *in);
 
 /*
+ * Stock kept prev, and the task's recent_used_cpu is prev: no step of the
+ * patch moves it (st_prev_bias_decide()'s first test, without a call).
+ */
+static inline bool st_prev_bias_stock_kept(int prev, int new, int recent)
+{
+	return new == prev && recent == prev;
+}
+
+/*
  * sync_short: SIS_SYNC as posted ("sched/fair: Enhance sync wakeup for
  * short duration tasks", Chen Yu, 2024-06-25).  A task's average
  * duration, the duration_avg of the series' "Record the average duration

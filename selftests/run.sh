@@ -26,7 +26,7 @@
 # (built, not booted), ST_JOBS=nproc (kernels at once), ST_PKG=0 (skip the
 # package stage), ST_ICOUNT=0 and ST_BENCH_SMOKE=0 (skip the hook-cost and bench
 # boots of the 6.12 kernel), ST_OPS_BOOT=0 (skip the direct_hooks=0 boot
-# of Debian 13's 6.12),
+# of Debian 13's 6.12), ST_LLC8_BOOT=0 (skip sync_short's 8-CPU boot),
 # ST_SMP=4, ST_GUEST_TIMEOUT=2400 (s per boot), ST_GUEST_SILENCE=600 (s
 # without a new result: a hung guest), ST_BUDGET=4500 (s for the whole
 # run: optional boots that would end past it are skipped, and say so),
@@ -214,6 +214,20 @@ run_kernel() {
 			guest_run "$kver numa" "$out/guest-numa" numa ${ST_GUEST_ARGS:-}
 		st_support_assert "$kver numa" "$kver" numa "$out/guest-numa/tap.log"
 		numa_log=$out/guest-numa/tap.log
+	fi
+	# SIS_SYNC's threshold, migration_cost * llc^2 / 65536 with an
+	# unsigned int migration_cost, stays under an emulated CPU's pipe
+	# round trip at the main boot's 4 CPUs per LLC: sync_short's short
+	# pair in an LLC of 8 CPUs (no SMT), on one kernel of each series
+	desc="sync_short in an 8-CPU LLC"
+	if [[ $kver != "$K612_OPS" || $kver == "$K612" ]] && [[ $boot == main ]] &&
+		[[ $(st_guest_feature "$out/guest/tap.log" sync_short) != unsupported ]] &&
+		stage_on ST_LLC8_BOOT "$kver llc8" "$desc" &&
+		budget_ok "$kver llc8" "$desc" $((main_secs / 4)); then
+		# shellcheck disable=SC2086
+		ST_QEMU_SMP="8,sockets=1,cores=8,threads=1" \
+			guest_run "$kver llc8" "$out/guest-llc8" tests st_only=sync_short \
+			st_sync_short_strict=1 ${ST_GUEST_ARGS:-}
 	fi
 	# the hooks' cost in instructions (qemu icount, exact): each feature
 	# with its hooks in and its decisions stock under 2% (docs/hook-cost.md)

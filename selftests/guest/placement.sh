@@ -6,18 +6,18 @@
 
 PB_ROUNDS=$(st_arg prev_bias_rounds 200)
 
-# pb_wakemig [WINDOW_NS]: PB_ROUNDS sync wakeups from cpu0 of a task whose
+# pb_wakemig [WINDOW_NS [GAP_US]]: PB_ROUNDS sync wakeups from cpu0 of a task whose
 # previous CPU, cpu2, runs a nice 19 spinner (st_wakemig); sets PB_MIG
 # (wakeup migrations, schedstats), PB_OFF (wakeups that left cpu2),
 # PB_LATE (rounds woken WINDOW_NS or more after their move), and the
-# counters' growth over the run: PB_CHECKED, PB_KEPT, PB_BUSY, PB_RL_KEPT,
+# counters' growth over the run: PB_CHECKED, PB_KEPT, PB_RL_KEPT,
 # PB_RL_CHECKED (read last: a wakeup counts it before the others).
 pb_wakemig() {
 	rc0=$(stat_get ratelimit_checked)
 	c0=$(stat_get prev_bias_checked) k0=$(stat_get prev_bias_kept)
-	b0=$(stat_get prev_bias_kept_busy) r0=$(stat_get ratelimit_kept_prev_cpu)
-	# shellcheck disable=SC2086 # the window, when given, is one word
-	if ! timeout 300 st_wakemig 0 2 3 "$PB_ROUNDS" ${1:-} >/tmp/pb.out 2>&1; then
+	r0=$(stat_get ratelimit_kept_prev_cpu)
+	# shellcheck disable=SC2086 # the window and gap, when given, are words
+	if ! timeout 300 st_wakemig 0 2 3 "$PB_ROUNDS" ${1:-} ${2:-} >/tmp/pb.out 2>&1; then
 		diag "st_wakemig failed: $(cat /tmp/pb.out)"
 		PB_MIG=-1 PB_OFF=-1 PB_LATE=0
 	else
@@ -27,7 +27,6 @@ pb_wakemig() {
 	fi
 	PB_CHECKED=$(($(stat_get prev_bias_checked) - c0))
 	PB_KEPT=$(($(stat_get prev_bias_kept) - k0))
-	PB_BUSY=$(($(stat_get prev_bias_kept_busy) - b0))
 	PB_RL_KEPT=$(($(stat_get ratelimit_kept_prev_cpu) - r0))
 	PB_RL_CHECKED=$(($(stat_get ratelimit_checked) - rc0))
 }
@@ -101,27 +100,88 @@ hosted_end() {
 	check_no_splat "$1: no splat"
 }
 
+# pb_hackbench: one hackbench in cgroup A and one in cgroup B at once
+# (cpu controller), all four CPUs; sets PB_HB_MIG (sched_migrate_task of
+# hackbench threads), PB_HB_WAKE (wakeups, schedstats' ttwu_count) and
+# PB_HB_OK (both exited 0).  With SWITCH, prev_bias is switched 0, 1, 0, 1
+# while they run.
+PB_CG=/sys/fs/cgroup
+pb_ttwu() { awk '/^cpu[0-9]/ { s += $6 } END { print s + 0 }' /proc/schedstat; }
+pb_hackbench() {
+	w0=$(pb_ttwu)
+	mig_begin
+	for g in a b; do
+		sh -c "echo \$\$ >$PB_CG/st_pb_$g/cgroup.procs && exec timeout 900 hackbench -g 1 -f 10 --threads --pipe -l $PB_HB_LOOPS -s 100" >/tmp/pb_hb_$g.out 2>&1 &
+		eval "pb_hb_$g=\$!"
+	done
+	if [ "${1:-}" = switch ]; then
+		for v in 0 1 0 1; do wr prev_bias $v >/dev/null; sleep 1; done
+	fi
+	# shellcheck disable=SC2154 # set by the eval above
+	wait "$pb_hb_a" && wait "$pb_hb_b" && PB_HB_OK=1 || PB_HB_OK=0
+	PB_HB_MIG=$(mig_end)
+	PB_HB_WAKE=$(($(pb_ttwu) - w0))
+}
+
+# pb_counts: prev_bias's counters now, as one line
+pb_counts() {
+	for c in checked kept kept_busy target_room recent_room; do
+		printf '%s ' "$(stat_get prev_bias_$c)"
+	done
+}
+
 t_prev_bias() {
-	group "prev_bias: wakeups kept on the previous CPU"
+	group "prev_bias: SELECT_BIAS_PREV with UTIL_FITS_CAPACITY"
 	hosted_begin prev_bias on || return $(($? - 1))
 
 	schedstats=$(cat /proc/sys/kernel/sched_schedstats)
 	echo 1 >/proc/sys/kernel/sched_schedstats
-	# cpu1 and cpu3 idle: stock moves the wakee to one of them; prev_bias
-	# keeps it where its utilization fits what the spinner leaves of
-	# cpu2 (util_est and cpu_capacity vary under TCG: shown, not asserted)
+	# The target with room: st_wakemig's waker on cpu0 wakes a task
+	# whose previous CPU, cpu2, runs nice 19 spinners (no room there),
+	# cpu1 and cpu3 idle; the waker sleeps 10 ms before each wakeup, so
+	# that both run little.  wake_affine() picks the waker's CPU (a sync
+	# wakeup, the waker alone there): stock moves the task to an idle
+	# CPU, the patch returns the target, where both tasks' utilization
+	# fits.
+	pb_spin 2
+	pb_wakemig 0 10000
+	check_eq "prev_bias=0: prev_bias_checked still" "$PB_CHECKED" 0
+	s0=$(stat_get prev_bias_target_room)
 	wr prev_bias 1 >/dev/null
-	pb_wakemig
-	ci=$PB_CHECKED
-	diag "idle CPUs beside: prev_bias 1: $PB_MIG wakeup migrations of $PB_ROUNDS ($PB_OFF ran off cpu2), prev_bias_checked +$ci, prev_bias_kept +$PB_KEPT (+$PB_BUSY with every CPU busy)"
+	pb_wakemig 0 10000
+	tr=$(($(stat_get prev_bias_target_room) - s0))
+	diag "waker cpu0, previous cpu2 busy, cpu1 and cpu3 idle: prev_bias 1: $PB_MIG wakeup migrations of $PB_ROUNDS ($PB_OFF ran off cpu2), prev_bias_checked +$PB_CHECKED, prev_bias_target_room +$tr, prev_bias_kept +$PB_KEPT"
+	check "prev_bias=1: the busy target with room is chosen over stock's idle CPU (prev_bias_target_room +$tr, at least half of $PB_ROUNDS)" \
+		test "$tr" -ge $((PB_ROUNDS / 2))
+	# room is UTIL_EST's: without it the patch tests idleness alone
+	feats=/sys/kernel/debug/sched/features
+	if grep -qw UTIL_EST $feats 2>/dev/null && echo NO_UTIL_EST >$feats 2>/dev/null; then
+		s0=$(stat_get prev_bias_target_room)
+		pb_wakemig 0 10000
+		tr=$(($(stat_get prev_bias_target_room) - s0))
+		echo UTIL_EST >$feats
+		check_eq "prev_bias=1: with NO_UTIL_EST the target's room is not tested (prev_bias_target_room +$tr)" "$tr" 0
+	else
+		ktap_skip "prev_bias: NO_UTIL_EST" "$feats has no writable UTIL_EST"
+	fi
+
+	# passthrough computes the verdicts and applies none
+	wr passthrough 1 >/dev/null
+	pt0=$(pb_counts)
+	pb_wakemig 0 10000
+	pt1=$(pb_counts)
+	diag "passthrough: prev_bias checked kept kept_busy target_room recent_room $pt0-> $pt1"
+	check "passthrough: prev_bias's verdicts computed (prev_bias_checked +$PB_CHECKED)" \
+		test "$PB_CHECKED" -gt 0
+	check_eq "passthrough: prev_bias applies nothing (kept, kept_busy, target_room, recent_room unchanged)" \
+		"$(echo "$pt1" | cut -d' ' -f2-5)" "$(echo "$pt0" | cut -d' ' -f2-5)"
+	wr passthrough 0 >/dev/null
 
 	# the rate limit decides first: st_wakemig stamps the wakee every
 	# round, so its wakeups are the rate limit's to keep, and a wakeup
 	# it keeps never reaches prev_bias.  The guest's other wakeups count
-	# too, and differently by boot (prev_bias_checked with the window:
-	# 7.3.4 +15 and +16, 6.12.95 +48 and, in a boot after the soak, +214,
-	# against +232 to +242 alone): what holds is that prev_bias judges
-	# only what the rate limit checked and left.
+	# too: what holds is that prev_bias judges only what the rate limit
+	# checked and left.
 	wr ratelimit_window_ns 1000000000 >/dev/null
 	check_eq "prev_bias=1 with a window: ratelimit active" "$(feature_state ratelimit)" active
 	pb_wakemig 1000000000
@@ -129,167 +189,219 @@ t_prev_bias() {
 	check "both on: the wakeups stay (${PB_MIG} wakeup migrations of $PB_ROUNDS, at most $((PB_ROUNDS / 20)))" \
 		test "$PB_MIG" -ge 0 -a "$PB_MIG" -le $((PB_ROUNDS / 20))
 	# all but one in 20 of them, the bound ratelimit_effect holds the
-	# window's misses to: on 6.12.118 one round of 200 went uncounted
-	# once, none late, and it did not migrate either.  A wakeup that
-	# never reaches select_task_rq_fair is neither kept nor moved: from
-	# 6.12 a delayed-dequeue task is woken in ttwu_runnable().
+	# window's misses to.  A wakeup that never reaches
+	# select_task_rq_fair is neither kept nor moved: from 6.12 a
+	# delayed-dequeue task is woken in ttwu_runnable().
 	pb_in=$((PB_ROUNDS - PB_LATE))
 	check "both on: the rate limit keeps those woken inside the window (ratelimit_kept_prev_cpu +$PB_RL_KEPT, at least $((pb_in - pb_in / 20)) of $pb_in; at least $((PB_ROUNDS / 2)) such rounds)" \
 		test "$PB_RL_KEPT" -ge $((pb_in - pb_in / 20)) -a "$pb_in" -ge $((PB_ROUNDS / 2))
 	check "both on: what the rate limit kept never reaches prev_bias (prev_bias_checked +$PB_CHECKED, at most ratelimit_checked +$PB_RL_CHECKED less ratelimit_kept_prev_cpu +$PB_RL_KEPT, one in flight per CPU aside)" \
 		test "$PB_CHECKED" -le $((PB_RL_CHECKED - PB_RL_KEPT + $(nproc)))
 	wr ratelimit_window_ns 0 >/dev/null
-
-	# passthrough computes prev_bias's verdicts and applies none: here,
-	# where stock moves the wakee (prev_bias alone judged +$ci), its
-	# moves come back
-	wr passthrough 1 >/dev/null
-	pb_wakemig
-	check "passthrough: prev_bias decides nothing ($PB_MIG wakeup migrations, more than $((PB_ROUNDS / 20)); prev_bias_kept +$PB_KEPT)" \
-		test "$PB_MIG" -gt $((PB_ROUNDS / 20)) -a "$PB_KEPT" = 0
-	check "passthrough: prev_bias's verdict computed (prev_bias_checked +$PB_CHECKED)" \
-		test "$PB_CHECKED" -gt 0
-	wr passthrough 0 >/dev/null
-	wr prev_bias 0 >/dev/null
-
-	# every other CPU busy too: stock settles for the waker's busy CPU
-	pb_spin 1 3
-	diag "st_wakemig: waker on cpu0, previous cpu2, nice 19 spinners on cpu1, cpu2, cpu3, $PB_ROUNDS sync wakeups"
-	pb_wakemig
-	m0=$PB_MIG
-	# stock's share varies by kernel and boot (6.1: 198, 196; 6.12.95: 69,
-	# 87, 8; 7.3.4: 100, 76, 41; 6.12.118: 16, 26): wake_affine and the
-	# idle scan's limit keep some on prev.  Above what prev_bias may
-	# leave (a twentieth) it tells them apart; below, this boot has no
-	# contrast to show, and prev_bias=1 is still held to the twentieth.
-	if [ "$m0" -gt $((PB_ROUNDS / 20)) ]; then
-		ktap_ok "prev_bias=0: stock moves more wakeups off the previous CPU than prev_bias may ($m0 wakeup migrations of $PB_ROUNDS, more than $((PB_ROUNDS / 20)))"
-	else
-		ktap_skip "prev_bias=0 against 1 with every CPU busy" "stock itself kept all but $m0 of $PB_ROUNDS wakeups on the previous CPU in this boot"
-	fi
-	check_eq "prev_bias=0: prev_bias_checked still" "$PB_CHECKED" 0
-
-	knob_valid prev_bias 1 1
-	check_eq "prev_bias=1: active" "$(feature_state prev_bias)" active
-	check "prev_bias=1: select_task_rq_fair hooked" hooked select_task_rq_fair
-	check_eq "prev_bias=1 with window 0: ratelimit idle" "$(feature_state ratelimit)" idle
-	check "prev_bias=1 with window 0: ratelimit's reason names prev_bias" grep -q prev_bias "$ST/features/ratelimit/reason"
-	pb_wakemig
-	diag "prev_bias 0: $m0 wakeup migrations; prev_bias 1: $PB_MIG ($PB_OFF ran off cpu2), prev_bias_checked +$PB_CHECKED, prev_bias_kept +$PB_KEPT (+$PB_BUSY with every CPU busy) (of $PB_ROUNDS)"
-	check "prev_bias=1: wakeups stay on the previous CPU ($PB_MIG wakeup migrations of $PB_ROUNDS, at most $((PB_ROUNDS / 20)))" \
-		test "$PB_MIG" -ge 0 -a "$PB_MIG" -le $((PB_ROUNDS / 20))
-	check "prev_bias=1: prev_bias_kept counts them (+$PB_KEPT, at least half of stock's $m0)" \
-		test $((PB_KEPT * 2)) -ge "$m0"
-
 	pb_spin_stop
+
+	# The patch's own measure: migrations under hackbench, stock against
+	# prev_bias, with the two groups in two cgroups; every half of the
+	# patch shows in its counter.  Migrations per wakeup are TCG figures,
+	# printed; the counts are held.
+	mountpoint -q $PB_CG || mount -t cgroup2 none $PB_CG 2>/dev/null
+	echo +cpu >$PB_CG/cgroup.subtree_control 2>/dev/null
+	if ! mkdir -p $PB_CG/st_pb_a $PB_CG/st_pb_b || [ ! -e $PB_CG/st_pb_a/cpu.weight ]; then
+		ktap_skip "prev_bias: hackbench in two cgroups" "no cgroup2 cpu controller here"
+	else
+		PB_HB_LOOPS=$(scaled 2000 200)
+		mig_setup
+		set -- 0 0 0 0
+		for round in 1 2; do
+			wr prev_bias 0 >/dev/null
+			pb_hackbench
+			m0=$PB_HB_MIG w0=$PB_HB_WAKE ok0=$PB_HB_OK
+			hb0=$(pb_counts)
+			wr prev_bias 1 >/dev/null
+			pb_hackbench
+			hb1=$(pb_counts)
+			diag "hackbench x2 in two cgroups ($PB_HB_LOOPS loops each), round $round: prev_bias 0: $m0 migrations, $w0 wakeups ($(awk -v m="$m0" -v w="$w0" 'BEGIN { printf "%.3f", m / (w ? w : 1) }') a wakeup); 1: $PB_HB_MIG, $PB_HB_WAKE ($(awk -v m="$PB_HB_MIG" -v w="$PB_HB_WAKE" 'BEGIN { printf "%.3f", m / (w ? w : 1) }')) (TCG figures); prev_bias checked kept kept_busy target_room recent_room: $hb0-> $hb1"
+			check "hackbench in two cgroups, round $round: every run completes" test "$ok0$PB_HB_OK" = 11
+			# shellcheck disable=SC2046,SC2086 # the counters, one word each
+			set -- $(echo $hb0 $hb1 | awk '{ print $7 - $2 + a, $8 - $3 + b, $9 - $4 + c, $10 - $5 + d }' a="$1" b="$2" c="$3" d="$4")
+		done
+		diag "hackbench, prev_bias=1, both rounds: kept +$1 (+$2 with every CPU busy), target_room +$3, recent_room +$4"
+		check "hackbench, prev_bias=1: prev with room kept (prev_bias_kept +$1, of them +$2 with every CPU busy)" test "$1" -gt "$2"
+		check "hackbench, prev_bias=1: prev kept when every CPU is busy (prev_bias_kept_busy +$2)" test "$2" -gt 0
+		pb_hackbench switch
+		check "hackbench in two cgroups, prev_bias switched 0, 1, 0, 1 while it runs: completes" test "$PB_HB_OK" = 1
+		mig_teardown
+		rmdir $PB_CG/st_pb_a $PB_CG/st_pb_b 2>/dev/null
+	fi
+	wr prev_bias 0 >/dev/null
 	echo "$schedstats" >/proc/sys/kernel/sched_schedstats
 
 	hosted_end prev_bias
 }
 
-# sync_short (SIS_SYNC): st_syncpair passes its CPU back and forth with
-# sync pipe wakeups, each process going back to cpu0 before it sleeps, so
-# that every wakeup starts with the wakee's previous CPU the waker's.  A
-# nice 19 spinner runs on cpu2, so that neither core of the SMT guest
-# ({0,1} and {2,3}) is idle while the pair runs on cpu0, and the LLC is
-# idle enough for stock's scan (SIS_UTIL) to look for an idle CPU: stock
-# moves the wakee to cpu1 or cpu3, sync_short keeps a short pair on the
-# waker's CPU.  SS_ROUNDS round trips are counted after SS_WARMUP.
+# sync_short (SIS_SYNC): st_syncpair's tasks wake each other with sync
+# pipe wakeups, each going back to cpu0 before it sleeps, so that every
+# wakeup starts with the wakee's previous CPU cpu0: when the waker runs
+# there, the target is cpu0, stock's scan finds another CPU idle, and
+# SIS_SYNC keeps a mutual short pair on cpu0.  Without SMT the pair may
+# use every CPU (select_idle_sibling() reads idle cores under SMT only);
+# in the SMT guest ({0,1} {2,3}) it uses cpu0 and cpu3, and nice 19
+# spinners on cpu1 and cpu2 leave no idle core and no idle sibling of
+# cpu0 (select_idle_smt() returns before SIS_SYNC's test).  SIS_UTIL may
+# call the LLC too busy to scan, and stock then keeps the pair on cpu0
+# too (SIS_SYNC is tested after it): shown.
 SS_ROUNDS=$(st_arg sync_short_rounds 200)
 SS_WARMUP=$(st_arg sync_short_warmup 40)
-SS_LONG_ROUNDS=$(st_arg sync_short_long_rounds 25)
 SS_COST_DBG=/sys/kernel/debug/sched/migration_cost_ns
+SS_CG=/sys/fs/cgroup
+SS_CPUS=
+# st_sync_short_strict=1 (the 8-CPU boot, run.sh): a short pair must be
+# shown, so the skips below fail
+SS_STRICT=$(st_arg sync_short_strict 0)
+ss_skip() {
+	if [ "$SS_STRICT" = 1 ]; then ktap_fail "$1 (not shown: $2)"; else ktap_skip "$1" "$2"; fi
+}
 
-# ss_pair ROUNDS SPIN_US: sets SS_WAKEUPS, SS_LOCAL (wakeups that ran on
-# the waker's CPU, after the warm-up), SS_CPU_US (the pair's CPU time per
-# wakeup) and the counters' growth SS_CHECKED, SS_SHORT, SS_PLACED.
-ss_pair() {
-	c0=$(stat_get sync_short_checked) p0=$(stat_get sync_short_placed)
-	s0=$(stat_get sync_short_both_short)
-	if ! timeout 300 st_syncpair "$1" "$2" "$SS_WARMUP" "$ST/stats" >/tmp/ss.out 2>&1; then
+# ss_run ROUNDS SPIN_US TASKS [CGROUP]: sets SS_WAKEUPS, SS_LOCAL (wakeups
+# that ran on the waker's CPU, after the warm-up), SS_CPU_US (CPU time per
+# wakeup) and the counted rounds' SS_CHECKED, SS_SHORT, SS_PLACED.
+ss_run() {
+	if ! timeout 300 sh -c "${4:+echo \$\$ >$SS_CG/$4/cgroup.procs && }exec taskset -c $SS_CPUS st_syncpair $1 $2 $SS_WARMUP $ST/stats $3" >/tmp/ss.out 2>&1; then
 		diag "st_syncpair failed: $(cat /tmp/ss.out)"
-		SS_WAKEUPS=-1 SS_LOCAL=-1 SS_CPU_US=-1 SS_RUN_CHECKED=-1 SS_RUN_SHORT=-1 SS_RUN_PLACED=-1
-	else
-		# the SS_RUN_ counts: the counted rounds alone, without the
-		# warm-up, whose first wakeups find a new task's average at 0
-		read -r SS_WAKEUPS SS_LOCAL SS_CPU_US SS_RUN_CHECKED SS_RUN_SHORT SS_RUN_PLACED <<-EOF2
-		$(awk '{ print $2, $4, $6, $8, $10, $12 }' /tmp/ss.out)
-		EOF2
+		SS_WAKEUPS=-1 SS_LOCAL=-1 SS_CPU_US=-1 SS_CHECKED=-1 SS_SHORT=-1 SS_PLACED=-1
+		return
 	fi
-	SS_CHECKED=$(($(stat_get sync_short_checked) - c0))
-	SS_PLACED=$(($(stat_get sync_short_placed) - p0))
-	SS_SHORT=$(($(stat_get sync_short_both_short) - s0))
+	read -r SS_WAKEUPS SS_LOCAL SS_CPU_US SS_CHECKED SS_SHORT SS_PLACED <<-EOF2
+	$(awk '{ print $2, $4, $6, $8, $10, $12 }' /tmp/ss.out)
+	EOF2
+}
+
+ss_show() {
+	diag "$1: $SS_LOCAL of $SS_WAKEUPS wakeups on the waker's CPU, $SS_CPU_US us of CPU a wakeup; sync_short_checked +$SS_CHECKED, sync_short_both_short +$SS_SHORT, sync_short_placed +$SS_PLACED"
+}
+
+# the CPUs of cpu0's LLC, as the scheduler's sd_llc_size counts them
+ss_llc_size() {
+	l=$(cat /sys/devices/system/cpu/cpu0/cache/index3/shared_cpu_list 2>/dev/null)
+	[ -n "$l" ] || { nproc; return; }
+	echo "$l" | tr ',' '\n' | awk -F- '{ n += (NF == 2 ? $2 - $1 + 1 : 1) } END { print n }'
 }
 
 t_sync_short() {
-	group "sync_short: sync wakeups of short tasks on the waker's CPU"
+	group "sync_short: SIS_SYNC, a mutual short pair kept on the waker's CPU"
 	hosted_begin sync_short yes || return $(($? - 1))
 
-	# Short means dur_avg * 8 under the migration cost (500 us: 62.5
-	# us).  An emulated CPU takes longer than that for a pipe round trip
-	# (416 to 2641 us of guest CPU a wakeup, 2026-12-02, counting the
-	# time its host took the vCPU away), so the test measures the short
-	# pair's CPU time per wakeup at stock and sets the cost so that the
-	# threshold is eight times that (at least 625 us, at most 500 ms);
-	# the long pair burns four times the threshold.
+	SS_CPUS=0-$(($(nproc) - 1))
+	if [ "$(cat /sys/devices/system/cpu/cpu0/topology/thread_siblings_list 2>/dev/null)" != 0 ]; then
+		SS_CPUS=0,3
+		pb_spin 1 2
+	fi
+	llc=$(ss_llc_size)
+	ss_run "$SS_ROUNDS" 0 2
+	l0=$SS_LOCAL
+	stock_us=$SS_CPU_US
+	ss_show "sync_short=0, a pair on CPUs $SS_CPUS, $llc CPUs per LLC"
+
+	knob_valid sync_short 1 1
+	check_eq "sync_short=1: active" "$(feature_state sync_short)" active
+	check "sync_short=1: select_task_rq_fair hooked" hooked select_task_rq_fair
+	check_eq "sync_short=1 with window 0: ratelimit idle" "$(feature_state ratelimit)" idle
 	cost=
 	[ -w "$SS_COST_DBG" ] && cost=$(cat "$SS_COST_DBG")
-	if [ -z "$cost" ]; then
-		ktap_skip "sync_short: effect" "$SS_COST_DBG is not writable (lockdown?): the test cannot set what short means here"
-	else
-		pb_spin 2
-		ss_pair "$SS_ROUNDS" 0
-		l0=$SS_LOCAL
-		thr=$((SS_CPU_US * 8 * 1000))
-		[ "$thr" -ge 625000 ] || thr=625000
-		# migration_cost_ns is an unsigned int
-		[ "$thr" -le 500000000 ] || thr=500000000
-		long_us=$((thr * 4 / 1000))
-		echo $((thr * 8)) >"$SS_COST_DBG"
-		diag "sync_short=0, short pair: $SS_LOCAL of $SS_WAKEUPS wakeups on the waker's CPU, $SS_CPU_US us of CPU a wakeup; migration_cost_ns $cost -> $(cat "$SS_COST_DBG") (short: under $((thr / 1000)) us), the long pair burns $long_us us"
-		check_eq "sync_short=0: sync_short_checked still" "$SS_CHECKED" 0
+	# at the booted migration cost the patch's threshold at this LLC's
+	# size (500 us x llc^2 / 65536: 122 ns at 4 CPUs, 488 ns at 8) calls
+	# no task of an emulated CPU short
+	ss_run "$SS_ROUNDS" 0 2
+	ss_show "sync_short=1, migration_cost_ns ${cost:-unknown}, $llc CPUs per LLC"
+	check "sync_short=1, $llc CPUs per LLC at migration_cost_ns ${cost:-as booted}: its sync wakeups judged (sync_short_checked +$SS_CHECKED)" \
+		test "$SS_CHECKED" -gt 0
+	check_eq "sync_short=1, $llc CPUs per LLC: the patch's threshold calls neither task short" "$SS_SHORT" 0
+	check_eq "sync_short=1, $llc CPUs per LLC: nothing placed" "$SS_PLACED" 0
 
-		knob_valid sync_short 1 1
-		check_eq "sync_short=1: active" "$(feature_state sync_short)" active
-		check "sync_short=1: select_task_rq_fair hooked" hooked select_task_rq_fair
-		check_eq "sync_short=1 with window 0: ratelimit idle" "$(feature_state ratelimit)" idle
-		ss_pair "$SS_ROUNDS" 0
-		diag "sync_short=1, short pair: $SS_LOCAL of $SS_WAKEUPS wakeups on the waker's CPU ($SS_CPU_US us of CPU a wakeup); counted rounds: sync_short_checked +$SS_RUN_CHECKED, sync_short_both_short +$SS_RUN_SHORT, sync_short_placed +$SS_RUN_PLACED (with the warm-up +$SS_CHECKED, +$SS_SHORT, +$SS_PLACED)"
-		check "sync_short=1: it places a short pair's wakeups on the waker's CPU (sync_short_placed +$SS_RUN_PLACED)" \
-			test "$SS_RUN_PLACED" -gt 0
-		check "sync_short=1: the wakees it placed ran there ($SS_LOCAL of $SS_WAKEUPS on the waker's CPU, at least nine tenths of the $SS_RUN_PLACED placed)" \
-			test $((SS_LOCAL * 10)) -ge $((SS_RUN_PLACED * 9))
+	# what short means: (dur << 16) < cost * llc^2.  The threshold is
+	# set to eight times the pair's CPU time a wakeup at stock, within
+	# what the unsigned int migration_cost_ns allows (1 ms at 4 CPUs per
+	# LLC, 4.2 ms at 8): an emulated CPU may need more than a small
+	# LLC's ceiling, which the 8-CPU boot then shows
+	thr=$((stock_us * 8 * 1000))
+	max=$((4294967295 * llc * llc / 65536))
+	if [ -z "$cost" ]; then
+		ss_skip "sync_short: a short pair" "$SS_COST_DBG is not writable (lockdown?): the test cannot set what short means here"
+	elif [ $((l0 * 2)) -ge "$SS_WAKEUPS" ]; then
+		ss_skip "sync_short: a short pair" "stock itself kept $l0 of $SS_WAKEUPS wakeups on the waker's CPU (SIS_UTIL found the LLC too busy to scan, and SIS_SYNC is tested after that)"
+	elif [ $((stock_us * 2 * 1000)) -gt "$max" ]; then
+		ss_skip "sync_short: a short pair" "the pair ran $stock_us us a wakeup, and $llc CPUs per LLC cap the patch's threshold at $((max / 1000)) us (migration_cost_ns is an unsigned int)"
+	else
+		[ "$thr" -le "$max" ] || thr=$max
+		echo $((thr * 65536 / (llc * llc))) >"$SS_COST_DBG"
+		thr_us=$((thr / 1000))
+		diag "migration_cost_ns $cost -> $(cat "$SS_COST_DBG"): short under $thr_us us at $llc CPUs per LLC (the pair ran $stock_us us a wakeup at stock)"
+		ss_run "$SS_ROUNDS" 0 2
+		ss_show "sync_short=1, a short pair"
+		check "sync_short=1: it places a mutual short pair's wakeups on the waker's CPU (sync_short_placed +$SS_PLACED)" \
+			test "$SS_PLACED" -gt 0
+		check "sync_short=1: the wakees it placed ran there ($SS_LOCAL of $SS_WAKEUPS on the waker's CPU, at least nine tenths of the $SS_PLACED placed)" \
+			test $((SS_LOCAL * 10)) -ge $((SS_PLACED * 9))
 		check "sync_short=1: more of a short pair's wakeups on the waker's CPU than stock ($SS_LOCAL against $l0 of $SS_WAKEUPS)" \
 			test "$SS_LOCAL" -gt "$l0"
 
-		ss_pair "$SS_LONG_ROUNDS" "$long_us"
-		diag "sync_short=1, pair burning $long_us us a wakeup: $SS_LOCAL of $SS_WAKEUPS wakeups on the waker's CPU ($SS_CPU_US us of CPU a wakeup); counted rounds: sync_short_checked +$SS_RUN_CHECKED, sync_short_both_short +$SS_RUN_SHORT, sync_short_placed +$SS_RUN_PLACED (with the warm-up +$SS_CHECKED, +$SS_SHORT, +$SS_PLACED)"
-		check "sync_short=1: a long pair's wakeups are judged (sync_short_checked +$SS_RUN_CHECKED)" \
-			test "$SS_RUN_CHECKED" -gt 0
-		# the warm-up's first wakeups may be placed (a new task counts as
-		# short until its average grows, as in the patch): after it, none
-		check_eq "sync_short=1: none of a long pair's is placed once its durations are learned" "$SS_RUN_PLACED" 0
+		# a ring of three: short, but no task is its waker's last wakee
+		ss_run "$SS_ROUNDS" 0 3
+		ss_show "sync_short=1, a ring of three short tasks"
+		check "sync_short=1, a ring of three: both short (sync_short_both_short +$SS_SHORT)" test "$SS_SHORT" -gt 0
+		check_eq "sync_short=1, a ring of three: not mutual, nothing placed" "$SS_PLACED" 0
+
+		# a pair that burns four times the threshold a wakeup
+		ss_run $((SS_ROUNDS / 8 + 1)) $((thr_us * 4)) 2
+		ss_show "sync_short=1, a pair burning $((thr_us * 4)) us a wakeup"
+		check "sync_short=1: a long pair's wakeups are judged (sync_short_checked +$SS_CHECKED)" test "$SS_CHECKED" -gt 0
+		check_eq "sync_short=1: a long pair is not short once its durations are learned" "$SS_SHORT" 0
+		check_eq "sync_short=1: none of a long pair's is placed" "$SS_PLACED" 0
+
+		# in a cgroup (cpu controller), and switched while it runs
+		mountpoint -q $SS_CG || mount -t cgroup2 none $SS_CG 2>/dev/null
+		echo +cpu >$SS_CG/cgroup.subtree_control 2>/dev/null
+		if mkdir -p $SS_CG/st_ss && [ -e $SS_CG/st_ss/cpu.weight ]; then
+			ss_run "$SS_ROUNDS" 0 2 st_ss
+			ss_show "sync_short=1, a short pair in a cgroup"
+			check "sync_short=1, a short pair in a cgroup: placed on the waker's CPU (sync_short_placed +$SS_PLACED)" \
+				test "$SS_PLACED" -gt 0
+			ss_run $((SS_ROUNDS * 4)) 0 2 st_ss &
+			ss_pid=$!
+			for v in 0 1 0 1; do wr sync_short $v >/dev/null; sleep 1; done
+			wait "$ss_pid"
+			check "sync_short switched 0, 1, 0, 1 while a pair in a cgroup runs: it completes" grep -q '^wakeups' /tmp/ss.out
+			rmdir $SS_CG/st_ss 2>/dev/null
+		else
+			ktap_skip "sync_short: a pair in a cgroup" "no cgroup2 cpu controller here"
+		fi
 
 		# passthrough judges and applies nothing
 		wr passthrough 1 >/dev/null
-		ss_pair "$SS_ROUNDS" 0
-		check "passthrough: sync_short's verdicts computed (sync_short_checked +$SS_CHECKED)" \
-			test "$SS_CHECKED" -gt 0
+		ss_run "$SS_ROUNDS" 0 2
+		check "passthrough: sync_short's verdicts computed (sync_short_both_short +$SS_SHORT)" \
+			test "$SS_SHORT" -gt 0
 		check_eq "passthrough: sync_short places nothing" "$SS_PLACED" 0
 		wr passthrough 0 >/dev/null
-
-		# prev_bias decides first: what it keeps never reaches sync_short
-		wr prev_bias 1 >/dev/null
-		c0=$(stat_get ratelimit_checked) k0=$(stat_get prev_bias_kept)
-		ss_pair "$SS_ROUNDS" 0
-		rc=$(($(stat_get ratelimit_checked) - c0)) pk=$(($(stat_get prev_bias_kept) - k0))
-		diag "prev_bias=1 and sync_short=1: $SS_LOCAL of $SS_WAKEUPS on the waker's CPU; ratelimit_checked +$rc, prev_bias_kept +$pk, sync_short_checked +$SS_CHECKED, sync_short_both_short +$SS_SHORT, sync_short_placed +$SS_PLACED"
-		check "both on: sync_short judges only what prev_bias left (sync_short_checked +$SS_CHECKED, at most ratelimit_checked +$rc less prev_bias_kept +$pk, one in flight per CPU aside)" \
-			test "$SS_CHECKED" -le $((rc - pk + $(nproc)))
-		wr prev_bias 0 >/dev/null
-		pb_spin_stop
 	fi
+
+	# prev_bias decides first: what it moves never reaches sync_short
+	wr prev_bias 1 >/dev/null
+	rc0=$(stat_get ratelimit_checked) m0=$(pb_counts)
+	ss_run "$SS_ROUNDS" 0 2
+	rc=$(($(stat_get ratelimit_checked) - rc0))
+	# shellcheck disable=SC2086 # the counters, one word each
+	set -- $m0
+	k0=$(($2 + $4 + $5))
+	# shellcheck disable=SC2046
+	set -- $(pb_counts)
+	pk=$(($2 + $4 + $5 - k0))
+	ss_show "prev_bias=1 and sync_short=1 (ratelimit_checked +$rc, prev_bias moved +$pk)"
+	check "both on: sync_short judges only what prev_bias left (sync_short_checked +$SS_CHECKED, at most ratelimit_checked +$rc less prev_bias's +$pk, one in flight per CPU aside)" \
+		test "$SS_CHECKED" -le $((rc - pk + $(nproc)))
+	wr prev_bias 0 >/dev/null
 	[ -n "$cost" ] && echo "$cost" >"$SS_COST_DBG"
+	pb_spin_stop
 
 	hosted_end sync_short
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * st_wakemig WAKER_CPU BUSY_CPU HOP_CPU ROUNDS [WINDOW_NS]: wakeups that
- * the stock code always turns into migrations, for the rate-limit test.
+ * st_wakemig WAKER_CPU BUSY_CPU HOP_CPU ROUNDS [WINDOW_NS [GAP_US]]: wakeups
+ * that the stock code always turns into migrations, for the rate-limit
+ * test.
  *
  * A wakee (nice -20) migrates HOP_CPU -> BUSY_CPU by affinity, which
  * stamps it, then sleeps on a pipe.  A waker pinned to WAKER_CPU wakes it
@@ -16,7 +17,9 @@
  * when its wakeup returned WINDOW_NS or more after the move began: its
  * stamp may have expired before the wakeup was decided, so a migration
  * there is the window's right (a guest starved by its host stalls that
- * long).  Without WINDOW_NS no round is late.
+ * long).  Without WINDOW_NS (or 0) no round is late.  With GAP_US the
+ * waker sleeps that long before each wakeup, so that both tasks run
+ * little: their utilization leaves room on a CPU (prev_bias's test).
  */
 #define _GNU_SOURCE
 #include <sched.h>
@@ -98,11 +101,11 @@ int main(int argc, char **argv)
 	int waker, busy, hop, ready[2], wake[2], status;
 	pid_t hog, child;
 	long long window = 0;
-	long rounds, i;
+	long rounds, i, gap = 0;
 	char c = 0;
 
 	if (argc < 5) {
-		fprintf(stderr, "usage: %s WAKER_CPU BUSY_CPU HOP_CPU ROUNDS [WINDOW_NS]\n",
+		fprintf(stderr, "usage: %s WAKER_CPU BUSY_CPU HOP_CPU ROUNDS [WINDOW_NS [GAP_US]]\n",
 			argv[0]);
 		return 1;
 	}
@@ -112,6 +115,8 @@ int main(int argc, char **argv)
 	rounds = atol(argv[4]);
 	if (argc > 5)
 		window = atoll(argv[5]);
+	if (argc > 6)
+		gap = atol(argv[6]);
 	if (pipe(ready) || pipe(wake)) {
 		perror("pipe");
 		return 2;
@@ -133,6 +138,8 @@ int main(int argc, char **argv)
 	for (i = 0; i < rounds; i++) {
 		if (read(ready[0], &c, 1) != 1)
 			break;
+		if (gap > 0)
+			usleep(gap);
 		wait_sleeping(child);
 		if (write(wake[1], &c, 1) != 1)
 			break;

@@ -160,6 +160,8 @@ static int module_prev_bias(const struct world *w, int new, int *asked)
 	};
 	int v, f, t = -1;
 
+	if (st_prev_bias_stock_kept(w->prev, new, w->recent))
+		return new;
 	while ((v = st_prev_bias_decide(&in)) < 0) {
 		f = -1 - v;
 		if (in.known & (1U << f))
