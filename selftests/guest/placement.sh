@@ -138,17 +138,20 @@ t_prev_bias() {
 	echo 1 >/proc/sys/kernel/sched_schedstats
 	# The target with room: st_wakemig's waker on cpu0 wakes a task
 	# whose previous CPU, cpu2, runs nice 19 spinners (no room there),
-	# cpu1 and cpu3 idle; the waker sleeps 10 ms before each wakeup, so
-	# that both run little.  wake_affine() picks the waker's CPU (a sync
+	# cpu1 and cpu3 idle; the waker sleeps 10 ms (at the reference pace)
+	# before each wakeup, so that both run little.  wake_affine() picks the waker's CPU (a sync
 	# wakeup, the waker alone there): stock moves the task to an idle
 	# CPU, the patch returns the target, where both tasks' utilization
 	# fits.
 	pb_spin 2
-	pb_wakemig 0 10000
+	# the gap in guest time, longer where the host is slow: an emulated
+	# CPU's work inflates the tasks' utilization by as much
+	pb_gap=$((1000000 / (ST_PACE > 10 ? ST_PACE : 10)))
+	pb_wakemig 0 $pb_gap
 	check_eq "prev_bias=0: prev_bias_checked still" "$PB_CHECKED" 0
 	s0=$(stat_get prev_bias_target_room)
 	wr prev_bias 1 >/dev/null
-	pb_wakemig 0 10000
+	pb_wakemig 0 $pb_gap
 	tr=$(($(stat_get prev_bias_target_room) - s0))
 	diag "waker cpu0, previous cpu2 busy, cpu1 and cpu3 idle: prev_bias 1: $PB_MIG wakeup migrations of $PB_ROUNDS ($PB_OFF ran off cpu2), prev_bias_checked +$PB_CHECKED, prev_bias_target_room +$tr, prev_bias_kept +$PB_KEPT"
 	check "prev_bias=1: the busy target with room is chosen over stock's idle CPU (prev_bias_target_room +$tr, at least half of $PB_ROUNDS)" \
@@ -157,7 +160,7 @@ t_prev_bias() {
 	feats=/sys/kernel/debug/sched/features
 	if grep -qw UTIL_EST $feats 2>/dev/null && echo NO_UTIL_EST >$feats 2>/dev/null; then
 		s0=$(stat_get prev_bias_target_room)
-		pb_wakemig 0 10000
+		pb_wakemig 0 $pb_gap
 		tr=$(($(stat_get prev_bias_target_room) - s0))
 		echo UTIL_EST >$feats
 		check_eq "prev_bias=1: with NO_UTIL_EST the target's room is not tested (prev_bias_target_room +$tr)" "$tr" 0
@@ -168,7 +171,7 @@ t_prev_bias() {
 	# passthrough computes the verdicts and applies none
 	wr passthrough 1 >/dev/null
 	pt0=$(pb_counts)
-	pb_wakemig 0 10000
+	pb_wakemig 0 $pb_gap
 	pt1=$(pb_counts)
 	diag "passthrough: prev_bias checked kept kept_busy target_room recent_room $pt0-> $pt1"
 	check "passthrough: prev_bias's verdicts computed (prev_bias_checked +$PB_CHECKED)" \
@@ -291,6 +294,14 @@ t_sync_short() {
 	group "sync_short: SIS_SYNC, a mutual short pair kept on the waker's CPU"
 	hosted_begin sync_short yes || return $(($? - 1))
 
+	# every wakeup through select_task_rq_fair: from 6.12 a task that
+	# sleeps owing time stays queued (DELAY_DEQUEUE) and is woken where
+	# it is, which no placement rule sees
+	feats=/sys/kernel/debug/sched/features
+	ss_delay=
+	if grep -qw DELAY_DEQUEUE $feats 2>/dev/null && echo NO_DELAY_DEQUEUE >$feats 2>/dev/null; then
+		ss_delay=1
+	fi
 	SS_CPUS=0-$(($(nproc) - 1))
 	if [ "$(cat /sys/devices/system/cpu/cpu0/topology/thread_siblings_list 2>/dev/null)" != 0 ]; then
 		SS_CPUS=0,3
@@ -401,6 +412,7 @@ t_sync_short() {
 		test "$SS_CHECKED" -le $((rc - pk + $(nproc)))
 	wr prev_bias 0 >/dev/null
 	[ -n "$cost" ] && echo "$cost" >"$SS_COST_DBG"
+	[ -n "$ss_delay" ] && echo DELAY_DEQUEUE >$feats
 	pb_spin_stop
 
 	hosted_end sync_short
