@@ -387,27 +387,43 @@ u64 st_numa_threshold(u64 vma_bytes, unsigned int scan_size_mb,
 	return 1 + scans * percent / 100;
 }
 
-unsigned int st_numa_epoch(int scan_seq, unsigned int renew)
+bool st_numa_renewing(int scan_seq, unsigned int renew)
 {
-	return renew ? (unsigned int)scan_seq / renew : 0;
+	return renew && scan_seq && !((unsigned int)scan_seq % renew);
 }
 
-bool st_numa_allow(struct st_numa_count *c, u64 owner, unsigned int epoch,
+void st_numa_count_init(struct st_numa_count *c, u64 owner)
+{
+	c->owner = owner;
+	c->scans = 0;
+}
+
+/* The count as the patch reads it at a test: its own, renewed or new. */
+static void st_numa_count_at_test(struct st_numa_count *c, u64 owner,
+				  bool renewing)
+{
+	if (c->owner != owner || renewing)
+		st_numa_count_init(c, owner);
+}
+
+bool st_numa_allow(struct st_numa_count *c, u64 owner, bool renewing,
 		   bool stock, u64 threshold, bool *by_threshold)
 {
 	bool allow = stock;
 
-	if (c->owner != owner || c->epoch != epoch) {
-		c->owner = owner;
-		c->epoch = epoch;
-		c->scans = 0;
-	}
+	st_numa_count_at_test(c, owner, renewing);
 	*by_threshold = !stock && c->scans <= threshold;
 	if (*by_threshold)
 		allow = true;
 	if (allow)
 		c->scans++;
 	return allow;
+}
+
+void st_numa_count_scan(struct st_numa_count *c, u64 owner, bool renewing)
+{
+	st_numa_count_at_test(c, owner, renewing);
+	c->scans++;
 }
 
 u64 st_eevdf_slice(unsigned int mode, u64 base, u64 fixed, u64 latency,

@@ -427,28 +427,41 @@ bool st_wake_queue(bool shares, const struct st_wake_pair *w);
  */
 u64 st_numa_threshold(u64 vma_bytes, unsigned int scan_size_mb,
 		      unsigned int percent);
-/* Scan sequences are grouped in epochs of @renew; 0 never renews. */
-unsigned int st_numa_epoch(int scan_seq, unsigned int renew);
+/*
+ * Whether scan sequence @scan_seq renews every count: the patch's
+ * "mm->numa_scan_seq && !(mm->numa_scan_seq % 16)", with @renew for its
+ * 16 (DISJOINT_VMA_SCAN_RENEW_THRESH); 0 never renews.
+ */
+bool st_numa_renewing(int scan_seq, unsigned int renew);
 
 /*
- * A VMA's scan count, kept per (VMA, epoch): @owner names the VMA, a new
- * owner or epoch starts the count again.
+ * A VMA's scan count, the patch's vma->numab_state->scan_counter: @owner
+ * names the VMA, a new owner starts the count again.
  */
 struct st_numa_count {
 	u64 owner;
-	unsigned int epoch;
 	unsigned int scans;
 };
+
+/* A VMA whose NUMA state was just allocated: no scan yet. */
+void st_numa_count_init(struct st_numa_count *c, u64 owner);
 
 /*
  * The access test of one VMA in task_numa_work: @stock is the kernel's
  * verdict, @threshold the count up to which an unaccessed VMA is still
- * scanned.  Every scan allowed, by either rule, counts, as in the patch.
- * Returns whether to scan; *by_threshold tells if only the threshold
- * allowed it.
+ * scanned; in a @renewing sequence the count is 0 at every test, as the
+ * patch resets it before each.  Every scan allowed, by either rule,
+ * counts.  Returns whether to scan; *by_threshold tells if only the
+ * threshold allowed it.
  */
-bool st_numa_allow(struct st_numa_count *c, u64 owner, unsigned int epoch,
+bool st_numa_allow(struct st_numa_count *c, u64 owner, bool renewing,
 		   bool stock, u64 threshold, bool *by_threshold);
+
+/*
+ * A scan no access test judged (task_numa_work's forced scan of a VMA
+ * when every other was skipped): counted, as the patch counts every scan.
+ */
+void st_numa_count_scan(struct st_numa_count *c, u64 owner, bool renewing);
 
 /*
  * EEVDF slice policy (eevdf.c).  The bounds of a slice are those

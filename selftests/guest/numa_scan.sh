@@ -80,12 +80,12 @@ t_numa_unsupported() {
 t_numa_effect() {
 	group "numa_scan: threshold 0 vs 50 (${NS_REPS}x${NS_SECS}s)"
 	dmesg_mark
-	# numa_scan_renew=1: every VMA's count starts again each scan
-	# sequence.  At the default 16 a run never leaves its first renewal
-	# period (2-7 sequences in 8 s on 6.12.95 under TCG, counted in
+	# numa_scan_renew=1: every VMA's count is 0 at each test of every
+	# sequence but the first.  At the default 16 a run never reaches
+	# sequence 16 (2-7 sequences in 8 s on 6.12.95 under TCG, counted in
 	# /proc/PID/sched) and the threshold allowed 3-23 scans a run; with 1
 	# it allowed 217-380 a run on 6.12.95 and 261-306 on 7.3.4, so
-	# "grows" has a margin of over 100x (t_numa_renew compares periods)
+	# "grows" has a margin of over 100x (t_numa_renew compares them)
 	st_load numa_scan_threshold=0 numa_scan_renew=1 || { ktap_fail "insmod"; return; }
 	check_eq "threshold 0: numa_scan inactive" "$(feature_state numa_scan)" inactive
 	check "threshold 0: task_numa_work not hooked" not hooked task_numa_work
@@ -246,7 +246,8 @@ t_numa_cpuset() {
 }
 
 # numa_scan_renew: 0 never renews a VMA's count, so once its threshold is
-# spent an unaccessed VMA stays refused; 1 renews it every scan sequence.
+# spent an unaccessed VMA stays refused; 1 renews it at every test of
+# every sequence but the first.
 t_numa_renew() {
 	group "numa_scan: numa_scan_renew changes what the threshold allows"
 	ns_two_nodes "numa_scan_renew" || return 0
