@@ -182,9 +182,15 @@ enum st_rl_stamped {
 
 /* The state of __sched_fork() in the patch: no window, a full quota. */
 void st_rl_quota_init(struct st_rl_quota *q, const struct st_rl_params *rp);
-/* migrate_task_ratelimit_fair() of the patch, at sched_clock @now. */
+/*
+ * migrate_task_ratelimit_fair() of the patch: @now is sched_clock_cpu()
+ * of the task's CPU, @now_new of the new CPU, read only with an unstable
+ * sched clock (else the same reading): a window the migration stays in
+ * then moves into the new CPU's clock, a new one starts from it.
+ */
 enum st_rl_stamped st_rl_quota_migrate(struct st_rl_quota *q,
-				       const struct st_rl_params *rp, u64 now);
+				       const struct st_rl_params *rp, u64 now,
+				       u64 now_new);
 /* !should_migrate_task() of the patch: quota used up, window not over. */
 bool st_rl_quota_limited(const struct st_rl_params *rp,
 			 const struct st_rl_quota *q, u64 now);
@@ -359,14 +365,17 @@ static inline void st_rl_write_end(struct st_rl_slot *slot, u32 seq)
 }
 
 /*
- * Stamps a migration of @owner at sched_clock @now; @expires is the
- * jiffies value by which a tat set now has surely passed.  ST_RL_BUSY
- * if another CPU is stamping the slot: nothing is then written.  In
- * adaptive mode a slot another task held starts from st_rl_quota_init().
+ * Stamps a migration of @owner; @now and @now_new are the clocks of
+ * st_rl_quota_migrate() (fixed mode, patch 1/2, reads @now_new only);
+ * @expires is the jiffies value by which a tat set now has surely
+ * passed.  ST_RL_BUSY if another CPU is stamping the slot: nothing is
+ * then written.  In adaptive mode a slot another task held starts from
+ * st_rl_quota_init().
  */
 enum st_rl_stamped st_rl_slot_stamp(struct st_rl_slot *slot,
 				    const struct st_rl_params *rp, u64 owner,
-				    u64 now, unsigned long expires);
+				    u64 now, u64 now_new,
+				    unsigned long expires);
 
 /*
  * The stock wake_wide() heuristic applied to the waker's flip count as
@@ -392,6 +401,24 @@ static inline unsigned int st_flips_after_record(const struct st_wakee_flips *w)
 
 bool st_wake_wide(unsigned int waker_flips, unsigned int wakee_flips,
 		  int llc_size);
+
+/*
+ * Whether select_task_rq_fair() reaches the rate limit's test with these
+ * @wake_flags: a wakeup (@wf_ttwu) that neither its WF_CURRENT_CPU return
+ * (@wf_current_cpu) nor energy-aware placement (@eas_on()) settles first.
+ * The patch still tests a WF_CURRENT_CPU wakeup whose waker's CPU the
+ * task may not use, but want_affine is then false: never limited either
+ * way.  @eas_on is called last, only for a wakeup the flags let through
+ * (inlined, it costs the other wakeups nothing).
+ */
+static __always_inline bool st_rl_wakeup_judged(unsigned int wake_flags,
+						unsigned int wf_ttwu,
+						unsigned int wf_current_cpu,
+						bool (*eas_on)(void))
+{
+	return (wake_flags & wf_ttwu) && !(wake_flags & wf_current_cpu) &&
+	       !eas_on();
+}
 
 /*
  * Queued-wakeup cache level (the L2 patch, cache_level.c): the part of
