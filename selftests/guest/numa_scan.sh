@@ -42,14 +42,21 @@ ns_scan_restore() {
 	NS_SCAN_OLD=
 }
 
+# The stock tracepoint of task_numa_work's VMA skips, which the module's
+# copy cannot fire (not exported to modules).
+NS_EV=$TR/events/sched/sched_skip_vma_numa
+
 # ns_run THRESHOLD: one workload run; sets NS_PTE, NS_HINT (vmstat deltas)
-# and NS_CHK, NS_ALW, NS_SKP (stats).
+# NS_CHK, NS_ALW, NS_SKP (stats) and NS_EVN (sched_skip_vma_numa events in
+# the trace, where enabled).
 ns_run() {
 	wr numa_scan_threshold "$1" >/dev/null
 	wr stats/reset 1 >/dev/null
+	: >"$TR/trace" 2>/dev/null
 	p0=$(ns_vmstat numa_pte_updates) h0=$(ns_vmstat numa_hint_faults)
 	ns_work
 	NS_RC=$?
+	NS_EVN=$(grep -c 'sched_skip_vma_numa:' "$TR/trace" 2>/dev/null)
 	NS_PTE=$(($(ns_vmstat numa_pte_updates) - p0))
 	NS_HINT=$(($(ns_vmstat numa_hint_faults) - h0))
 	NS_CHK=$(stat_get numa_vma_checked) NS_ALW=$(stat_get numa_vma_allowed_by_threshold)
@@ -95,23 +102,30 @@ t_numa_effect() {
 	ns_fast_scan
 	ns_work 3	# warm-up: the scan delay of a new mm
 	alw0=0 alw50=0 chk50=0 rc=0 i=0 pte0='' pte50='' hint0='' hint50=''
+	ev0=0 ev50=0
+	check "the stock tracepoint sched_skip_vma_numa can be enabled" \
+		sh -c "echo 1 >$NS_EV/enable"
 	diag "figures under qemu TCG, not hardware; counts per run of ${NS_SECS}s, $NS_THREADS threads x ${NS_MB} MB in 2 VMAs each, numa_scan_renew=1"
 	while [ "$i" -lt "$NS_REPS" ]; do
 		for thr in 0 50; do
 			ns_run $thr
 			rc=$((rc | NS_RC))
 			eval "pte$thr=\"\${pte$thr:-} $NS_PTE\" hint$thr=\"\${hint$thr:-} $NS_HINT\""
-			if [ "$thr" = 0 ]; then alw0=$((alw0 + NS_ALW)); else
-				alw50=$((alw50 + NS_ALW)) chk50=$((chk50 + NS_CHK)); fi
+			if [ "$thr" = 0 ]; then alw0=$((alw0 + NS_ALW)) ev0=$((ev0 + ${NS_EVN:-0})); else
+				alw50=$((alw50 + NS_ALW)) chk50=$((chk50 + NS_CHK)) ev50=$((ev50 + ${NS_EVN:-0})); fi
 		done
 		i=$((i + 1))
 	done
+	echo 0 >"$NS_EV/enable" 2>/dev/null
+	diag "sched_skip_vma_numa events, threshold 0: $ev0 | threshold 50: $ev50"
 	diag "numa_pte_updates, threshold 0:$pte0 | threshold 50:$pte50"
 	diag "numa_hint_faults, threshold 0:$hint0 | threshold 50:$hint50"
 	check_eq "workload runs completed" "$rc" 0
 	check_eq "threshold 0: numa_vma_allowed_by_threshold stays 0" "$alw0" 0
 	check "threshold 50: the hook made access tests ($chk50)" test "$chk50" -gt 0
 	check "threshold 50: numa_vma_allowed_by_threshold grows ($alw50 in $NS_REPS runs)" test "$alw50" -gt 0
+	check "threshold 0: stock task_numa_work fires sched_skip_vma_numa ($ev0)" test "$ev0" -gt 0
+	check_eq "threshold 50: the copy fires no sched_skip_vma_numa (not exported to modules)" "$ev50" 0
 	st_unload
 	ns_scan_restore
 	check_no_splat "numa_scan effect: no splat"
