@@ -18,6 +18,7 @@
  * The per-VMA scan count lives in a fixed, lossy table indexed by VMA: no
  * allocation or lock per VMA, nothing to free when a VMA or a process
  * goes away; a VMA whose slot another VMA took starts counting again.
+ * Hunk by hunk, and where this differs: docs/features/numa_scan.md.
  *
  * task_numa_work() sleeps, so an RCU grace period cannot tell when the
  * last task has left our copy.  Every task in it is counted from its
