@@ -30,6 +30,7 @@
  * stock decision instead of the patch's "queue".  The series' later
  * TTWU_QUEUE_DELAYED (queued wakeups of delayed-dequeue tasks from
  * ttwu_runnable()) is another function and not part of this level.
+ * Hunk by hunk, and where this differs: docs/features/cache_level.md.
  *
  * On Debian's kernels ttwu_queue_cond() and
  * cpus_share_cache() are inlined into ttwu_queue_wakelist(), so that is

@@ -18,6 +18,7 @@
  * The per-VMA scan count lives in a fixed, lossy table indexed by VMA: no
  * allocation or lock per VMA, nothing to free when a VMA or a process
  * goes away; a VMA whose slot another VMA took starts counting again.
+ * Hunk by hunk, and where this differs: docs/features/numa_scan.md.
  *
  * task_numa_work() sleeps, so an RCU grace period cannot tell when the
  * last task has left our copy.  Every task in it is counted from its
@@ -109,42 +110,63 @@ static bool st_vma_is_accessed_stock(struct mm_struct *mm,
 }
 
 /*
+ * The knobs now: the threshold's percent (0: stock, no count kept),
+ * whether this scan sequence renews every count, and passthrough.
+ */
+static unsigned int st_ns_knobs(struct mm_struct *mm, bool *renewing,
+				bool *passthrough)
+{
+	const struct st_config *cfg;
+	unsigned int percent;
+
+	rcu_read_lock();
+	cfg = rcu_dereference(st_config);
+	percent = cfg ? cfg->knob[ST_KNOB_NUMA_THRESHOLD] : 0;
+	*renewing = cfg && st_numa_renewing(READ_ONCE(mm->numa_scan_seq),
+					    cfg->knob[ST_KNOB_NUMA_RENEW]);
+	*passthrough = cfg && st_passthrough(cfg);
+	rcu_read_unlock();
+	return percent;
+}
+
+/* A lossy, racy table: a torn slot only restarts one count. */
+static void st_ns_read(const struct st_numa_count *slot, struct st_numa_count *c)
+{
+	c->owner = READ_ONCE(slot->owner);
+	c->scans = READ_ONCE(slot->scans);
+}
+
+static void st_ns_write(struct st_numa_count *slot, const struct st_numa_count *c)
+{
+	WRITE_ONCE(slot->owner, c->owner);
+	WRITE_ONCE(slot->scans, c->scans);
+}
+
+/*
  * The stock test, then the patch's (policy.c): a VMA not accessed by this
  * task is still scanned while its scan count is under the threshold.
  */
 static bool st_vma_is_accessed(struct mm_struct *mm,
 			       struct vm_area_struct *vma)
 {
-	const struct st_config *cfg;
-	unsigned int percent, epoch;
 	bool stock = st_vma_is_accessed_stock(mm, vma);
-	bool allow, by_threshold, passthrough;
+	bool allow, by_threshold, passthrough, renewing;
 	struct st_numa_count *slot, c;
+	unsigned int percent;
 	u64 owner, threshold;
 
 	st_stat_inc(ST_STAT_NUMA_VMA_CHECKED);
-	rcu_read_lock();
-	cfg = rcu_dereference(st_config);
-	percent = cfg ? cfg->knob[ST_KNOB_NUMA_THRESHOLD] : 0;
-	epoch = cfg ? st_numa_epoch(READ_ONCE(mm->numa_scan_seq),
-				    cfg->knob[ST_KNOB_NUMA_RENEW]) : 0;
-	passthrough = cfg && st_passthrough(cfg);
-	rcu_read_unlock();
+	percent = st_ns_knobs(mm, &renewing, &passthrough);
 	if (!percent)
 		return stock;
 
-	/* a lossy, racy table: a torn slot only restarts one count */
 	slot = st_ns_slot(vma, &owner);
-	c.owner = READ_ONCE(slot->owner);
-	c.epoch = READ_ONCE(slot->epoch);
-	c.scans = READ_ONCE(slot->scans);
+	st_ns_read(slot, &c);
 	threshold = st_numa_threshold(vma->vm_end - vma->vm_start,
 				      READ_ONCE(*st_scan_size), percent);
-	allow = st_numa_allow(&c, owner, epoch, stock, threshold,
+	allow = st_numa_allow(&c, owner, renewing, stock, threshold,
 			      &by_threshold);
-	WRITE_ONCE(slot->owner, c.owner);
-	WRITE_ONCE(slot->epoch, c.epoch);
-	WRITE_ONCE(slot->scans, c.scans);
+	st_ns_write(slot, &c);
 	if (passthrough)
 		return stock;
 	if (by_threshold)
@@ -152,6 +174,32 @@ static bool st_vma_is_accessed(struct mm_struct *mm,
 	else if (!allow)
 		st_stat_inc(ST_STAT_NUMA_VMA_SKIPPED);
 	return allow;
+}
+
+/* A forced scan (no access test) is a scan of the VMA all the same. */
+static void st_vma_forced_scan(struct mm_struct *mm, struct vm_area_struct *vma)
+{
+	struct st_numa_count *slot, c;
+	bool renewing, passthrough;
+	u64 owner;
+
+	if (!st_ns_knobs(mm, &renewing, &passthrough))
+		return;
+	slot = st_ns_slot(vma, &owner);
+	st_ns_read(slot, &c);
+	st_numa_count_scan(&c, owner, renewing);
+	st_ns_write(slot, &c);
+}
+
+/* The patch zeroes scan_counter where task_numa_work allocates the state. */
+static void st_vma_state_new(struct vm_area_struct *vma)
+{
+	struct st_numa_count *slot, c;
+	u64 owner;
+
+	slot = st_ns_slot(vma, &owner);
+	st_numa_count_init(&c, owner);
+	st_ns_write(slot, &c);
 }
 
 /* 7.3: memory pinned to one node by cpuset.mems cannot migrate. */
@@ -268,6 +316,7 @@ retry_pids:
 				vma->numab_state->next_scan +
 				msecs_to_jiffies(VMA_PID_RESET_PERIOD);
 			vma->numab_state->prev_scan_seq = mm->numa_scan_seq - 1;
+			st_vma_state_new(vma);
 		}
 
 		if (mm->numa_scan_seq &&
@@ -293,6 +342,8 @@ retry_pids:
 			vma_pids_skipped = true;
 			continue;
 		}
+		if (vma_pids_forced)
+			st_vma_forced_scan(mm, vma);
 
 		do {
 			start = max(start, vma->vm_start);

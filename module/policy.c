@@ -231,7 +231,8 @@ void st_rl_quota_init(struct st_rl_quota *q, const struct st_rl_params *rp)
  * was lowered) starts from rp->quota.
  */
 enum st_rl_stamped st_rl_quota_migrate(struct st_rl_quota *q,
-				       const struct st_rl_params *rp, u64 now)
+				       const struct st_rl_params *rp, u64 now,
+				       u64 now_new)
 {
 	u32 quota = q->quota && q->quota <= rp->quota ? q->quota : rp->quota;
 	u32 next;
@@ -239,10 +240,11 @@ enum st_rl_stamped st_rl_quota_migrate(struct st_rl_quota *q,
 	if (now < q->tat) {
 		if (q->used < ST_RL_USED_MAX)
 			q->used++;
+		q->tat += now_new - now;
 		q->quota = quota;
 		return ST_RL_STAMPED;
 	}
-	q->tat = now + rp->window;
+	q->tat = now_new + rp->window;
 	if (q->used >= quota)
 		next = quota > 1 ? quota >> 1 : 1;
 	else
@@ -275,7 +277,8 @@ u64 st_rl_stamp(const struct st_rl_params *rp, u64 tat, u64 now)
 
 enum st_rl_stamped st_rl_slot_stamp(struct st_rl_slot *slot,
 				    const struct st_rl_params *rp, u64 owner,
-				    u64 now, unsigned long expires)
+				    u64 now, u64 now_new,
+				    unsigned long expires)
 {
 	enum st_rl_stamped ret = ST_RL_STAMPED;
 	struct st_rl_quota q;
@@ -290,7 +293,7 @@ enum st_rl_stamped st_rl_slot_stamp(struct st_rl_slot *slot,
 	tat = mine ? st_rl_read_tat(slot) : 0;
 	st_rl_write_owner(slot, owner);
 	if (!rp->adaptive) {
-		st_rl_write_tat(slot, st_rl_stamp(rp, tat, now));
+		st_rl_write_tat(slot, st_rl_stamp(rp, tat, now_new));
 		st_rl_write_expires(slot, expires);
 		st_rl_write_quota(slot, 0, 0);
 	} else {
@@ -300,8 +303,11 @@ enum st_rl_stamped st_rl_slot_stamp(struct st_rl_slot *slot,
 			q.used = st_read_once(slot->used);
 			q.quota = st_read_once(slot->quota);
 		}
-		ret = st_rl_quota_migrate(&q, rp, now);
-		/* a window kept keeps its expiry: the fast path stays exact */
+		ret = st_rl_quota_migrate(&q, rp, now, now_new);
+		/*
+		 * a window kept keeps its expiry, so the fast path stays
+		 * exact; one an unstable clock moved takes a later one
+		 */
 		if (q.tat != tat) {
 			st_rl_write_tat(slot, q.tat);
 			st_rl_write_expires(slot, expires);
@@ -387,27 +393,43 @@ u64 st_numa_threshold(u64 vma_bytes, unsigned int scan_size_mb,
 	return 1 + scans * percent / 100;
 }
 
-unsigned int st_numa_epoch(int scan_seq, unsigned int renew)
+bool st_numa_renewing(int scan_seq, unsigned int renew)
 {
-	return renew ? (unsigned int)scan_seq / renew : 0;
+	return renew && scan_seq && !((unsigned int)scan_seq % renew);
 }
 
-bool st_numa_allow(struct st_numa_count *c, u64 owner, unsigned int epoch,
+void st_numa_count_init(struct st_numa_count *c, u64 owner)
+{
+	c->owner = owner;
+	c->scans = 0;
+}
+
+/* The count as the patch reads it at a test: its own, renewed or new. */
+static void st_numa_count_at_test(struct st_numa_count *c, u64 owner,
+				  bool renewing)
+{
+	if (c->owner != owner || renewing)
+		st_numa_count_init(c, owner);
+}
+
+bool st_numa_allow(struct st_numa_count *c, u64 owner, bool renewing,
 		   bool stock, u64 threshold, bool *by_threshold)
 {
 	bool allow = stock;
 
-	if (c->owner != owner || c->epoch != epoch) {
-		c->owner = owner;
-		c->epoch = epoch;
-		c->scans = 0;
-	}
+	st_numa_count_at_test(c, owner, renewing);
 	*by_threshold = !stock && c->scans <= threshold;
 	if (*by_threshold)
 		allow = true;
 	if (allow)
 		c->scans++;
 	return allow;
+}
+
+void st_numa_count_scan(struct st_numa_count *c, u64 owner, bool renewing)
+{
+	st_numa_count_at_test(c, owner, renewing);
+	c->scans++;
 }
 
 u64 st_eevdf_slice(unsigned int mode, u64 base, u64 fixed, u64 latency,

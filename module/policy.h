@@ -182,9 +182,15 @@ enum st_rl_stamped {
 
 /* The state of __sched_fork() in the patch: no window, a full quota. */
 void st_rl_quota_init(struct st_rl_quota *q, const struct st_rl_params *rp);
-/* migrate_task_ratelimit_fair() of the patch, at sched_clock @now. */
+/*
+ * migrate_task_ratelimit_fair() of the patch: @now is sched_clock_cpu()
+ * of the task's CPU, @now_new of the new CPU, read only with an unstable
+ * sched clock (else the same reading): a window the migration stays in
+ * then moves into the new CPU's clock, a new one starts from it.
+ */
 enum st_rl_stamped st_rl_quota_migrate(struct st_rl_quota *q,
-				       const struct st_rl_params *rp, u64 now);
+				       const struct st_rl_params *rp, u64 now,
+				       u64 now_new);
 /* !should_migrate_task() of the patch: quota used up, window not over. */
 bool st_rl_quota_limited(const struct st_rl_params *rp,
 			 const struct st_rl_quota *q, u64 now);
@@ -359,14 +365,17 @@ static inline void st_rl_write_end(struct st_rl_slot *slot, u32 seq)
 }
 
 /*
- * Stamps a migration of @owner at sched_clock @now; @expires is the
- * jiffies value by which a tat set now has surely passed.  ST_RL_BUSY
- * if another CPU is stamping the slot: nothing is then written.  In
- * adaptive mode a slot another task held starts from st_rl_quota_init().
+ * Stamps a migration of @owner; @now and @now_new are the clocks of
+ * st_rl_quota_migrate() (fixed mode, patch 1/2, reads @now_new only);
+ * @expires is the jiffies value by which a tat set now has surely
+ * passed.  ST_RL_BUSY if another CPU is stamping the slot: nothing is
+ * then written.  In adaptive mode a slot another task held starts from
+ * st_rl_quota_init().
  */
 enum st_rl_stamped st_rl_slot_stamp(struct st_rl_slot *slot,
 				    const struct st_rl_params *rp, u64 owner,
-				    u64 now, unsigned long expires);
+				    u64 now, u64 now_new,
+				    unsigned long expires);
 
 /*
  * The stock wake_wide() heuristic applied to the waker's flip count as
@@ -392,6 +401,24 @@ static inline unsigned int st_flips_after_record(const struct st_wakee_flips *w)
 
 bool st_wake_wide(unsigned int waker_flips, unsigned int wakee_flips,
 		  int llc_size);
+
+/*
+ * Whether select_task_rq_fair() reaches the rate limit's test with these
+ * @wake_flags: a wakeup (@wf_ttwu) that neither its WF_CURRENT_CPU return
+ * (@wf_current_cpu) nor energy-aware placement (@eas_on()) settles first.
+ * The patch still tests a WF_CURRENT_CPU wakeup whose waker's CPU the
+ * task may not use, but want_affine is then false: never limited either
+ * way.  @eas_on is called last, only for a wakeup the flags let through
+ * (inlined, it costs the other wakeups nothing).
+ */
+static __always_inline bool st_rl_wakeup_judged(unsigned int wake_flags,
+						unsigned int wf_ttwu,
+						unsigned int wf_current_cpu,
+						bool (*eas_on)(void))
+{
+	return (wake_flags & wf_ttwu) && !(wake_flags & wf_current_cpu) &&
+	       !eas_on();
+}
 
 /*
  * Queued-wakeup cache level (the L2 patch, cache_level.c): the part of
@@ -427,28 +454,41 @@ bool st_wake_queue(bool shares, const struct st_wake_pair *w);
  */
 u64 st_numa_threshold(u64 vma_bytes, unsigned int scan_size_mb,
 		      unsigned int percent);
-/* Scan sequences are grouped in epochs of @renew; 0 never renews. */
-unsigned int st_numa_epoch(int scan_seq, unsigned int renew);
+/*
+ * Whether scan sequence @scan_seq renews every count: the patch's
+ * "mm->numa_scan_seq && !(mm->numa_scan_seq % 16)", with @renew for its
+ * 16 (DISJOINT_VMA_SCAN_RENEW_THRESH); 0 never renews.
+ */
+bool st_numa_renewing(int scan_seq, unsigned int renew);
 
 /*
- * A VMA's scan count, kept per (VMA, epoch): @owner names the VMA, a new
- * owner or epoch starts the count again.
+ * A VMA's scan count, the patch's vma->numab_state->scan_counter: @owner
+ * names the VMA, a new owner starts the count again.
  */
 struct st_numa_count {
 	u64 owner;
-	unsigned int epoch;
 	unsigned int scans;
 };
+
+/* A VMA whose NUMA state was just allocated: no scan yet. */
+void st_numa_count_init(struct st_numa_count *c, u64 owner);
 
 /*
  * The access test of one VMA in task_numa_work: @stock is the kernel's
  * verdict, @threshold the count up to which an unaccessed VMA is still
- * scanned.  Every scan allowed, by either rule, counts, as in the patch.
- * Returns whether to scan; *by_threshold tells if only the threshold
- * allowed it.
+ * scanned; in a @renewing sequence the count is 0 at every test, as the
+ * patch resets it before each.  Every scan allowed, by either rule,
+ * counts.  Returns whether to scan; *by_threshold tells if only the
+ * threshold allowed it.
  */
-bool st_numa_allow(struct st_numa_count *c, u64 owner, unsigned int epoch,
+bool st_numa_allow(struct st_numa_count *c, u64 owner, bool renewing,
 		   bool stock, u64 threshold, bool *by_threshold);
+
+/*
+ * A scan no access test judged (task_numa_work's forced scan of a VMA
+ * when every other was skipped): counted, as the patch counts every scan.
+ */
+void st_numa_count_scan(struct st_numa_count *c, u64 owner, bool renewing);
 
 /*
  * EEVDF slice policy (eevdf.c).  The bounds of a slice are those

@@ -44,14 +44,10 @@
  * quota_migrations_per_window) lives in the same lossy slot, so a task
  * whose slot is taken starts again from a full quota, as a new task does
  * in the patch.  Where this differs from the patch:
- *  - time is sched_clock_cpu(new_cpu) at a migration and of prev_cpu at
- *    a wakeup, as in fixed mode; the patch reads the old CPU's clock at a
- *    migration and, with an unstable sched_clock, moves the window end
- *    by the two CPUs' clock difference.  With a stable clock (x86 with
- *    an invariant TSC) both clocks are one.
  *  - the migration count saturates at 65535 (a u16 in the slot, whose
  *    size stays 32 bytes), the quota knob is at most 1000.
  *  - changing the mode, window or quota forgets every task's state.
+ * Row by row: docs/features/ratelimit.md.
  * Below its quota a task's wakeup reads no clock, as in the patch: the
  * fast path (st_rl_slot_may_limit()) sees the counts in the slot.
  */
@@ -76,6 +72,8 @@
 static struct st_rl_slot *st_rl_table;
 static int __percpu *st_sd_llc_size;
 static const struct static_key *st_sched_energy_present = &st_key_never;
+/* kernel/sched/clock.c's; absent, both clocks are read */
+static const struct static_key *st_sched_clock_stable = &st_key_never;
 static unsigned int st_wf_ttwu;
 
 static int st_select_task_rq_fair(struct task_struct *p, int prev_cpu,
@@ -143,22 +141,28 @@ static bool st_want_affine(struct task_struct *p, int cpu, unsigned long now)
 			     *this_cpu_ptr(st_sd_llc_size));
 }
 
-/* record_wakee() of kernel/sched/fair.c, which the early return skips. */
+/*
+ * record_wakee() of kernel/sched/fair.c, which the stock code does before
+ * the patch's early return and the wrapper's return skips: the flips as
+ * st_want_affine() counted them.
+ */
 static void st_record_wakee(struct task_struct *p, unsigned long now)
 {
-	if (time_after(now, current->wakee_flip_decay_ts + HZ)) {
-		current->wakee_flips >>= 1;
+	struct st_wakee_flips w = {
+		.flips = current->wakee_flips,
+		.decay = time_after(now, current->wakee_flip_decay_ts + HZ),
+		.new_wakee = current->last_wakee != p,
+	};
+
+	current->wakee_flips = st_flips_after_record(&w);
+	if (w.decay)
 		current->wakee_flip_decay_ts = now;
-	}
-	if (current->last_wakee != p) {
-		current->last_wakee = p;
-		current->wakee_flips++;
-	}
+	current->last_wakee = p;
 }
 
 static bool st_rl_eas_enabled(void)
 {
-	return st_key_on_found(st_sched_energy_present);
+	return unlikely(st_key_on_found(st_sched_energy_present));
 }
 
 /*
@@ -219,8 +223,8 @@ static int st_select_task_rq_fair(struct task_struct *p, int prev_cpu,
 	 * The patch decides after the WF_CURRENT_CPU and energy-aware
 	 * returns; with either in play the stock path decides alone.
 	 */
-	if (!cfg || !(wake_flags & st_wf_ttwu) ||
-	    (wake_flags & ST_WF_CURRENT_CPU) || unlikely(st_rl_eas_enabled()))
+	if (!cfg || !st_rl_wakeup_judged(wake_flags, st_wf_ttwu,
+					 ST_WF_CURRENT_CPU, st_rl_eas_enabled))
 		goto stock;
 
 	st_stat_inc(ST_STAT_RL_CHECKED);
@@ -244,6 +248,7 @@ stock:
 static void st_migrate_task_rq_fair(struct task_struct *p, int new_cpu)
 {
 	const struct st_config *cfg = st_config_get();
+	u64 now, now_new;
 
 	/*
 	 * Another task of the same slot being stamped on another CPU makes
@@ -251,9 +256,21 @@ static void st_migrate_task_rq_fair(struct task_struct *p, int new_cpu)
 	 * tat is at most a window ahead of now (st_rl_stamp()).
 	 */
 	if (cfg && cfg->rl.window) {
+		/*
+		 * Patch 1/2 reads the new CPU's clock; patch 2/2 the task's
+		 * own CPU's (task_cpu() is still the old one here), and the
+		 * new one's too only when per-CPU clocks may differ.
+		 */
+		if (!cfg->rl.adaptive) {
+			now = sched_clock_cpu(new_cpu);
+			now_new = now;
+		} else {
+			now = sched_clock_cpu(task_cpu(p));
+			now_new = st_key_on_found(st_sched_clock_stable) ?
+				  now : sched_clock_cpu(new_cpu);
+		}
 		switch (st_rl_slot_stamp(st_rl_slot(p), &cfg->rl,
-					 st_rl_owner(p),
-					 sched_clock_cpu(new_cpu),
+					 st_rl_owner(p), now, now_new,
 					 jiffies + cfg->rl_window_jiffies)) {
 		case ST_RL_HALVED:
 			st_stat_inc(ST_STAT_RL_QUOTA_HALVED);
@@ -317,6 +334,7 @@ static int st_rl_probe(struct st_feature *f)
 	st_wf_ttwu = ttwu;
 	/* absent without CONFIG_ENERGY_MODEL: EAS then never runs */
 	st_sched_energy_present = st_ksym_key_or_never("sched_energy_present");
+	st_sched_clock_stable = st_ksym_key_or_never("__sched_clock_stable");
 
 	st_rl_table = vzalloc(sizeof(*st_rl_table) << ST_RL_TABLE_BITS);
 	if (!st_rl_table) {

@@ -333,6 +333,8 @@ stamp "the runner's own test (selftests/runner_test.sh)"
 host_test runner runner_test.sh
 stamp "the support matrix (selftests/support_test.sh, support-matrix, README.md)"
 host_test support support_test.sh
+stamp "the fidelity pages (selftests/fidelity_test.sh, docs/features)"
+host_test fidelity fidelity_test.sh
 st_support_data_check host
 st_support_readme_check "$ST_SRC/README.md" host
 stamp "unit tests"

@@ -130,6 +130,22 @@ t_cache_effect() {
 	cl_run auto "$CL_A" "$CL_FAR"
 	check_eq "cache: auto, LLC of $llc_n <= auto_llc_max $llc_n: queued_by_level stays 0" "$CL_Q" 0
 	wr cache_share_auto_llc_max 8 >/dev/null
+	# sched feature TTWU_QUEUE off: Debian's ttwu_queue_wakelist() tests
+	# it for both of its callers, so no level queues a wakeup (the
+	# TTWU_QUEUE_DEFAULT patch moves it out of the on_cpu path)
+	cl_feat=/sys/kernel/debug/sched/features
+	[ -f $cl_feat ] || mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+	if grep -qE '(^| )TTWU_QUEUE( |$)' $cl_feat 2>/dev/null; then
+		echo NO_TTWU_QUEUE >$cl_feat
+		cl_run l2 "$CL_A" "$CL_FAR"
+		q_off=$CL_Q
+		cl_run none "$CL_A" "$CL_FAR"
+		q_off="$q_off $CL_Q"
+		echo TTWU_QUEUE >$cl_feat
+		check_eq "cache: TTWU_QUEUE off: neither l2 nor none queues a wakeup of its own" "$q_off" "0 0"
+	else
+		ktap_fail "cache: TTWU_QUEUE is on in debugfs sched/features ($(cat $cl_feat 2>&1 | head -c 200))"
+	fi
 	if [ -n "$CL_NEAR" ]; then
 		cl_run l2 "$CL_A" "$CL_NEAR"
 		check "cache: l2, same-L2 pair $CL_A->$CL_NEAR: queued_by_level ~0 ($CL_Q of $CL_WAKE)" cl_few "$CL_Q" "$CL_WAKE"

@@ -42,14 +42,21 @@ ns_scan_restore() {
 	NS_SCAN_OLD=
 }
 
+# The stock tracepoint of task_numa_work's VMA skips, which the module's
+# copy cannot fire (not exported to modules).
+NS_EV=$TR/events/sched/sched_skip_vma_numa
+
 # ns_run THRESHOLD: one workload run; sets NS_PTE, NS_HINT (vmstat deltas)
-# and NS_CHK, NS_ALW, NS_SKP (stats).
+# NS_CHK, NS_ALW, NS_SKP (stats) and NS_EVN (sched_skip_vma_numa events in
+# the trace, where enabled).
 ns_run() {
 	wr numa_scan_threshold "$1" >/dev/null
 	wr stats/reset 1 >/dev/null
+	: >"$TR/trace" 2>/dev/null
 	p0=$(ns_vmstat numa_pte_updates) h0=$(ns_vmstat numa_hint_faults)
 	ns_work
 	NS_RC=$?
+	NS_EVN=$(grep -c 'sched_skip_vma_numa:' "$TR/trace" 2>/dev/null)
 	NS_PTE=$(($(ns_vmstat numa_pte_updates) - p0))
 	NS_HINT=$(($(ns_vmstat numa_hint_faults) - h0))
 	NS_CHK=$(stat_get numa_vma_checked) NS_ALW=$(stat_get numa_vma_allowed_by_threshold)
@@ -80,12 +87,12 @@ t_numa_unsupported() {
 t_numa_effect() {
 	group "numa_scan: threshold 0 vs 50 (${NS_REPS}x${NS_SECS}s)"
 	dmesg_mark
-	# numa_scan_renew=1: every VMA's count starts again each scan
-	# sequence.  At the default 16 a run never leaves its first renewal
-	# period (2-7 sequences in 8 s on 6.12.95 under TCG, counted in
+	# numa_scan_renew=1: every VMA's count is 0 at each test of every
+	# sequence but the first.  At the default 16 a run never reaches
+	# sequence 16 (2-7 sequences in 8 s on 6.12.95 under TCG, counted in
 	# /proc/PID/sched) and the threshold allowed 3-23 scans a run; with 1
 	# it allowed 217-380 a run on 6.12.95 and 261-306 on 7.3.4, so
-	# "grows" has a margin of over 100x (t_numa_renew compares periods)
+	# "grows" has a margin of over 100x (t_numa_renew compares them)
 	st_load numa_scan_threshold=0 numa_scan_renew=1 || { ktap_fail "insmod"; return; }
 	check_eq "threshold 0: numa_scan inactive" "$(feature_state numa_scan)" inactive
 	check "threshold 0: task_numa_work not hooked" not hooked task_numa_work
@@ -95,23 +102,30 @@ t_numa_effect() {
 	ns_fast_scan
 	ns_work 3	# warm-up: the scan delay of a new mm
 	alw0=0 alw50=0 chk50=0 rc=0 i=0 pte0='' pte50='' hint0='' hint50=''
+	ev0=0 ev50=0
+	check "the stock tracepoint sched_skip_vma_numa can be enabled" \
+		sh -c "echo 1 >$NS_EV/enable"
 	diag "figures under qemu TCG, not hardware; counts per run of ${NS_SECS}s, $NS_THREADS threads x ${NS_MB} MB in 2 VMAs each, numa_scan_renew=1"
 	while [ "$i" -lt "$NS_REPS" ]; do
 		for thr in 0 50; do
 			ns_run $thr
 			rc=$((rc | NS_RC))
 			eval "pte$thr=\"\${pte$thr:-} $NS_PTE\" hint$thr=\"\${hint$thr:-} $NS_HINT\""
-			if [ "$thr" = 0 ]; then alw0=$((alw0 + NS_ALW)); else
-				alw50=$((alw50 + NS_ALW)) chk50=$((chk50 + NS_CHK)); fi
+			if [ "$thr" = 0 ]; then alw0=$((alw0 + NS_ALW)) ev0=$((ev0 + ${NS_EVN:-0})); else
+				alw50=$((alw50 + NS_ALW)) chk50=$((chk50 + NS_CHK)) ev50=$((ev50 + ${NS_EVN:-0})); fi
 		done
 		i=$((i + 1))
 	done
+	echo 0 >"$NS_EV/enable" 2>/dev/null
+	diag "sched_skip_vma_numa events, threshold 0: $ev0 | threshold 50: $ev50"
 	diag "numa_pte_updates, threshold 0:$pte0 | threshold 50:$pte50"
 	diag "numa_hint_faults, threshold 0:$hint0 | threshold 50:$hint50"
 	check_eq "workload runs completed" "$rc" 0
 	check_eq "threshold 0: numa_vma_allowed_by_threshold stays 0" "$alw0" 0
 	check "threshold 50: the hook made access tests ($chk50)" test "$chk50" -gt 0
 	check "threshold 50: numa_vma_allowed_by_threshold grows ($alw50 in $NS_REPS runs)" test "$alw50" -gt 0
+	check "threshold 0: stock task_numa_work fires sched_skip_vma_numa ($ev0)" test "$ev0" -gt 0
+	check_eq "threshold 50: the copy fires no sched_skip_vma_numa (not exported to modules)" "$ev50" 0
 	st_unload
 	ns_scan_restore
 	check_no_splat "numa_scan effect: no splat"
@@ -246,7 +260,8 @@ t_numa_cpuset() {
 }
 
 # numa_scan_renew: 0 never renews a VMA's count, so once its threshold is
-# spent an unaccessed VMA stays refused; 1 renews it every scan sequence.
+# spent an unaccessed VMA stays refused; 1 renews it at every test of
+# every sequence but the first.
 t_numa_renew() {
 	group "numa_scan: numa_scan_renew changes what the threshold allows"
 	ns_two_nodes "numa_scan_renew" || return 0

@@ -51,6 +51,10 @@ t_ratelimit_adaptive() {
 	check_eq "adaptive: reads 'fixed [adaptive]'" "$(knob ratelimit_mode)" "fixed [adaptive]"
 	check_eq "adaptive: quota 10 and replenish 1 by default (patch 2/2)" \
 		"$(knob ratelimit_quota) $(knob ratelimit_quota_replenish)" "10 1"
+	# patch 2/2 reads the new CPU's clock as well only when it is unstable
+	check "adaptive: the sched clock's stability, __sched_clock_stable, is in kallsyms" \
+		grep -q ' __sched_clock_stable$' /proc/kallsyms
+	diag "sched clock: $(dmesg | grep -m1 'sched_clock: Marking' || echo 'no Marking line in dmesg')"
 	ra_hop
 	diag "adaptive: bursts halved ${RA_H1:-?} replenished ${RA_R1:-?}; single hops halved ${RA_H2:-?} replenished ${RA_R2:-?}; longest burst ${RA_LONG:-?} ns; ${RA_MIG:-?} migrations"
 	# A burst that outlasted its window (the guest starved by its host)

@@ -212,7 +212,7 @@ static bool migrate_n(struct st_rl_quota *q, const struct st_rl_params *rp,
 	bool ok = true;
 
 	while (n--)
-		ok &= st_rl_quota_migrate(q, rp, t) == want;
+		ok &= st_rl_quota_migrate(q, rp, t, t) == want;
 	return ok;
 }
 
@@ -321,6 +321,91 @@ static void test_ratelimit_adaptive(void)
 	st_rl_params_init(&rp, 0, 1);
 	ktap_check(!st_rl_quota_limited(&rp, &q, t),
 		   "adaptive: window 0 never limits");
+
+	/*
+	 * An unstable sched clock: the old CPU's clock decides whether the
+	 * window is over, and the window's end moves to the new CPU's.
+	 */
+	st_rl_params_init(&rp, 2 * MS, 1);
+	st_rl_params_adaptive(&rp, true, 10, 1);
+	st_rl_quota_init(&q, &rp);
+	ok = st_rl_quota_migrate(&q, &rp, t, t + 50) == ST_RL_STAMPED &&
+	     q.tat == t + 50 + 2 * MS;
+	ok &= st_rl_quota_migrate(&q, &rp, t + MS, t + MS - 30) == ST_RL_STAMPED &&
+	      q.tat == t + 20 + 2 * MS && q.used == 2;
+	ok &= st_rl_quota_migrate(&q, &rp, t + 20 + 2 * MS - 1, t + 3 * MS) == ST_RL_STAMPED &&
+	      q.used == 3;
+	ktap_check(ok, "adaptive, unstable clock: a window opens at the new CPU's clock, the old CPU's decides if it is over, a migration in it moves its end by the difference");
+}
+
+/*
+ * record_wakee() and wake_wide() as in Debian's kernel/sched/fair.c
+ * (6.1.192, 6.12.95, 7.3.4 alike), over a model task: what the module's
+ * st_flips_after_record() and st_wake_wide() must reproduce.
+ */
+struct model_task {
+	unsigned int wakee_flips;
+	unsigned long wakee_flip_decay_ts;
+	const struct model_task *last_wakee;
+};
+
+static void model_record_wakee(struct model_task *cur, const struct model_task *p,
+			       unsigned long jiffies)
+{
+	if (jiffies > cur->wakee_flip_decay_ts + 250) {
+		cur->wakee_flips >>= 1;
+		cur->wakee_flip_decay_ts = jiffies;
+	}
+	if (cur->last_wakee != p) {
+		cur->last_wakee = p;
+		cur->wakee_flips++;
+	}
+}
+
+static int model_wake_wide(const struct model_task *cur, const struct model_task *p,
+			   int factor)
+{
+	unsigned int master = cur->wakee_flips;
+	unsigned int slave = p->wakee_flips;
+
+	if (master < slave) {
+		unsigned int tmp = master;
+
+		master = slave;
+		slave = tmp;
+	}
+	if (slave < factor || master < slave * factor)
+		return 0;
+	return 1;
+}
+
+static void test_record_wakee(void)
+{
+	struct model_task tasks[12] = { 0 }, *cur = &tasks[0];
+	unsigned long jiffies = 1000;
+	int i, same = 1, wide = 0;
+
+	/* a waker that wakes eleven wakees in turn, a second apart at times */
+	for (i = 0; i < 4000; i++) {
+		struct model_task *p = &tasks[1 + (i * 7) % 11];
+		struct st_wakee_flips w = {
+			.flips = cur->wakee_flips,
+			.decay = jiffies > cur->wakee_flip_decay_ts + 250,
+			.new_wakee = cur->last_wakee != p,
+		};
+		unsigned int flips = st_flips_after_record(&w);
+
+		model_record_wakee(cur, p, jiffies);
+		same &= flips == cur->wakee_flips;
+		p->wakee_flips = (unsigned int)i % 40;
+		same &= st_wake_wide(cur->wakee_flips, p->wakee_flips, 4) ==
+			model_wake_wide(cur, p, 4);
+		wide += model_wake_wide(cur, p, 4);
+		jiffies += i % 97 ? 1 : 300;
+	}
+	ktap_check(same && wide > 0 && wide < 4000,
+		   "record_wakee: st_flips_after_record() and st_wake_wide() follow fair.c's record_wakee() and wake_wide() over 4000 wakeups (%d wide)",
+		   wide);
 }
 
 static void test_wake_wide(void)
@@ -339,9 +424,32 @@ static void test_wake_wide(void)
 		   "symmetric in waker and wakee");
 }
 
+static int eas_calls;
+static bool eas_off(void) { eas_calls++; return false; }
+static bool eas_on(void) { eas_calls++; return true; }
+
+/* Which wakeups reach the rate limit's test (WF_* of 6.12 and 7.3). */
+static void test_rl_judged(void)
+{
+	const unsigned int ttwu = 0x08, sync = 0x10, fork = 0x04, cur = 0x40;
+
+	ktap_check(st_rl_wakeup_judged(ttwu, ttwu, cur, eas_off) &&
+		   st_rl_wakeup_judged(ttwu | sync, ttwu, cur, eas_off),
+		   "judged: a wakeup, sync or not, reaches the rate limit's test");
+	eas_calls = 0;
+	ktap_check(!st_rl_wakeup_judged(fork, ttwu, cur, eas_off) && !eas_calls,
+		   "judged: a fork or exec placement never (want_affine is set for wakeups only), EAS not even read");
+	ktap_check(!st_rl_wakeup_judged(ttwu | cur, ttwu, cur, eas_off),
+		   "judged: a WF_CURRENT_CPU wakeup is left to stock");
+	ktap_check(!st_rl_wakeup_judged(ttwu, ttwu, cur, eas_on),
+		   "judged: with energy-aware scheduling on, every wakeup is left to stock");
+	ktap_check(st_rl_wakeup_judged(ttwu | 0x40, ttwu, 0, eas_off),
+		   "judged: 6.1 (no WF_CURRENT_CPU) tests every wakeup");
+}
+
 int main(void)
 {
-	ktap_header(ARRAY_SIZE(cases) + 1 + ST_NR_KNOBS + 1 + 4 + 9 + 19 + 6);
+	ktap_header(ARRAY_SIZE(cases) + 1 + ST_NR_KNOBS + 1 + 4 + 9 + 20 + 6 + 1 + 5);
 	test_parse();
 	test_parse_len();
 	test_defaults();
@@ -349,5 +457,7 @@ int main(void)
 	test_ratelimit();
 	test_ratelimit_adaptive();
 	test_wake_wide();
+	test_record_wakee();
+	test_rl_judged();
 	return ktap_finish();
 }

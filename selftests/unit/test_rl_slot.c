@@ -210,7 +210,7 @@ static void test_sequential(void)
 		   !st_rl_slot_may_limit(&slot, OWN_A, 0),
 		   "slot: an empty slot has no stamp");
 
-	ok = st_rl_slot_stamp(&slot, &rp, OWN_A, t, NOW);
+	ok = st_rl_slot_stamp(&slot, &rp, OWN_A, t, t, NOW);
 	tat = st_rl_slot_tat(&slot, OWN_A);
 	ktap_check(ok && tat == st_rl_stamp(&rp, 0, t) && !(slot.seq & 1) &&
 		   st_rl_slot_may_limit(&slot, OWN_A, NOW) &&
@@ -219,13 +219,13 @@ static void test_sequential(void)
 		   !st_rl_slot_may_limit(&slot, OWN_B, 0),
 		   "slot: a stamp reads back for its owner only, live until its expiry");
 
-	ok = st_rl_slot_stamp(&slot, &rp, OWN_A, t, NOW) &&
-	     st_rl_slot_stamp(&slot, &rp, OWN_A, t, NOW);
+	ok = st_rl_slot_stamp(&slot, &rp, OWN_A, t, t, NOW) &&
+	     st_rl_slot_stamp(&slot, &rp, OWN_A, t, t, NOW);
 	ktap_check(ok && st_rl_slot_tat(&slot, OWN_A) == t + 300 &&
 		   st_rl_limited(&rp, st_rl_slot_tat(&slot, OWN_A), t),
 		   "slot: the owner's stamps build on its tat (burst 3 used up)");
 
-	ok = st_rl_slot_stamp(&slot, &rp, OWN_B, t, NOW);
+	ok = st_rl_slot_stamp(&slot, &rp, OWN_B, t, t, NOW);
 	ktap_check(ok && !st_rl_slot_tat(&slot, OWN_A) &&
 		   st_rl_slot_tat(&slot, OWN_B) == t + 100,
 		   "slot: another task's stamp replaces it and starts from 0");
@@ -233,7 +233,7 @@ static void test_sequential(void)
 	/* a writer between its claim and its end */
 	slot_reset(NOW, NOW);
 	ok = st_rl_write_begin(&slot, &w.seq);
-	ktap_check(ok && !st_rl_slot_stamp(&slot, &rp, OWN_B, t, NOW) &&
+	ktap_check(ok && !st_rl_slot_stamp(&slot, &rp, OWN_B, t, t, NOW) &&
 		   slot.owner == OWN_A && slot.seq == 3 &&
 		   !st_rl_slot_tat(&slot, OWN_A) &&
 		   !st_rl_slot_may_limit(&slot, OWN_A, 0),
@@ -243,9 +243,9 @@ static void test_sequential(void)
 		   "slot: released, the stamp reads again");
 
 	slot.seq = 0xfffffffe;
-	ok = st_rl_slot_stamp(&slot, &rp, OWN_B, t, NOW);
+	ok = st_rl_slot_stamp(&slot, &rp, OWN_B, t, t, NOW);
 	ktap_check(ok && slot.seq == 0 && st_rl_slot_tat(&slot, OWN_B) == t + 100 &&
-		   st_rl_slot_stamp(&slot, &rp, OWN_B, t, NOW) && slot.seq == 2,
+		   st_rl_slot_stamp(&slot, &rp, OWN_B, t, t, NOW) && slot.seq == 2,
 		   "slot: the count wraps past u32 and stamps go on");
 }
 
@@ -267,28 +267,32 @@ static void test_adaptive_slot(void)
 	memset(&slot, 0, sizeof(slot));
 	for (i = 0; i < 3; i++) {
 		ok &= !st_rl_slot_may_limit(&slot, OWN_A, NOW);
-		ok &= st_rl_slot_stamp(&slot, &rp, OWN_A, t, NOW) == ST_RL_STAMPED;
+		ok &= st_rl_slot_stamp(&slot, &rp, OWN_A, t, t, NOW) == ST_RL_STAMPED;
 	}
 	ktap_check(ok && slot.used == 3 && slot.quota == 3 &&
 		   st_rl_slot_may_limit(&slot, OWN_A, NOW) &&
 		   st_rl_limited(&rp, st_rl_slot_tat(&slot, OWN_A), t + 300) &&
 		   !st_rl_limited(&rp, st_rl_slot_tat(&slot, OWN_A), t + 301),
 		   "adaptive slot: free below the quota (no clock), limited once 3 of 3 are used, until the window ends");
-	ok = st_rl_slot_stamp(&slot, &rp, OWN_A, t + 301, NOW + 5) == ST_RL_HALVED;
+	ok = st_rl_slot_stamp(&slot, &rp, OWN_A, t + 301, t + 301, NOW + 5) == ST_RL_HALVED;
 	ktap_check(ok && slot.quota == 1 && slot.used == 1 &&
 		   slot.tat == t + 601 && slot.expires == NOW + 5,
 		   "adaptive slot: the next window halves the quota (3 -> 1) and sets its own expiry");
-	ok = st_rl_slot_stamp(&slot, &rp, OWN_A, t + 302, NOW + 9) == ST_RL_STAMPED;
+	ok = st_rl_slot_stamp(&slot, &rp, OWN_A, t + 302, t + 302, NOW + 9) == ST_RL_STAMPED;
 	ktap_check(ok && slot.tat == t + 601 && slot.expires == NOW + 5 &&
 		   slot.used == 2,
 		   "adaptive slot: a migration inside the window keeps its end and expiry");
-	ok = st_rl_slot_stamp(&slot, &rp, OWN_B, t + 302, NOW) == ST_RL_STAMPED;
+	ok = st_rl_slot_stamp(&slot, &rp, OWN_A, t + 303, t + 310, NOW + 9) == ST_RL_STAMPED;
+	ktap_check(ok && slot.tat == t + 608 && slot.expires == NOW + 9 &&
+		   slot.used == 3,
+		   "adaptive slot: an unstable clock moves the window's end by the two clocks' difference and takes the later expiry");
+	ok = st_rl_slot_stamp(&slot, &rp, OWN_B, t + 302, t + 302, NOW) == ST_RL_STAMPED;
 	ktap_check(ok && slot.quota == 3 && slot.used == 1 &&
 		   !st_rl_slot_may_limit(&slot, OWN_B, NOW) &&
 		   !st_rl_slot_may_limit(&slot, OWN_A, NOW),
 		   "adaptive slot: another task takes the slot with a full quota; the first is forgotten");
 	st_rl_params_adaptive(&rp, false, 3, 1);
-	ok = st_rl_slot_stamp(&slot, &rp, OWN_B, t, NOW) == ST_RL_STAMPED;
+	ok = st_rl_slot_stamp(&slot, &rp, OWN_B, t, t, NOW) == ST_RL_STAMPED;
 	ktap_check(ok && !slot.used && !slot.quota &&
 		   st_rl_slot_may_limit(&slot, OWN_B, NOW),
 		   "fixed slot: no quota counts, every stamp may limit until its expiry");
@@ -409,6 +413,7 @@ static void *stress_write(void *arg)
 		/* window 1: the tat is now + 1, which still tells the owner */
 		if (st_rl_slot_stamp(&slot, &stress_rp, w->owner,
 				     TAT(w->owner, w->stamped & 0x7fff),
+				     TAT(w->owner, w->stamped & 0x7fff),
 				     exp_of(w->owner))) {
 			/* read by the reader thread while we run */
 			__atomic_store_n(&w->stamped, w->stamped + 1,
@@ -486,7 +491,7 @@ static void test_stress(void)
 
 int main(void)
 {
-	ktap_header(8 + 5 + 1 + 4 + 1);
+	ktap_header(8 + 6 + 1 + 4 + 1);
 	test_sequential();
 	test_adaptive_slot();
 	test_scenario();
