@@ -8,7 +8,8 @@
 #                                 both tables; every test cell names a
 #                                 file that holds its string verbatim)
 # A test cell is one or more `path`: "string" joined by "; ", path from
-# the tree's root.  The tree is ST_FIDELITY_SRC, else ST_SRC or ST_ROOT
+# the tree's root, or "untested: WHY" for a row no test here can show
+# (counted as a skip that says why).  The tree is ST_FIDELITY_SRC, else ST_SRC or ST_ROOT
 # (the tests point it at a crafted one).
 
 st_fidelity_src() { echo "${ST_FIDELITY_SRC:-${ST_SRC:-$ST_ROOT}}"; }
@@ -42,6 +43,10 @@ st_fidelity_test_cell() {
 		echo "an empty test cell"
 		return 1
 	fi
+	if [[ $cell =~ ^untested:\ (.*[a-z].*)$ ]]; then
+		echo "${BASH_REMATCH[1]}"
+		return 2
+	fi
 	while [[ -n $cell ]]; do
 		if ! [[ $cell =~ $re ]]; then
 			echo "not \`path\`: \"string\": $cell"
@@ -64,8 +69,10 @@ st_fidelity_test_cell() {
 
 # st_fidelity_table PAGE HEADING HEADER MINROWS: checks the table under
 # "## HEADING" of PAGE; adds why it fails to ST_FID_WHY, one line each;
-# sets ST_FID_ROWS (rows) and ST_FID_CELLS (test cells checked).
+# sets ST_FID_ROWS (rows) and ST_FID_CELLS (test cells checked); adds
+# each untested row, with why, to ST_FID_UNTESTED.
 ST_FID_WHY=()
+ST_FID_UNTESTED=()
 st_fidelity_table() {
 	local page=$1 heading=$2 header=$3 min=$4 line state=before ncols n why l
 	local -a cells
@@ -98,11 +105,15 @@ st_fidelity_table() {
 			fi
 			n=$((ncols - 1))
 			ST_FID_CELLS=$((ST_FID_CELLS + 1))
-			if ! why=$(st_fidelity_test_cell "${cells[n]}"); then
+			why=$(st_fidelity_test_cell "${cells[n]}")
+			case $? in
+			0) ;;
+			2) ST_FID_UNTESTED+=("$heading row ${cells[0]}|$why") ;;
+			*)
 				while IFS= read -r l; do
 					ST_FID_WHY+=("## $heading, row ${cells[0]}: $l")
-				done <<<"$why"
-			fi ;;
+				done <<<"$why" ;;
+			esac ;;
 		esac
 	done <"$page"
 	case $state in
@@ -141,7 +152,7 @@ st_fidelity_check() {
 			st_result fail "$group" "docs/features/$name.md names a feature of the module"
 			echo "#   $name is none of: ${!known[*]}"
 		fi
-		ST_FID_WHY=()
+		ST_FID_WHY=() ST_FID_UNTESTED=()
 		st_fidelity_table "$page" Fidelity '| # | the patch | sched_tune | where | test |' 1
 		rows=$ST_FID_ROWS cells=$ST_FID_CELLS
 		st_fidelity_table "$page" Differences '| # | difference | forced by | test |' 0
@@ -152,5 +163,8 @@ st_fidelity_check() {
 			st_result fail "$group" "docs/features/$name.md: both tables, each test cell names a file holding its string"
 			printf '#   %s\n' "${ST_FID_WHY[@]}"
 		fi
+		for f in "${ST_FID_UNTESTED[@]}"; do
+			st_result skip "$group" "docs/features/$name.md, ${f%%|*}" "untested: ${f#*|}"
+		done
 	done
 }

@@ -129,6 +129,7 @@ crafted 's|`selftests/x.sh`: "alpha: the first check"|`selftests/x.sh`: alpha: t
 crafted 's|`selftests/x.sh`: "alpha: the first check"|selftests/x.sh: "alpha: the first check"|' "a path without backticks"
 crafted 's|`selftests/x.sh`: "alpha: the first check"|none, a claim without a test|' "prose for a test"
 crafted 's|`selftests/x.sh`: "alpha: the first check" |  |' "an empty test cell"
+crafted 's|`selftests/x.sh`: "alpha: the first check"|untested: |' "untested with no reason"
 crafted 's|`selftests/x.sh`: "beta: a check ("|`selftests/x.sh`: "no such"|' "a second string of a cell missing"
 crafted 's|"; `selftests/x.sh`: "beta|", `selftests/x.sh`: "beta|' "two tests joined by a comma"
 crafted 's/^| 1 | `if (a) return b;` | the same |/| 1 | `if (a) return b;` |/' "a Fidelity row with a cell missing"
@@ -140,6 +141,16 @@ crafted 's/^| # | difference | forced by | test |/| # | difference | test |/' "t
 crafted '/^## Fidelity/,/^## Differences/{/^## Differences/!d}' "no Fidelity section"
 crafted '/^| [12] | `/d' "a Fidelity table without rows"
 crafted '/^|---|---|---|---|---|$/d' "the Fidelity table without its |---| line"
+
+# a row no test can show, said so: the page passes, the row is a skip
+rm -rf "$t" && cp -a "$good" "$t"
+sed -i 's|`selftests/x.sh`: "check_eq"|untested: no guest has such a CPU|' "$t/docs/features/alpha.md"
+expect "an untested row that says why" "6 0" chk
+if grep -q '^ok .*alpha.md, Differences row 1 # SKIP untested: no guest has such a CPU' "$tmp/out"; then
+	ok "the untested row is a skip that says why"
+else
+	not_ok "the untested row is a skip that says why"; sed 's/^/# /' "$tmp/out"
+fi
 
 # pages and features
 rm -rf "$t" && cp -a "$good" "$t"
