@@ -20,7 +20,7 @@ sys.path.insert(0, os.path.join(HERE, ".."))
 from stbench import check, cli, compare, plan, report  # noqa: E402
 from stbench.workloads import CmdWorkload, WorkloadError  # noqa: E402
 
-from test_report import synthetic  # noqa: E402
+from test_report import synthetic, write_dir  # noqa: E402
 
 BENCH = os.path.join(HERE, "..", "sched-tune-bench")
 FIX = os.path.join(HERE, "fixtures", "compare")
@@ -182,11 +182,15 @@ class TestCmd(unittest.TestCase):
         j = w.to_json()
         self.assertTrue(j["user"])
         self.assertEqual(j["headline"], "latency_ms")
-        self.assertEqual(report.estimator_of(j["metrics"][0]), "mean")
-        # no group: the whole match; higher is better: Hmean
+        # a time: a ratio, the geometric mean, whichever way is better
+        self.assertEqual(report.estimator_of(j["metrics"][0]), "gmean")
+        # no group: the whole match
         w = CmdWorkload(self.env(), "echo 42", r"[0-9]+", "higher", cwd=self.dir)
         self.assertEqual(w.run()[0], {"value": 42.0})
-        self.assertEqual(report.estimator_of(w.to_json()["metrics"][0]), "hmean")
+        self.assertEqual(report.estimator_of(w.to_json()["metrics"][0]), "gmean")
+        # --metric-scale linear: a count that can be 0, the mean
+        w = CmdWorkload(self.env(), "echo 0", r"[0-9]+", "lower", cwd=self.dir, scale="linear")
+        self.assertEqual(report.estimator_of(w.to_json()["metrics"][0]), "mean")
 
     def test_failures(self):
         for cmd, rx in (("echo nothing here", r"latency ([0-9.]+)"), ("echo latency 1; exit 3", r"latency ([0-9]+)"),
@@ -215,6 +219,7 @@ class TestCmd(unittest.TestCase):
         b = cli.Bench(opts)
         b.module = FakeModule(state)
         b.counters = FakeCounters()
+        b.sleep = lambda s: None
         b.out = opts.out
         os.makedirs(b.out)
         configs, sweeps = b.build_configs()
@@ -242,8 +247,14 @@ class TestCmd(unittest.TestCase):
         self.assertEqual(b.module.applied[:2], [first, first])
         self.assertEqual(data["runs"][0]["warmup"], True)
         self.assertEqual(len(b.module.applied), len(data["runs"]))
-        report.write_all(b.out, data, draw_plots=False, log=lambda m: None)
-        cell = data["summary"]["cells"]["cmd"]
+        with open(os.path.join(b.out, "results.json"), "rb") as f:
+            raw = f.read()
+        self.assertNotIn(b'"summary"', raw)
+        view = report.write_all(b.out, data, draw_plots=False, log=lambda m: None)
+        with open(os.path.join(b.out, "results.json"), "rb") as f:
+            self.assertEqual(f.read(), raw)
+        self.assertNotIn("summary", data)
+        cell = view["summary"]["cells"]["cmd"]
         self.assertEqual(cell["seed"]["n"], 4)  # warm-ups not counted
         cmp = cell["seed"]["vs_baseline"]["time_s"]
         self.assertAlmostEqual(cmp["pct"], 20.0, delta=3.0)
@@ -255,7 +266,7 @@ class TestCmd(unittest.TestCase):
         self.assertIn("Your workload cmd", md)
         self.assertIn("seed 5", md)
         self.assertIn("sh " + script, md)
-        hl = {h["key"]: h for h in data["summary"]["headline"]}
+        hl = {h["key"]: h for h in view["summary"]["headline"]}
         self.assertEqual(len(hl["user_cmd"]["items"]), 2)
 
 
@@ -298,11 +309,17 @@ class TestReportRobust(unittest.TestCase):
         del d["stamp"], d["configs"]
         cases.append(d)
         cases.append({})
-        for i, data in enumerate(cases):
+        # the failed runs of case 1 are counted and set the exit status
+        for i, (data, rc) in enumerate(zip(cases, (0, 1, 0, 0))):
             self.write(data)
             p = bench("report", self.dir, "--no-plots")
-            self.assertEqual(p.returncode, 0, "case %d: %s" % (i, p.stderr))
+            self.assertEqual(p.returncode, rc, "case %d: %s" % (i, p.stderr))
             self.assertNotIn("Traceback", p.stderr)
+        self.write(cases[1])
+        p = bench("report", self.dir, "--no-plots")
+        self.assertRegex(p.stderr, r"failures: [1-9][0-9]* runs failed")
+        with open(os.path.join(self.dir, "report.md")) as f:
+            self.assertIn("(+1 failed)", f.read())
         for bad in ("[1, 2]", "{not json"):
             with open(os.path.join(self.dir, "results.json"), "w") as f:
                 f.write(bad)
@@ -327,7 +344,7 @@ class TestReportRobust(unittest.TestCase):
             self.assertIn("same order in every round", md)
 
     def test_check_broken_pipe(self):
-        report.write_all(self.dir, synthetic(), draw_plots=False, log=lambda m: None)
+        write_dir(self.dir, synthetic(), draw_plots=False)
         p = subprocess.run("%s %s check %s --no-plots | head -n 1" % (sys.executable, BENCH, self.dir),
                            shell=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                            universal_newlines=True, timeout=120)
@@ -345,8 +362,11 @@ class TestCompare(unittest.TestCase):
         self.assertEqual(p.returncode, 0, p.stderr)
         md = p.stdout
         self.assertIn("| kernel | 6.12.95+deb12-amd64 | 7.3.4+deb13-amd64 |", md)
-        self.assertIn("### tbench: mb_per_s (MB/s, higher is better), Hmean, headline", md)
-        self.assertIn("### tbench: max_latency_ms (ms, lower is better), mean, exploratory", md)
+        self.assertIn("### tbench: mb_per_s (MB/s, higher is better), Gmean, headline", md)
+        self.assertIn("### tbench: max_latency_ms (ms, lower is better), Gmean, exploratory", md)
+        # each heading once (rows of the second column used to open it again)
+        heads = [line for line in md.splitlines() if line.startswith("### ")]
+        self.assertEqual(len(heads), len(set(heads)))
 
     def test_statistics(self):
         runs = []
@@ -356,13 +376,13 @@ class TestCompare(unittest.TestCase):
         res = compare.compare(runs)
         rows = {(r["workload"], r["metric"], r["config"]): r for r in res["rows"]}
         row = rows[("tbench", "mb_per_s", "stock")]
-        self.assertEqual(row["estimator"], "hmean")
+        self.assertEqual(row["estimator"], "gmean")
         vals = [[r["figures"]["mb_per_s"] for r in data["runs"] if r["workload"] == "tbench"
                  and r["config"] == "stock" and r["ok"] and not r.get("calibration")] for _, data in runs]
         from stbench import stats
-        self.assertAlmostEqual(row["cells"][0]["estimate"], stats.hmean(vals[0]))
+        self.assertAlmostEqual(row["cells"][0]["estimate"], stats.gmean(vals[0]))
         ch = row["cells"][1]["change"]
-        want = stats.compare(vals[1], vals[0], "hmean", 0.05)
+        want = stats.compare(vals[1], vals[0], "gmean", 0.05)
         self.assertAlmostEqual(ch["pct"], want["pct"])
         self.assertAlmostEqual(ch["p"], want["p"])
         # BH over the headline rows only; exploratory rows never marked
@@ -378,7 +398,9 @@ class TestCompare(unittest.TestCase):
         self.assertEqual(p.returncode, 0, p.stderr)
         rows = list(csv.DictReader(io.StringIO(p.stdout)))
         self.assertEqual({r["workload"] for r in rows}, {"pipe", "hackbench-g1"})
-        self.assertEqual(len(rows), 2 * 5 * 2)  # 2 figures (pipe 1, hackbench 1) x 5 configs x 2 columns
+        # 3 figures (pipe's usecs/op, hackbench's time and, the loop counts
+        # differing, its time per loop) x 5 configs x 2 columns
+        self.assertEqual(len(rows), 3 * 5 * 2)
         self.assertEqual({r["column"] for r in rows}, {"6.12.95+deb12-amd64", "7.3.4+deb13-amd64"})
         first = [r for r in rows if r["column"] == "6.12.95+deb12-amd64"]
         self.assertTrue(all(r["change_pct"] == "" for r in first))

@@ -20,7 +20,7 @@ from stbench import check, counters, module, report  # noqa: E402
 from stbench.workloads import (CpuRate, Wakelat, WorkloadError, helper_binary,  # noqa: E402
                                parse_cpurate, parse_wakelat)
 
-from test_report import FakeEnv, FakeOpts, synthetic  # noqa: E402
+from test_report import write_dir, FakeEnv, FakeOpts, synthetic  # noqa: E402
 
 BENCH = os.path.join(HERE, "..", "sched-tune-bench")
 CPURATE_OUT = ("copies 16 seconds 1.002365 units 24853 units_per_s 24794.36 copy_min_per_s 1161.53 "
@@ -62,7 +62,9 @@ class TestParse(unittest.TestCase):
         e.opts.cpurate_copies, e.opts.cpurate_kb = 3, 64
         self.assertEqual(CpuRate(e).command()[1:], ["-c", "3", "-t", "1", "-k", "64"])
         self.assertEqual(report.headline_metric(w.to_json()), "units_per_s")
-        self.assertEqual(report.estimator_of(w.to_json()["metrics"][0]), "hmean")
+        self.assertEqual(report.estimator_of(w.to_json()["metrics"][0]), "gmean")
+        # the spread and the starved copies can be 0: differences, the mean
+        self.assertEqual([report.estimator_of(m) for m in w.to_json()["metrics"][1:]], ["mean", "mean"])
 
     def test_wakelat(self):
         f = parse_wakelat(WAKELAT_OUT)
@@ -125,16 +127,25 @@ class FakeFds:
 
     def __init__(self, samples, fail_types=()):
         self.samples = samples          # {(type, config): [(value, enabled, running), ...]}
-        self.fail_types = fail_types
+        self.fail_types = fail_types    # ("group",): [(enabled, running, [values]), ...]
         self.pipes = []
+        self.grouped = []
 
-    def open(self, typ, config, cpu, read_format):
+    def open(self, typ, config, cpu, read_format, group_fd=-1):
         if typ in self.fail_types:
             raise OSError(errno.ENOENT, os.strerror(errno.ENOENT))
-        self.assertformat = read_format
         r, w = os.pipe()
-        for s in self.samples[(typ, config)]:
-            os.write(w, struct.pack("QQQ", *s))
+        if read_format & counters.PERF_FORMAT_GROUP:
+            self.groupformat = read_format
+            self.grouped.append((typ, config, cpu, group_fd))
+            if group_fd == -1:
+                # the leader reads the whole group: nr, enabled, running, values
+                for s in self.samples[("group",)]:
+                    os.write(w, struct.pack("QQQ%dQ" % len(s[2]), len(s[2]), s[0], s[1], *s[2]))
+        else:
+            self.assertformat = read_format
+            for s in self.samples[(typ, config)]:
+                os.write(w, struct.pack("QQQ", *s))
         os.close(w)
         self.pipes.append(r)
         return r
@@ -162,7 +173,7 @@ class TestPerfEvents(unittest.TestCase):
     def test_tracefs_missing(self):
         def no_tp(name):
             raise OSError(errno.ENOENT, "no %s/id (tracefs not mounted?)" % name)
-        fake = FakeFds({(0, 0): [(1, 1, 1)], (0, 1): [(1, 1, 1)], (0, 3): [(1, 1, 1)]})
+        fake = FakeFds({("group",): [(1, 1, [1, 1, 1])]})
         pe = counters.PerfEvents([0], opener=fake.open, tp_id=no_tp)
         self.assertIn("tracefs not mounted", pe.status["tp_sched_wakeup"])
         self.assertTrue(pe.available("hw_cycles"))
@@ -173,9 +184,11 @@ class TestPerfEvents(unittest.TestCase):
         self.assertEqual(counters.scaled((100, 10, 10)), 100)
         self.assertIsNone(counters.scaled((0, 10, 0)))
         self.assertEqual(counters.scaled((0, 0, 0)), 0)
-        fake = FakeFds({(0, 0): [(100, 10, 5)], (0, 1): [(1, 1, 1)], (0, 3): [(1, 1, 1)]})
+        # the group is scheduled as one: one enabled/running pair scales all
+        fake = FakeFds({("group",): [(10, 5, [100, 50, 3])]})
         pe = counters.PerfEvents([0], events=counters.HW_EVENTS, opener=fake.open)
-        self.assertEqual(pe.read()["hw_cycles"], 200)
+        got = pe.read()
+        self.assertEqual((got["hw_cycles"], got["hw_instructions"], got["hw_cache_misses"]), (200, 100, 6))
         self.assertIn("hw_cycles", pe.multiplexed)
 
     def test_nofile_raised(self):
@@ -426,13 +439,14 @@ class TestEevdfReport(unittest.TestCase):
         self.assertIn("| config | sched_migrate_task/s | sched_wakeup/s |", md)
         self.assertIn("Hardware counters and sched tracepoints, system-wide (perf_event_open as perf stat -a; "
                       "means; change vs stock [95% CI], all exploratory)", md)
+        self.assertIn("Not available here: cache-misses not available", md)
         cmp = data["summary"]["cells"]["cpurate"]["seed"]["vs_baseline"]["rates.tp_wakeup_per_s"]
         self.assertEqual(cmp["family"], "exploratory")
         self.assertFalse(cmp["significant"])
 
     def test_check_accepts_it(self):
         data = with_cpurate(synthetic(), skip_slices=True)
-        report.write_all(self.dir, data, draw_plots=False)
+        write_dir(self.dir, data, draw_plots=False)
         with open(os.devnull, "w") as null:
             old, sys.stdout = sys.stdout, null
             try:
