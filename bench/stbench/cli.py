@@ -765,7 +765,10 @@ def dry_run(opts):
             why = w.unavailable()
             if why == "not built yet":
                 why = None  # compiled at the start of a real run
-            print("  %-14s %s%s" % (w.name, w.describe(), "  [skipped: %s]" % why if why else ""))
+            cal = (isinstance(w, LoopWorkload) and not w.fixed_loops())
+            print("  %-14s %s%s%s" % (w.name, w.describe(),
+                                      "  (-l calibrated at the start to about %g s a run)" % opts.run_seconds
+                                      if cal else "", "  [skipped: %s]" % why if why else ""))
             if not why:
                 runnable.append(w)
         plan = [(w.name, [(c.name, c.unloaded) for c in configs if c.runs_on(w.name)]) for w in runnable]
@@ -781,12 +784,13 @@ def dry_run(opts):
                 seq = [("(warm-up) " if s["kind"] == "warmup" else "") + s["config"]
                        for s in steps if s["workload"] == w.name and s["rep"] == r and s["kind"] != "calibrate"]
                 print("  round %d: %s" % (r, ", ".join(seq)))
-        print("counted around every run: task migrations, IPIs, context switches, wakeups, the module's "
-              "stats/ (eevdf-*: %s per second); %s"
+        print("counted around every run: task migrations, IPIs, context switches, wakeups, runqueue wait "
+              "(schedstat run_delay), CPU idle time, the module's stats/ (eevdf-*: %s per second); %s"
               % (", ".join(report.EEVDF_COUNTERS),
                  "no hardware counters and no tracepoints (--no-perf-events)" if opts.no_perf_events else
-                 "where available, hardware cycles, instructions, cache-misses and the tracepoints "
-                 "sched:sched_migrate_task, sched:sched_wakeup (perf_event_open, as perf stat -a)"))
+                 "where available, hardware cycles, instructions, cache-misses (one group per CPU) and the "
+                 "tracepoints sched:sched_migrate_task (also filtered: migrations that leave their LLC), "
+                 "sched:sched_wakeup (perf_event_open, as perf stat -a)"))
         for c in configs:
             if c.slice_policy():
                 print("  %s: the EEVDF slice policy; a kernel whose module answers EOPNOTSUPP (6.1) "

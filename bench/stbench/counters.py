@@ -391,11 +391,12 @@ def schedstat_ttwu():
     return total
 
 
-def schedstat_cpu():
+def schedstat_cpu(s=None):
     """{run_delay_ns, rq_cpu_time_ns} summed over the CPUs of /proc/schedstat
-    (version 15 and later: cpuN yld 0 sched goidle ttwu ttwu_local
-    rq_cpu_time run_delay pcount), or {}."""
-    s = read("/proc/schedstat")
+    (s: its text; version 15 and later: cpuN yld 0 sched goidle ttwu
+    ttwu_local rq_cpu_time run_delay pcount), or {}."""
+    if s is None:
+        s = read("/proc/schedstat")
     if s is None:
         return {}
     delay = cpu_time = 0

@@ -18,6 +18,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 
 from stbench import check, cli, compare, plan, report  # noqa: E402
+from stbench.util import fmt_duration  # noqa: E402
 from stbench.workloads import CmdWorkload, WorkloadError  # noqa: E402
 
 from test_report import synthetic, write_dir  # noqa: E402
@@ -153,6 +154,14 @@ class FakeModule:
     def verify(self, cfg):
         return True, [], {"loaded": not cfg.unloaded}
 
+    snapshot = None
+
+    def restore(self):
+        return []
+
+    def read_knobs(self):
+        return {}
+
 
 class FakeCounters:
     n = 0
@@ -160,6 +169,9 @@ class FakeCounters:
     def sample(self):
         FakeCounters.n += 1000
         return {"migrations": FakeCounters.n, "ctxt": 2 * FakeCounters.n}
+
+    def close(self):
+        pass
 
 
 class TestCmd(unittest.TestCase):
@@ -416,6 +428,125 @@ class TestCompare(unittest.TestCase):
         self.assertNotIn("Traceback", p.stderr)
         p = bench("compare", K612, K73, "--csv", "--json")
         self.assertEqual(p.returncode, 2)
+
+
+class TestInput(unittest.TestCase):
+    """One clear error (argparse's one line, exit 2) before anything runs."""
+
+    def test_bad_values(self):
+        for argv, what in ((["-s", "-3"], "--run-seconds"), (["-s", "nan"], "--run-seconds"),
+                           (["--hackbench-loops", "-5"], "--hackbench-loops"),
+                           (["--tbench-clients", "0"], "--tbench-clients"),
+                           (["--hackbench-groups", "0,2"], "--hackbench-groups"),
+                           (["--pipe-loops", "x"], "--pipe-loops"), (["--wakelat-msg", "0"], "--wakelat-msg"),
+                           (["--numa-threads", "-1"], "--numa-threads"), (["--idle-window", "-1"], "--idle-window")):
+            p = bench("--dry-run", *argv)
+            self.assertEqual(p.returncode, 2, (argv, p.stderr))
+            lines = p.stderr.strip().splitlines()
+            self.assertIn("error: argument", lines[-1])
+            self.assertIn(what, lines[-1])
+            self.assertEqual(p.stdout, "")
+
+    def test_dry_run_shows_the_real_commands(self):
+        # the README's 480000-loop recipe: the dry run said -l 100
+        p = bench("--dry-run", "-c", "stock,seed", "-w", "hackbench,pipe", "--hackbench-loops", "480000",
+                  "--hackbench-groups", "2", "-n", "2", "--seed", "1")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("hackbench -g 2 -f 20 --threads --pipe -l 480000 -s 100", p.stdout)
+        self.assertRegex(p.stdout, r"pipe +perf bench sched pipe -l 2000  \(-l calibrated at the start"
+                         if "perf bench" in p.stdout else r"st_wakelat\S* -p 2000  \(-l calibrated at the start")
+        self.assertIn("hackbench-g2 run fixed loop counts", p.stdout)
+
+
+class TestRunFailures(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp()
+
+    def tearDown(self):
+        shutil.rmtree(self.dir)
+
+    def bench(self, script, *argv):
+        state = os.path.join(self.dir, "config")
+        opts = cli.parser().parse_args(
+            ["run", "-c", "stock,seed", "-n", "3", "--seed", "5", "--cmd", "sh " + script,
+             "--metric", r"time: ([0-9.]+)", "--metric-name", "time_s", "-q",
+             "-o", os.path.join(self.dir, "out")] + list(argv))
+        b = cli.Bench(opts)
+        b.module = FakeModule(state)
+        b.counters = FakeCounters()
+        b.sleep = lambda s: None
+        b.out = opts.out
+        os.makedirs(b.out, exist_ok=True)
+        configs, sweeps = b.build_configs()
+        for c in configs:
+            c.skip = None
+        return b, configs, sweeps, state
+
+    def test_dry_run_time_is_the_real_runs(self):
+        script = os.path.join(self.dir, "w.sh")
+        with open(script, "w") as f:
+            f.write('echo "time: 1.0"\n')
+        b, configs, sweeps, _ = self.bench(script)
+        wls = b.make_workloads(8, 1 << 20)
+        b.execute({"topology": {}, "hypervisor": {}}, configs, sweeps, wls, [], configs[0])
+        est = b.data["plan"]["estimate_s"]
+        p = bench("--dry-run", "-c", "stock,seed", "-n", "3", "--seed", "5", "--cmd", "sh " + script,
+                  "--metric", r"time: ([0-9.]+)")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("estimated time: about %s " % fmt_duration(est), p.stdout)
+
+    def test_failed_runs_counted_and_exit_1(self):
+        # seed's runs fail, stock's do not: counted, shown, exit status 1
+        state = os.path.join(self.dir, "config")
+        script = os.path.join(self.dir, "w.sh")
+        with open(script, "w") as f:
+            f.write('[ "$(cat %s)" = seed ] && exit 3; echo "time: 1.$$"\n' % state)
+        b, configs, sweeps, _ = self.bench(script)
+
+        def run(self_):
+            wls = self_.make_workloads(8, 1 << 20)
+            self_.execute({"topology": {}, "hypervisor": {}}, configs, sweeps, wls, [], configs[0])
+        orig_run, orig_init = cli.Bench.run, cli.Bench.__init__
+
+        def init(self_, opts):
+            orig_init(self_, opts)
+            self_.module, self_.counters, self_.sleep, self_.out = b.module, b.counters, b.sleep, b.opts.out
+        cli.Bench.run, cli.Bench.__init__ = run, init
+        err = io.StringIO()
+        try:
+            with contextlib.redirect_stderr(err):
+                rc = cli.cmd_run(b.opts)
+        finally:
+            cli.Bench.run, cli.Bench.__init__ = orig_run, orig_init
+        self.assertEqual(rc, 1, err.getvalue())
+        with open(os.path.join(b.opts.out, "summary.json")) as f:
+            fl = json.load(f)["summary"]["failures"]
+        self.assertEqual(fl["failed_runs"], 3)
+        with open(os.path.join(b.opts.out, "report.md")) as f:
+            md = f.read()
+        self.assertIn("| `seed` | 0 (+3 failed) |", md)
+        self.assertIn("**failures**: 3 timed runs failed", md)
+
+    def test_one_failed_calibration_does_not_abort_the_others(self):
+        script = os.path.join(self.dir, "w.sh")
+        with open(script, "w") as f:
+            f.write('echo "time: 1.$$"\n')
+        b, configs, sweeps, _ = self.bench(script)
+        wls = b.make_workloads(8, 1 << 20)
+        bad = CmdWorkload(b.env, "sh " + script, r"time: ([0-9.]+)", name="broken")
+
+        def calibrate(runner):
+            runner(bad)
+        bad.calibrate = calibrate
+        bad.run = lambda: (_ for _ in ()).throw(WorkloadError("broken: no output"))
+        b.execute({"topology": {}, "hypervisor": {}}, configs, sweeps, [bad] + wls, [], configs[0])
+        self.assertEqual([w["name"] for w in b.data["failed_workloads"]], ["broken"])
+        good = [r for r in b.data["runs"] if r["workload"] == "cmd" and not r.get("warmup")]
+        self.assertEqual(len(good), 6)
+        self.assertTrue(all(r["ok"] for r in good))
+        view = report.prepare(b.data)
+        self.assertEqual(view["summary"]["failures"]["failed_calibrations"], 1)
+        self.assertTrue(cli.failed(view))
 
 
 if __name__ == "__main__":

@@ -213,6 +213,88 @@ class TestPerfEvents(unittest.TestCase):
         self.assertEqual(r["tp_migrate_task_per_s"], 4)
         self.assertNotIn("ipc", report.run_rates({"elapsed_s": 1, "counters": {"hw_instructions": 5}}))
 
+    def test_grouped_hardware_counters(self):
+        """cycles leads a group with instructions and cache-misses on every
+        CPU: IPC from counters the PMU scheduled together."""
+        fake = FakeFds({("group",): [(10, 10, [400, 200, 4])]})
+        pe = counters.PerfEvents([0, 1], events=counters.HW_EVENTS, opener=fake.open)
+        self.assertTrue(fake.groupformat & counters.PERF_FORMAT_GROUP)
+        leaders = [g for g in fake.grouped if g[3] == -1]
+        self.assertEqual([(t, c) for t, c, cpu, lead in leaders], [(0, 0), (0, 0)])
+        members = [g for g in fake.grouped if g[3] != -1]
+        self.assertEqual(len(members), 4)
+        self.assertEqual({g[3] for g in members}, {fd for fd, _ in pe.groups})
+        self.assertIn("in one group {cycles,instructions,cache-misses}", pe.status["hw_instructions"])
+        got = pe.read()
+        self.assertEqual((got["hw_cycles"], got["hw_instructions"]), (800, 400))
+
+    def test_cross_llc_filter(self):
+        """The sched_migrate_task filter keeps exactly the migrations whose
+        two CPUs are in different LLC groups (contiguous or not)."""
+        for groups in ([[0, 1, 2, 3], [4, 5, 6, 7]], [[0, 1, 4, 5], [2, 3, 6, 7]], [[0], [1], [2, 3]]):
+            expr = counters.cross_llc_filter(groups)
+            py = expr.replace("&&", " and ").replace("||", " or ")
+            of = {c: i for i, g in enumerate(groups) for c in g}
+            for o in of:
+                for d in of:
+                    self.assertEqual(eval(py, {"orig_cpu": o, "dest_cpu": d}), of[o] != of[d], (groups, o, d))
+
+    def test_cross_llc_counter(self):
+        tp = {"sched/sched_migrate_task": 301, "sched/sched_wakeup": 302}
+        fake = FakeFds({(2, 301): [(10, 1, 1), (30, 1, 1)], (2, 302): [(1, 1, 1), (1, 1, 1)]},
+                       fail_types=(counters.PERF_TYPE_HARDWARE,))
+        filters = []
+        pe = counters.PerfEvents([0, 1], opener=fake.open, tp_id=tp.__getitem__, llc_groups=[[0], [1]],
+                                 filt=lambda fd, e: filters.append(e))
+        self.assertEqual(len(filters), 2)
+        self.assertTrue(pe.available(counters.CROSS_LLC))
+        self.assertIn("LLC groups (0 1)", pe.status[counters.CROSS_LLC])
+        # one LLC: nothing to tell apart
+        one = counters.PerfEvents([0], opener=FakeFds({(2, 301): [(1, 1, 1)], (2, 302): [(1, 1, 1)]},
+                                                      fail_types=(0,)).open,
+                                  tp_id=tp.__getitem__, llc_groups=[[0]], filt=lambda fd, e: None)
+        self.assertIn("one last-level cache", one.status[counters.CROSS_LLC])
+        # a kernel that refuses the filter: not available, said why
+        def refuse(fd, e):
+            raise OSError(errno.EINVAL, "Invalid argument")
+        pe = counters.PerfEvents([0, 1], opener=FakeFds({(2, 301): [(1, 1, 1)] * 4, (2, 302): [(1, 1, 1)] * 2},
+                                                        fail_types=(0,)).open,
+                                 tp_id=tp.__getitem__, llc_groups=[[0], [1]], filt=refuse)
+        self.assertIn("not available (filter", pe.status[counters.CROSS_LLC])
+
+    def test_schedstat_run_delay_and_idle(self):
+        txt = ("version 15\ntimestamp 4295\n"
+               "cpu0 0 0 100 50 30 10 5000000 2000000 40\ndomain0 3 1 2\n"
+               "cpu1 0 0 100 50 30 10 7000000 3000000 40\n")
+        self.assertEqual(counters.schedstat_cpu(txt), {"run_delay_ns": 5000000, "rq_cpu_time_ns": 12000000})
+        self.assertEqual(counters.schedstat_cpu("version 15\n"), {})
+        run = {"elapsed_s": 2.0, "counters": {"run_delay_ns": 4e6, "cpu_idle": 30, "cpu_total": 120,
+                                              "tp_sched_migrate_task": 40, "tp_migrate_cross_llc": 10}}
+        r = report.run_rates(run)
+        self.assertEqual(r["run_delay_ms_per_s"], 2.0)
+        self.assertEqual(r["idle_pct"], 25.0)
+        self.assertEqual(r["migrations_cross_llc_per_s"], 5.0)
+        self.assertEqual(r["migrations_llc_local_per_s"], 15.0)
+        self.assertEqual(r["cross_llc_pct"], 25.0)
+        # the real /proc: both read on this machine, as the bench reads them
+        self.assertIn("cpu_total", counters.cpu_jiffies())
+        if os.path.exists("/proc/schedstat"):
+            self.assertIn("run_delay_ns", counters.schedstat_cpu())
+
+    def test_new_figures_in_the_report(self):
+        data = synthetic()
+        for r in data["runs"]:
+            r["counters"].update(run_delay_ns=3e6, cpu_idle=10, cpu_total=100, tp_sched_migrate_task=40,
+                                 tp_migrate_cross_llc=8 if r["config"] == "cache_level" else 4)
+        data["stamp"]["counter_methods"] = {"tp_migrate_cross_llc": "sched:sched_migrate_task filtered"}
+        view = report.prepare(data)
+        md = report.markdown(view, {})
+        self.assertIn("runq wait ms/s | idle % |", md)
+        self.assertIn("cross-LLC migrations/s", md)
+        cmp = view["summary"]["cells"]["pipe"]["cache_level"]["vs_baseline"]["rates.cross_llc_pct"]
+        self.assertAlmostEqual(cmp["pct"], 100.0)
+        self.assertEqual(cmp["family"], "exploratory")
+
 
 class SliceModule(module.Module):
     """The module's sysfs as a dictionary; slice knobs refused as the
