@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 """The report pipeline on synthetic results: summary, marks, Markdown, the
-shape check, and plots when matplotlib or gnuplot is installed.  No
+shape check, and plots when matplotlib is installed.  No
 module involved."""
 
 import contextlib
