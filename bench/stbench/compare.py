@@ -108,7 +108,6 @@ def compare(runs, alpha=None, configs=None, workloads=None, labels=None):
     for name in sorted({n for x in wl for n in x}):
         if not _wanted(name, workloads):
             continue
-        ref = next((x[name] for x in wl if name in x), None)
         st = []
         for j, x in enumerate(wl):
             w = x.get(name)
@@ -123,7 +122,6 @@ def compare(runs, alpha=None, configs=None, workloads=None, labels=None):
                                 "what": "the time per loop compared, exploratory" if s == "loops"
                                 else "not compared"})
         status[name] = st
-        del ref
     # rows: the union, grouped by workload and figure, in the order first seen
     groups, order = {}, []
     for _, data in datas:

@@ -265,7 +265,12 @@ def _draw_forest(plt, data, w, sub):
     ax.axvline(0, color="black", linewidth=0.8)
     if not lin:
         # a ratio scale: equal distances for x and 1/x
+        lo, hi = ax.get_xlim()
         ax.set_xscale("function", functions=(lambda p: _log1p_pct(p), lambda v: _expm1_pct(v)))
+        ticks = spaced_ticks(max(lo, -99.9), hi)
+        ax.set_xticks(ticks)
+        ax.set_xticklabels(["%+g%%" % t if t else "0" for t in ticks], fontsize="small")
+        ax.set_xlim(max(lo, -99.9), hi)
     ax.set_yticks(ys)
     ax.set_yticklabels([r[0] for r in rows], fontsize="small")
     lv = data["summary"].get("level")
@@ -277,6 +282,26 @@ def _draw_forest(plt, data, w, sub):
     ax.grid(axis="x", alpha=0.4)
     ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize="small")
     return fig
+
+
+# changes in percent at round ratios (x0.1, x0.25, x0.5, x0.8 and back)
+RATIO_TICKS = (-99, -90, -75, -50, -20, -10, -5, 0, 5, 10, 25, 100, 300, 900, 9900)
+
+
+def spaced_ticks(lo, hi, n=8):
+    """RATIO_TICKS between lo and hi (percent), at least 1/n of the span
+    apart on the log scale, 0 always among them."""
+    def pos(t):
+        return math.log1p(t / 100.0)
+    cand = [t for t in RATIO_TICKS if lo <= t <= hi]
+    if not cand:
+        return [0]
+    gap = (pos(hi) - pos(max(lo, -99.9))) / n
+    out = [0] if lo <= 0 <= hi else []
+    for t in sorted(cand, key=abs):
+        if all(abs(pos(t) - pos(u)) >= gap for u in out):
+            out.append(t)
+    return sorted(out)
 
 
 def _log1p_pct(p):
@@ -329,7 +354,7 @@ def _draw_order(plt, data, w, cfgs, sty, sub):
         c, mk = sty.get(cn, ("#808080", "o"))
         ax.scatter(allx, ally, s=6, color="#c8c8c8", zorder=1)
         ax.scatter([x for x, wu in zip(xs, ws) if not wu], [y * f for y, wu in zip(ys, ws) if not wu],
-                   s=20, color=c, marker=mk, zorder=3)
+                   s=22, color=c, marker=mk, edgecolors="black", linewidths=0.4, zorder=3)
         if any(ws):
             ax.scatter([x for x, wu in zip(xs, ws) if wu], [y * f for y, wu in zip(ys, ws) if wu],
                        s=20, facecolors="none", edgecolors=[c], marker=mk, zorder=3)

@@ -4,9 +4,7 @@ machine, the drift test, the A/A check, intervals that match the marks,
 the detectable change on the figure's own scale, a report that never
 touches results.json, and compare on matched work only."""
 
-import contextlib
 import copy
-import io
 import json
 import math
 import os
@@ -22,7 +20,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, ".."))
 
 from stbench import compare, model, plan, report, stats  # noqa: E402
-from test_report import synthetic, write_dir  # noqa: E402
+from test_report import synthetic  # noqa: E402
 
 BENCH = os.path.join(HERE, "..", "sched-tune-bench")
 DOCS = os.path.join(HERE, "..", "..", "docs", "bench-vm")
@@ -148,12 +146,9 @@ class TestPairedModel(unittest.TestCase):
         run order is then configuration + round, the slope is left out and
         the model says so instead of failing."""
         data = drifting(2)
-        order = CONFIGS
-        for r in data["runs"]:
-            pass
         runs = []
         for rd in range(1, 6):
-            runs += sorted([x for x in data["runs"] if x["rep"] == rd], key=lambda x: order.index(x["config"]))
+            runs += sorted([x for x in data["runs"] if x["rep"] == rd], key=lambda x: CONFIGS.index(x["config"]))
         data["runs"] = runs
         cmp = seed_vs_stock(report.prepare(data))
         self.assertEqual(cmp["model"], "config + round")

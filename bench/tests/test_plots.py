@@ -5,6 +5,7 @@ the report without matplotlib: no plots, said so, and the PNGs of an
 earlier report still linked.  Tests needing matplotlib skip without it."""
 
 import builtins
+import math
 import os
 import shutil
 import sys
@@ -61,6 +62,16 @@ class TestWhat(unittest.TestCase):
         self.assertEqual(plots.human("us", [15.0]), (1.0, "us"))
         self.assertEqual(plots.human("units/s", [25000.0, 30000.0]), (1e-3, "k units/s"))
         self.assertEqual(plots.human("MB/s", [8.0]), (1.0, "MB/s"))
+
+    def test_forest_ticks_spaced(self):
+        t = plots.spaced_ticks(-60.0, 110.0)
+        self.assertIn(0, t)
+        self.assertEqual(t, sorted(t))
+        pos = [math.log1p(x / 100.0) for x in t]
+        span = math.log1p(1.1) - math.log1p(-0.6)
+        self.assertTrue(all(b - a >= span / 8 for a, b in zip(pos, pos[1:])), t)
+        self.assertIn(-50, t)
+        self.assertIn(100, t)
 
     def test_order_series(self):
         data = {"runs": [
