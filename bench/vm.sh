@@ -49,7 +49,7 @@ BENCH_ARGS=${BENCH_ARGS:---reps 4 --run-seconds 3 --aa --numa-fast-scan --numa-m
 	--title bench-vm}
 # The smoke run: all configurations, every workload once per configuration
 # and repetition, 2 repetitions (Welch needs 2), 1 s runs.
-BENCH_SMOKE_ARGS=${BENCH_SMOKE_ARGS:---reps 2 --run-seconds 1 --numa-fast-scan --hackbench-groups 1
+BENCH_SMOKE_ARGS=${BENCH_SMOKE_ARGS:---reps 2 --run-seconds 1 --idle-window 0.2 --numa-fast-scan --hackbench-groups 1
 	--hackbench-loops 20 --messaging-loops 5 --numa-threads 8 --numa-mb 8 --cpurate-kb 256 --sweep cache_share_level=llc,l2,smt --sweep-workloads pipe
 	--title smoke}
 
