@@ -596,7 +596,14 @@ def fmt_pct(v):
         return "n/a"
     if math.isinf(v):
         return "inf"
+    if abs(v) >= 1e4:
+        return "%+.3g%%" % v
     return "%+.1f%%" % v
+
+
+def _pct1(v):
+    """A percentage without sign: 12.3%, or 1.19e+09% when it is huge."""
+    return "%.3g%%" % v if abs(v) >= 1e4 else "%.1f%%" % v
 
 
 def change(cmp):
@@ -646,8 +653,8 @@ def fmt_mde(cmp):
         return "n/a"
     dn = cmp.get("mde_down_pct")
     if cmp.get("scale") == "log" and dn is not None:
-        return "-%.1f%%/+%.1f%%" % (dn, v)
-    return "±%.1f%%" % v
+        return "-%s/+%s" % (_pct1(dn), _pct1(v))
+    return "±" + _pct1(v)
 
 
 def fmt_count(ms, cell=None):
@@ -1088,7 +1095,7 @@ def md_verdict(data, s):
 
 
 def fmt_pct_abs(v):
-    return "n/a" if v is None else "%.1f%%" % v
+    return "n/a" if v is None else _pct1(v)
 
 
 def aa_verdict(aa):

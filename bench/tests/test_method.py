@@ -228,6 +228,10 @@ class TestIntervals(unittest.TestCase):
         self.assertAlmostEqual(ch["mde_down_pct"], (1 - math.exp(-k * 0.4)) * 100)
         self.assertEqual(report.fmt_mde({"scale": "log", "mde_pct": 23.0, "mde_down_pct": 18.7}), "-18.7%/+23.0%")
         self.assertEqual(report.fmt_mde({"scale": "linear", "mde_pct": 12.0, "mde_down_pct": 12.0}), "±12.0%")
+        # two rounds of a noisy guest: huge, and still readable
+        self.assertEqual(report.fmt_mde({"scale": "log", "mde_pct": 1191973366.5, "mde_down_pct": 99.99}),
+                         "-100.0%/+1.19e+09%")
+        self.assertEqual(report.fmt_pct(123456.0), "+1.23e+05%")
         # a throughput's detectable change is no longer the reciprocal's
         view = report.prepare(synthetic())
         thr = view["summary"]["cells"]["tbench"]["seed"]["vs_baseline"]["mb_per_s"]
