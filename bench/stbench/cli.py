@@ -90,9 +90,11 @@ def nonneg_float(s):
 
 RUN_DESC = ("A/B benchmark of sched_tune's configurations on this machine: each workload "
             "under each configuration, in a seeded random order per round, with warm-up "
-            "runs, one estimator per figure and marks only on the headline family after "
-            "a Benjamini-Hochberg correction.")
-RUN_EPILOG = ("other commands: sched-tune-bench list | report DIR | check DIR | "
+            "runs; each configuration compared with the baseline within the rounds (a model "
+            "with the round as block and the run order as covariate), one estimator per "
+            "figure, marks only on the headline family after a Benjamini-Hochberg "
+            "correction, and the smallest change the run could have detected.")
+RUN_EPILOG = ("other commands: sched-tune-bench list | report DIR [-o OUT] | check DIR | "
               "compare DIR DIR... [--csv|--json] | build-helpers  "
               "(sched-tune-bench COMMAND --help; man sched-tune-bench)")
 
