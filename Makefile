@@ -40,6 +40,6 @@ bench-smoke:
 	bench/vm.sh smoke
 
 bench-test:
-	python3 bench/tests/run.py
+	/usr/bin/python3 bench/tests/run.py
 
 .PHONY: all clean check demo deb lint bench-vm bench-smoke bench-test bench-icount

@@ -14,9 +14,11 @@
 #        shape, knobs restored after a run and after SIGINT/SIGTERM.
 #
 # The guest's initramfs gets python3 (a pruned copy of the host's stdlib),
-# gnuplot, perf, hackbench, tbench and the bench itself through
-# st_build_initramfs's ST_INITRAMFS_HOOK; results come back base64 on the
-# guest's TAP serial port between two marker lines.
+# perf, hackbench, tbench and the bench itself through st_build_initramfs's
+# ST_INITRAMFS_HOOK; results come back base64 on the guest's TAP serial
+# port between two marker lines, and the host writes the report again with
+# its plots (Debian's python3-matplotlib, which the guest does not carry;
+# results.json stays as the guest wrote it).
 #
 # Environment: BENCH_KERNELS, BENCH_ARGS (replace the full run's bench
 # options), BENCH_SMOKE_ARGS, BENCH_TIMEOUT (s per guest, default 2700),
@@ -29,7 +31,7 @@ if ! declare -F st_result >/dev/null; then
 	. "$BENCH_DIR/../selftests/lib.sh"
 fi
 
-BENCH_PKGS=(python3 gnuplot-nox fonts-dejavu-core dbench linux-perf rt-tests)
+BENCH_PKGS=(python3 python3-matplotlib python3-scipy dbench linux-perf rt-tests)
 # Where the package installs the bench (debian/rules); the guest mirrors it.
 BENCH_GUEST_DIR=/usr/share/sched-tune-bench
 BENCH_SMP=8,sockets=2,cores=2,threads=2
@@ -38,15 +40,16 @@ BENCH_MEM=3G
 BENCH_NUMA="-object memory-backend-ram,id=m0,size=1536M -object memory-backend-ram,id=m1,size=1536M
 	-numa node,nodeid=0,cpus=0-3,memdev=m0 -numa node,nodeid=1,cpus=4-7,memdev=m1"
 
-# The full run: every configuration and workload, 4 repetitions, runs of
-# about 3 s of guest time, the rate-limit window swept on hackbench up to
-# 1 s: an emulated CPU makes few wakeups in the seed's 2 ms.
-BENCH_ARGS=${BENCH_ARGS:---reps 4 --run-seconds 3 --numa-fast-scan --numa-mb 16 --hackbench-groups 1,2
+# The full run: every configuration and workload and the A/A copy of
+# stock, 4 repetitions, runs of about 3 s of guest time, the rate-limit
+# window swept on hackbench up to 1 s: an emulated CPU makes few wakeups
+# in the seed's 2 ms.
+BENCH_ARGS=${BENCH_ARGS:---reps 4 --run-seconds 3 --aa --numa-fast-scan --numa-mb 16 --hackbench-groups 1,2
 	--sweep ratelimit_window_ns=0,2000000,20000000,100000000,1000000000 --sweep-workloads hackbench
 	--title bench-vm}
 # The smoke run: all configurations, every workload once per configuration
 # and repetition, 2 repetitions (Welch needs 2), 1 s runs.
-BENCH_SMOKE_ARGS=${BENCH_SMOKE_ARGS:---reps 2 --run-seconds 1 --numa-fast-scan --hackbench-groups 1
+BENCH_SMOKE_ARGS=${BENCH_SMOKE_ARGS:---reps 2 --run-seconds 1 --idle-window 0.2 --numa-fast-scan --hackbench-groups 1
 	--hackbench-loops 20 --messaging-loops 5 --numa-threads 8 --numa-mb 8 --cpurate-kb 256 --sweep cache_share_level=llc,l2,smt --sweep-workloads pipe
 	--title smoke}
 
@@ -85,7 +88,7 @@ bench_copy_python() {
 bench_initramfs_hook() {
 	local root=$1 b dst=$1$BENCH_GUEST_DIR
 	bench_copy_python "$root" || return 1
-	for b in gnuplot perf tbench tbench_srv; do
+	for b in perf tbench tbench_srv; do
 		if command -v "$b" >/dev/null; then
 			st_copy_with_libs "$(readlink -f "$(command -v "$b")")" "$root"
 			[[ -e $root/usr/bin/$b ]] || ln -s "$(readlink -f "$(command -v "$b")")" "$root/usr/bin/$b"
@@ -93,9 +96,6 @@ bench_initramfs_hook() {
 	done
 	mkdir -p "$root/usr/share/dbench" "$dst"
 	cp /usr/share/dbench/client.txt "$root/usr/share/dbench/"
-	# a TrueType font for gnuplot's png terminal (no fontconfig in the guest)
-	mkdir -p "$root/usr/share/fonts/truetype/dejavu"
-	cp /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf "$root/usr/share/fonts/truetype/dejavu/"
 	# the package's layout: the program in /usr/bin, its modules, its C
 	# source and the shared NUMA one in $BENCH_GUEST_DIR
 	cp "$BENCH_DIR/sched-tune-bench" "$root/usr/bin/"
@@ -161,6 +161,9 @@ st_bench_smoke() {
 		st_result fail "$kver bench" "the smoke run's results came back from the guest"
 		return
 	fi
+	# the report again on the host, with its plots (results.json untouched)
+	/usr/bin/python3 "$BENCH_DIR/sched-tune-bench" report "$out/result" >"$out/report.log" 2>&1 ||
+		sed 's/^/#   report: /' "$out/report.log"
 	/usr/bin/python3 "$BENCH_DIR/sched-tune-bench" check "$out/result" "${BENCH_SMOKE_CHECK[@]}" \
 		>"$out/check.log" 2>&1
 	rc=$?
@@ -212,6 +215,10 @@ bench_full() {
 			tail -n 40 "$out/guest/console.log" | tr -d '\r'
 			return 1
 		fi
+		# the plots, drawn on the host from the guest's results.json
+		/usr/bin/python3 "$BENCH_DIR/sched-tune-bench" report "$out" >"$out/report.log" 2>&1
+		st_log "$kver: report written on the host (exit $?: 1 when runs failed)"
+		rm -f "$out/report.log"
 		printf '%s\n' "BENCH_KERNELS=$name bench/vm.sh full  # BENCH_ARGS: $BENCH_GUEST_ARGS" \
 			"guest: qemu $ST_QEMU_ACCEL, -cpu $BENCH_CPU -smp $BENCH_SMP, 2 NUMA nodes, $BENCH_MEM; host: $(nproc) CPUs, $((SECONDS - t0)) s" \
 			"host load average (1, 5, 15 min) at start: $load0, at end: $(cut -d' ' -f1-3 /proc/loadavg)" \

@@ -804,7 +804,7 @@ st_build_initramfs() {
 	fi
 	echo "$kver" >"$root/st/kver"
 	sed -n '1s/^[^ ]* (\([^)]*\)).*/\1/p' "$src/debian/changelog" >"$root/st/version"
-	# a caller's additions (bench/vm.sh: python3, gnuplot, perf, tbench)
+	# a caller's additions (bench/vm.sh: python3, perf, tbench)
 	if [[ -n ${ST_INITRAMFS_HOOK:-} ]] && ! "$ST_INITRAMFS_HOOK" "$root"; then
 		rm -rf "$root"
 		return 1

@@ -34,10 +34,17 @@ def check_dir(d, want_configs=None, want_workloads=None, plots=True):
     except (OSError, ValueError) as e:
         res(False, "results.json is valid JSON (%s)" % e)
         return 1
-    for key in ("stamp", "configs", "workloads", "runs", "summary"):
+    for key in ("stamp", "configs", "workloads", "runs"):
         res(key in data, "results.json has %s" % key)
-    if "summary" not in data:
+    res("summary" not in data, "results.json holds the raw record only (the summary is summary.json's)")
+    try:
+        with open(os.path.join(d, "summary.json")) as f:
+            side = json.load(f, parse_constant=lambda c: (_ for _ in ()).throw(ValueError(c)))
+        res(isinstance(side.get("summary"), dict), "summary.json is valid JSON with the summary")
+    except (OSError, ValueError) as e:
+        res(False, "summary.json is valid JSON with the summary (%s)" % e)
         return 1
+    summary = side["summary"]
     st = data["stamp"]
     for key in ("kernel", "cpu_model", "topology", "hypervisor", "module"):
         res(st.get(key) is not None, "stamp has %s" % key)
@@ -70,7 +77,7 @@ def check_dir(d, want_configs=None, want_workloads=None, plots=True):
     for n in want_workloads or []:
         res(any(w == n or w.startswith(n + "-") for w in wl), "workload %s present" % n)
 
-    cells = data["summary"]["cells"]
+    cells = summary["cells"]
     bad, count = [], 0
     for w in data["workloads"]:
         for cn in [n for n in ran if runs_on(cfgs[n], w["name"])]:
@@ -92,10 +99,9 @@ def check_dir(d, want_configs=None, want_workloads=None, plots=True):
                 count += 1
                 if cmp.get("pct") is not None and not _is_num(cmp["pct"]):
                     bad.append("%s/%s/%s pct %r" % (w["name"], cn, m, cmp["pct"]))
-                wt = cmp.get("welch")
-                # no test without spread (p None, said in the note), else a number
-                if wt is not None and not wt.get("degenerate") and not _is_num(wt.get("p")):
-                    bad.append("%s/%s/%s p %r" % (w["name"], cn, m, wt.get("p")))
+                # no test without spread or model (p None, said in the note), else a number
+                if not cmp.get("note") and not _is_num(cmp.get("p")):
+                    bad.append("%s/%s/%s p %r" % (w["name"], cn, m, cmp.get("p")))
                 # a baseline of 0 has no change in percent, so no interval
                 if cmp.get("p") is not None and cmp.get("pct") is not None and not (
                         cmp.get("ci_pct") and all(_is_num(x) or x is None for x in cmp["ci_pct"])):
@@ -104,11 +110,15 @@ def check_dir(d, want_configs=None, want_workloads=None, plots=True):
                     bad.append("%s/%s/%s family %r" % (w["name"], cn, m, cmp.get("family")))
     res(not bad and count > 0, "every figure is a number (%d checked)%s" % (
         count, "; " + "; ".join(bad[:8]) if bad else ""))
+    fl = summary.get("failures") or {}
+    res(not fl.get("any"), "no run failed, no figure missing or invalid (%d failed, %d missing, %d invalid)" % (
+        fl.get("failed_runs", 0), fl.get("missing_figures", 0), fl.get("invalid_figures", 0)))
+    res(bool(summary.get("drift")), "a drift test per workload (%d)" % len(summary.get("drift") or {}))
     failed = [r for r in data["runs"] if not r.get("ok")]
     res(not failed, "every run succeeded and was verified (%d runs)%s" % (
         len(data["runs"]), "; " + "; ".join("%s/%s: %s" % (r["workload"], r["config"], (r.get("error") or "")[:120])
                                              for r in failed[:4]) if failed else ""))
-    hl = {h["key"]: h for h in data["summary"].get("headline", [])}
+    hl = {h["key"]: h for h in summary.get("headline", [])}
     for key in ("hook_cost", "ratelimit", "cache_level", "numa", "ttwu_queue_default", "losses", "eevdf"):
         res(key in hl, "headline %s present (%s)" % (key, "measured" if hl.get(key, {}).get("items") else
                                                         "not measured: %s" % hl.get(key, {}).get("missing")))
@@ -123,10 +133,10 @@ def check_dir(d, want_configs=None, want_workloads=None, plots=True):
     except OSError as e:
         res(False, "report.md written (%s)" % e)
     if plots:
-        files = list((data.get("plots") or {}).values())
+        files = list((side.get("plots") or {}).values())
         okp = [f for f in files if _png(os.path.join(d, f))]
         res(files and len(okp) == len(files), "plots written: %d PNGs%s" % (
-            len(okp), "" if files else " (%s)" % data.get("plots_note")))
+            len(okp), "" if files else " (%s)" % side.get("plots_note")))
         want = sum(len(w["metrics"]) for w in data["workloads"])
         res(len(okp) >= want, "a distribution plot per workload figure (%d >= %d)" % (len(okp), want))
         if data.get("sweeps"):

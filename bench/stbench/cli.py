@@ -15,7 +15,7 @@ from . import plan as planmod
 from . import machine, report, sysinfo
 from .counters import Counters
 from .module import BenchError, Module
-from .util import Log, fmt_duration, fmt_num, read
+from .util import Log, cpulist_parse, fmt_duration, fmt_num, read
 from .workloads import (HELPERS, WORKLOAD_NAMES, CmdWorkload, Env, Interrupted, LoopWorkload, Proc, WorkloadError,
                         default_cache_dir, hackbench_groups, helper_binary,
                         make_workloads)
@@ -26,7 +26,14 @@ NUMA_FAST = (("scan_delay_ms", "100"), ("scan_period_min_ms", "100"), ("scan_per
 
 
 def csv_ints(s):
-    return [int(x) for x in s.split(",") if x.strip()]
+    """A comma-separated list of positive integers."""
+    try:
+        v = [int(x) for x in s.split(",") if x.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError("%r is not a comma-separated list of integers" % s)
+    if not v or min(v) < 1:
+        raise argparse.ArgumentTypeError("%r: every value must be a positive integer" % s)
+    return v
 
 
 def csv(s):
@@ -67,15 +74,27 @@ def pos_float(s):
 def pos_int(s):
     v = nonneg_int(s)
     if v < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
+        raise argparse.ArgumentTypeError("%s: must be at least 1" % s)
+    return v
+
+
+def nonneg_float(s):
+    try:
+        v = float(s)
+    except ValueError:
+        raise argparse.ArgumentTypeError("%r is not a number" % s)
+    if not v >= 0 or v == float("inf"):
+        raise argparse.ArgumentTypeError("%s: must be a number >= 0" % s)
     return v
 
 
 RUN_DESC = ("A/B benchmark of sched_tune's configurations on this machine: each workload "
             "under each configuration, in a seeded random order per round, with warm-up "
-            "runs, one estimator per figure and marks only on the headline family after "
-            "a Benjamini-Hochberg correction.")
-RUN_EPILOG = ("other commands: sched-tune-bench list | report DIR | check DIR | "
+            "runs; each configuration compared with the baseline within the rounds (a model "
+            "with the round as block and the run order as covariate), one estimator per "
+            "figure, marks only on the headline family after a Benjamini-Hochberg "
+            "correction, and the smallest change the run could have detected.")
+RUN_EPILOG = ("other commands: sched-tune-bench list | report DIR [-o OUT] | check DIR | "
               "compare DIR DIR... [--csv|--json] | build-helpers  "
               "(sched-tune-bench COMMAND --help; man sched-tune-bench)")
 
@@ -122,7 +141,17 @@ def parser():
     r.add_argument("--cmd-name", default="cmd", help="with --cmd: the workload's name (default cmd)")
     r.add_argument("--cmd-timeout", type=pos_int, default=3600,
                    help="with --cmd: seconds after which a run is killed and counted failed (default 3600)")
-    r.add_argument("-s", "--run-seconds", type=float, default=10.0,
+    r.add_argument("--metric-scale", choices=("log", "linear"), default="log",
+                   help="with --cmd: compare the figure as a ratio (log, for times and rates: positive) or as "
+                   "a difference (linear, for counts that can be 0); default log")
+    r.add_argument("--aa", action="store_true",
+                   help="A/A: add a copy of the baseline under the name BASELINE-aa, run and compared like any "
+                   "other configuration: the report checks the noise model against it")
+    r.add_argument("--idle-window", type=nonneg_float, default=machine.IDLE_WINDOW_S, metavar="SECONDS",
+                   help="the noise check: before every run the bench idles this long and measures the CPU time "
+                   "other work takes, against the same window at the start (default %g; 0: no check)"
+                   % machine.IDLE_WINDOW_S)
+    r.add_argument("-s", "--run-seconds", type=pos_float, default=10.0,
                    help="target length of one run; fixed-work workloads are calibrated to it (default 10)")
     r.add_argument("--alpha", type=alpha_arg, default=0.05,
                    help="significance level in (0, 1): the false discovery rate of the headline family "
@@ -131,19 +160,19 @@ def parser():
     r.add_argument("-o", "--out", default=None, help="output directory (default ./sched-tune-bench-DATE)")
     r.add_argument("--ko", default=None, help="load this .ko with insmod instead of modprobe sched_tune")
     r.add_argument("--hackbench-groups", type=csv_ints, default=None, help="hackbench -g sweep (default from the CPU count)")
-    r.add_argument("--hackbench-loops", type=int, default=None, help="hackbench -l (default: calibrated)")
-    r.add_argument("--messaging-loops", type=int, default=None, help="perf bench sched messaging -l (default: calibrated)")
-    r.add_argument("--pipe-loops", type=int, default=None, help="perf bench sched pipe -l (default: calibrated)")
-    r.add_argument("--tbench-clients", type=int, default=None, help="tbench clients (default: one per CPU)")
-    r.add_argument("--wakelat-msg", type=int, default=None, help="st_wakelat message threads (default max(2, CPUs/8))")
-    r.add_argument("--wakelat-workers", type=int, default=None, help="st_wakelat workers per message thread (default CPUs/message threads)")
-    r.add_argument("--wakelat-work-us", type=int, default=50, help="st_wakelat work per request, microseconds (default 50)")
+    r.add_argument("--hackbench-loops", type=pos_int, default=None, help="hackbench -l (default: calibrated)")
+    r.add_argument("--messaging-loops", type=pos_int, default=None, help="perf bench sched messaging -l (default: calibrated)")
+    r.add_argument("--pipe-loops", type=pos_int, default=None, help="perf bench sched pipe -l (default: calibrated)")
+    r.add_argument("--tbench-clients", type=pos_int, default=None, help="tbench clients (default: one per CPU)")
+    r.add_argument("--wakelat-msg", type=pos_int, default=None, help="st_wakelat message threads (default max(2, CPUs/8))")
+    r.add_argument("--wakelat-workers", type=pos_int, default=None, help="st_wakelat workers per message thread (default CPUs/message threads)")
+    r.add_argument("--wakelat-work-us", type=pos_int, default=50, help="st_wakelat work per request, microseconds (default 50)")
     r.add_argument("--cpurate-copies", type=pos_int, default=None,
                    help="st_cpurate copies (default two per CPU, as SPECrate was run in seed 001)")
     r.add_argument("--cpurate-kb", type=pos_int, default=2048,
                    help="st_cpurate buffer per copy in KB, larger than a core's L2 (default 2048)")
-    r.add_argument("--numa-threads", type=int, default=None, help="st_numa_work threads (default 4 per CPU)")
-    r.add_argument("--numa-mb", type=int, default=None, help="st_numa_work MB per thread (default: a quarter of RAM, at most 3 GB, shared)")
+    r.add_argument("--numa-threads", type=pos_int, default=None, help="st_numa_work threads (default 4 per CPU)")
+    r.add_argument("--numa-mb", type=pos_int, default=None, help="st_numa_work MB per thread (default: a quarter of RAM, at most 3 GB, shared)")
     r.add_argument("--numa-fast-scan", action="store_true",
                    help="scan as often as NUMA balancing allows during the bench (debugfs scan_delay_ms/scan_period_*_ms, restored after); for short runs")
     r.add_argument("--performance-governor", action="store_true",
@@ -164,9 +193,13 @@ def parser():
     r.add_argument("--no-plots", action="store_true", help="no PNG plots")
     r.add_argument("--title", default=None, help="title of the report")
     r.add_argument("-q", "--quiet", action="store_true", help="no progress lines")
-    rp = sub.add_parser("report", help="write report.md and the plots again from DIR/results.json")
+    rp = sub.add_parser("report", help="write report.md, summary.json and the plots from DIR/results.json "
+                        "(which is never changed)")
     rp.add_argument("dir")
-    rp.add_argument("--no-plots", action="store_true")
+    rp.add_argument("-o", "--out", default=None,
+                    help="where to write them (default DIR; results.json is only read)")
+    rp.add_argument("--no-plots", action="store_true",
+                    help="draw no plots (the PNGs already in the output's plots/ are linked)")
     ck = sub.add_parser("check", help="check a result directory's shape (TAP-like lines)")
     ck.add_argument("dir")
     ck.add_argument("--configs", type=csv, default=None, help="configurations that must be present")
@@ -203,8 +236,11 @@ class Bench:
         self.runs = []
         self.data = None
         self.clock = time.monotonic  # --budget's clock (the tests: a fake one)
+        self.sleep = time.sleep      # the quiet windows' (the tests: none)
         self.t0 = self.clock()
         self.warnings = []
+        self.idle_limit = None
+        self.dead = {}               # workloads whose calibration failed: why
 
     # --- side effects, each undone in restore() ---------------------------
     def set_file(self, path, value, must=False):
@@ -314,6 +350,14 @@ class Bench:
                 configs.insert(0, builtin[base_name])
             else:
                 raise BenchError("baseline '%s' is not among the configurations" % base_name)
+        if getattr(o, "aa", False):
+            b = next(c for c in configs if c.name == base_name)
+            aa = modmod.Config(base_name + "-aa", None if b.knobs is None else dict(b.knobs),
+                               "A/A: a copy of %s under another name (--aa): the noise model's check" % base_name,
+                               kind="aa")
+            if any(c.name == aa.name for c in configs):
+                raise BenchError("configuration name '%s' used twice (--aa adds it)" % aa.name)
+            configs.append(aa)
         sweeps = []
         for spec in o.sweep:
             base = next((c for c in configs if c.name == o.sweep_base), builtin.get(o.sweep_base))
@@ -350,12 +394,6 @@ class Bench:
                "start": datetime.datetime.now().isoformat(timespec="seconds")}
         t0 = time.monotonic()
         rec["loadavg_before"] = machine.loadavg(self.root)
-        la = rec["loadavg_before"]
-        if isinstance(la, list) and la and la[0] > machine.LOAD_WARN and not calibration:
-            rec["load_warning"] = True
-            msg = ("load average %.2f > %g before %s/%s round %d (the 1-minute average includes the bench's "
-                   "own previous runs)" % (la[0], machine.LOAD_WARN, w.name, cfg.name, rep))
-            self.log("  warning: " + msg)  # -q: in results.json and the report only
         try:
             self.module.apply(cfg)
             ok, problems, observed = self.module.verify(cfg)
@@ -370,6 +408,7 @@ class Bench:
                 rec["error"] = "configuration not verified: " + "; ".join(problems)
                 self.log("  %s/%s: %s" % (w.name, cfg.name, rec["error"]))
                 return rec
+            self.quiet_window(rec, w, cfg, rep, calibration)
             rec["command"] = w.describe()
             before = self.counters.sample()
             figs, elapsed, out = w.run()
@@ -387,6 +426,37 @@ class Bench:
             rec["wall_s"] = time.monotonic() - t0
             rec["loadavg_after"] = machine.loadavg(self.root)
         return rec
+
+    def quiet_window(self, rec, w, cfg, rep, calibration):
+        """The noise check: the bench idles --idle-window seconds before the
+        run and measures the CPUs' busy time; above the machine's own idle
+        baseline (at the start) by half a CPU, other work is running."""
+        win = getattr(self.opts, "idle_window", 0) or 0
+        if not win or calibration:
+            return
+        busy = machine.idle_busy(self.root, win, self.sleep)
+        rec["idle_busy_pct"] = busy
+        if busy is not None and self.idle_limit is not None and busy > self.idle_limit:
+            rec["noise_warning"] = True
+            self.log("  warning: %.1f%% of the CPUs busy while the bench idled before %s/%s round %d "
+                     "(idle baseline %.1f%%, limit %.1f%%): other work is running"
+                     % (busy, w.name, cfg.name, rep, self.idle_baseline, self.idle_limit))
+
+    def measure_idle_baseline(self, ncpus):
+        """Three quiet windows at the start: the machine's own idle busy
+        percent, against which every run's window is judged."""
+        win = getattr(self.opts, "idle_window", 0) or 0
+        if not win:
+            return {"window_s": 0, "note": "no noise check (--idle-window 0)"}
+        samples = [machine.idle_busy(self.root, win, self.sleep) for _ in range(3)]
+        vals = [x for x in samples if x is not None]
+        if not vals:
+            return {"window_s": win, "note": "no noise check: /proc/stat gave no reading"}
+        from . import stats
+        self.idle_baseline = stats.median(vals)
+        self.idle_limit = machine.idle_threshold(self.idle_baseline, ncpus)
+        return {"window_s": win, "samples_pct": samples, "busy_pct": self.idle_baseline,
+                "limit_pct": self.idle_limit}
 
     def calibrate(self, w, base):
         def runner(wl):
@@ -417,7 +487,8 @@ class Bench:
             if o.cmd_name in [w.name for w in wls]:
                 raise BenchError("--cmd-name %s is a built-in workload's name" % o.cmd_name)
             wls.append(CmdWorkload(self.env, o.user_cmd, o.metric, o.direction, name=o.cmd_name,
-                                   metric=o.metric_name, unit=o.unit, timeout=o.cmd_timeout))
+                                   metric=o.metric_name, unit=o.unit, timeout=o.cmd_timeout,
+                                   scale=getattr(o, "metric_scale", "log")))
         elif o.metric:
             raise BenchError("--metric needs --cmd")
         return wls
@@ -437,8 +508,11 @@ class Bench:
             "" if not self.module.snapshot["loaded"] else ": " + ", ".join(
                 "%s=%s" % kv for kv in sorted(self.module.snapshot["knobs"].items()))))
         stamp = sysinfo.stamp()
+        facts["tools"] = machine.tool_versions()
         stamp["machine"] = facts
-        for w in machine.noisy(facts, o.performance_governor):
+        stamp["idle_baseline"] = self.measure_idle_baseline(stamp["cpus_online"])
+        for w in machine.noisy(facts, o.performance_governor, stamp["idle_baseline"].get("busy_pct"),
+                               stamp["cpus_online"]):
             self.warn(w)
         configs, sweeps = self.build_configs()
         self.module.probe()
@@ -468,7 +542,9 @@ class Bench:
         if not workloads:
             raise BenchError("no workload can run here")
 
-        self.counters = Counters(sysinfo.online_cpus(), self.module, perf_events=not getattr(o, "no_perf_events", False))
+        llc = [cpulist_parse(g) for g in stamp["topology"].get("llc_groups", [])]
+        self.counters = Counters(sysinfo.online_cpus(), self.module, perf_events=not getattr(o, "no_perf_events", False),
+                                 llc_groups=llc)
         # side effects, all undone by restore(); schedstats only where no
         # sched_wakeup tracepoint counts the wakeups
         if not o.no_schedstats and not self.counters.wakeups_from_tracepoint() and \
@@ -515,9 +591,12 @@ class Bench:
         steps = planmod.schedule(plan, o.reps, seed, o.warmup, Module.loaded(), base.unloaded)
         runs_total = [st for st in steps if st["kind"] != "calibrate"]
         n_timed = len([st for st in runs_total if st["kind"] == "timed"])
+        est = planmod.estimate_seconds(steps, workloads, self.overhead())
+        self.data["plan"] = {"timed": n_timed, "warmups": len(runs_total) - n_timed, "estimate_s": est}
         self.log("%d workloads x up to %d configurations x %d rounds = %d timed runs + %d warm-ups "
-                 "(+ calibration); order seed %d" % (len(workloads), len(active), o.reps, n_timed,
-                                                     len(runs_total) - n_timed, seed))
+                 "(+ calibration); order seed %d; estimated time about %s" % (
+                     len(workloads), len(active), o.reps, n_timed, len(runs_total) - n_timed, seed,
+                     fmt_duration(est)))
         self.byname = {c.name: c for c in active}
         self.base = base
         self.wl = {w.name: w for w in workloads}
@@ -526,6 +605,11 @@ class Bench:
         if getattr(o, "until_width", None) is not None:
             self.until(plan, seed)
         self.data["state"] = "finished"
+
+    def overhead(self):
+        """Seconds a run takes besides the workload's own: setting and
+        checking the module, the quiet window."""
+        return planmod.RUN_OVERHEAD_S + (getattr(self.opts, "idle_window", 0) or 0)
 
     def run_steps(self, steps):
         o = self.opts
@@ -537,8 +621,17 @@ class Bench:
         done = 0
         for k, st in enumerate(steps):
             w = self.wl[st["workload"]]
+            if st["workload"] in self.dead:
+                continue
             if st["kind"] == "calibrate":
-                self.calibrate(w, self.base)
+                try:
+                    self.calibrate(w, self.base)
+                except WorkloadError as e:
+                    # this workload is not measured; the others are
+                    self.dead[w.name] = str(e)
+                    self.data.setdefault("failed_workloads", []).append({"name": w.name, "why": str(e)})
+                    self.log("workload %s not measured: %s" % (w.name, str(e).splitlines()[0]))
+                    continue
                 wj = w.to_json()
                 self.log("workload %s: %s" % (w.name, wj["command"]))
                 self.data["workloads"].append(wj)
@@ -547,7 +640,7 @@ class Bench:
             left = 0.0
             for st2 in runs_total[done:]:
                 ws = self.per_w.get(st2["workload"])
-                left += sum(ws) / len(ws) if ws else self.wl[st2["workload"]].expected_seconds() + 1.5
+                left += sum(ws) / len(ws) if ws else self.wl[st2["workload"]].expected_seconds() + self.overhead()
             what = "%s | %s | %s %d/%d" % (w.name, c.name, "warm-up before round" if st["kind"] == "warmup"
                                           else "round", st["rep"], max(o.reps, st["rep"]))
             self.progress(done, len(runs_total), what, left)
@@ -569,7 +662,7 @@ class Bench:
     def headline_widths(self):
         """{headline comparison: width of its interval in percentage points}
         (inf: no interval yet; 0: no spread at all, nothing to narrow)."""
-        summ = report.summarize(self.data)
+        summ = report.prepare(self.data)["summary"]
         out = {}
         for key, cmp in summ.get("family", {}).items():
             ci = cmp.get("ci_pct")
@@ -674,7 +767,10 @@ def dry_run(opts):
             why = w.unavailable()
             if why == "not built yet":
                 why = None  # compiled at the start of a real run
-            print("  %-14s %s%s" % (w.name, w.describe(), "  [skipped: %s]" % why if why else ""))
+            cal = (isinstance(w, LoopWorkload) and not w.fixed_loops())
+            print("  %-14s %s%s%s" % (w.name, w.describe(),
+                                      "  (-l calibrated at the start to about %g s a run)" % opts.run_seconds
+                                      if cal else "", "  [skipped: %s]" % why if why else ""))
             if not why:
                 runnable.append(w)
         plan = [(w.name, [(c.name, c.unloaded) for c in configs if c.runs_on(w.name)]) for w in runnable]
@@ -683,37 +779,38 @@ def dry_run(opts):
         warm = [s for s in steps if s["kind"] == "warmup"]
         print("%d rounds; order seed %d (--seed %d repeats this order); %d timed runs, %d warm-ups"
               % (opts.reps, seed, seed, len(timed), len(warm)))
-        wl = {w.name: w for w in runnable}
-        est = 0.0
-        for w in runnable:
-            cal = 0 if (not isinstance(w, LoopWorkload) or w.fixed_loops()) else 3
-            est += cal * (w.expected_seconds() + 1.5)
-        for s in timed + warm:
-            est += wl[s["workload"]].expected_seconds() + 1.5
+        est = planmod.estimate_seconds(steps, runnable, b.overhead())
         for w in runnable:
             print("order of %s:" % w.name)
             for r in range(1, opts.reps + 1):
                 seq = [("(warm-up) " if s["kind"] == "warmup" else "") + s["config"]
                        for s in steps if s["workload"] == w.name and s["rep"] == r and s["kind"] != "calibrate"]
                 print("  round %d: %s" % (r, ", ".join(seq)))
-        print("counted around every run: task migrations, IPIs, context switches, wakeups, the module's "
-              "stats/ (eevdf-*: %s per second); %s"
+        print("counted around every run: task migrations, IPIs, context switches, wakeups, runqueue wait "
+              "(schedstat run_delay), CPU idle time, the module's stats/ (eevdf-*: %s per second); %s"
               % (", ".join(report.EEVDF_COUNTERS),
                  "no hardware counters and no tracepoints (--no-perf-events)" if opts.no_perf_events else
-                 "where available, hardware cycles, instructions, cache-misses and the tracepoints "
-                 "sched:sched_migrate_task, sched:sched_wakeup (perf_event_open, as perf stat -a)"))
+                 "where available, hardware cycles, instructions, cache-misses (one group per CPU) and the "
+                 "tracepoints sched:sched_migrate_task (also filtered: migrations that leave their LLC), "
+                 "sched:sched_wakeup (perf_event_open, as perf stat -a)"))
         for c in configs:
             if c.slice_policy():
                 print("  %s: the EEVDF slice policy; a kernel whose module answers EOPNOTSUPP (6.1) "
                       "skips it with the reason" % c.name)
-        print("estimated time: about %s (runs of about %g s, 1.5 s each to set and check the module, "
-              "calibration)" % (fmt_duration(est), opts.run_seconds))
+        fixed = [w.name for w in runnable if isinstance(w, LoopWorkload) and w.fixed_loops()]
+        print("estimated time: about %s (runs of about %g s, %g s each to set and check the module and "
+              "for the quiet window of the noise check, calibration)%s" % (
+                  fmt_duration(est), opts.run_seconds, b.overhead(),
+                  "; %s run fixed loop counts, taken as %g s a run until timed" % (", ".join(fixed), opts.run_seconds)
+                  if fixed else ""))
         if opts.until_width is not None:
             print("then more rounds until every headline interval is narrower than %g points, no round "
                   "ending after %s from the start (--until-width, --budget)" % (opts.until_width, fmt_duration(opts.budget)))
         facts = machine.facts(b.root)
         for w in machine.noisy(facts, opts.performance_governor):
             print("warning: " + w)
+        print("the noise check: %s" % ("a quiet window of %g s before every run, against three at the start"
+                                       % opts.idle_window if opts.idle_window else "none (--idle-window 0)"))
         try:
             b.require(facts)
         except BenchError as e:
@@ -724,18 +821,36 @@ def dry_run(opts):
     return 0
 
 
-def summary_lines(data):
-    """The short summary a run ends with: the headline family's verdict."""
-    s = data.get("summary") or {}
+def summary_lines(view):
+    """The short summary a run ends with: the headline family's verdict,
+    what it could have detected, the failures, the drift."""
+    s = view.get("summary") or {}
     fam = s.get("family") or {}
     marked = [(k, c) for k, c in sorted(fam.items()) if c.get("significant")]
-    out = ["%d runs; %s; %d marked" % (
-        len([r for r in data.get("runs", []) if not r.get("warmup") and not r.get("calibration")]),
-        s.get("correction", "no headline comparison"), len(marked))]
+    d = s.get("detectable") or {}
+    out = ["%d runs; %s; %d marked; smallest detectable change %s (median of the family)" % (
+        len([r for r in view.get("runs", []) if not r.get("warmup") and not r.get("calibration")]),
+        s.get("correction", "no headline comparison"), len(marked), report.fmt_pct_abs(d.get("median")))]
     for k, c in marked:
         w, m, a, b = k.split("|")
         out.append("  %s %s: %s vs %s %s" % (w, m, a, b, report.change(c)))
+    f = s.get("failures") or {}
+    if f.get("any") or f.get("failed_calibrations"):
+        out.append("failures: %d runs failed, %d figures missing, %d invalid, %d calibrations failed" % (
+            f.get("failed_runs", 0), f.get("missing_figures", 0), f.get("invalid_figures", 0),
+            f.get("failed_calibrations", 0)))
+    hot = sorted(w for w, x in (s.get("drift") or {}).items() if x.get("significant"))
+    if hot:
+        out.append("drift over the run order in %s (taken out by the paired model)" % ", ".join(hot))
+    if s.get("aa"):
+        out.append("A/A check: " + report.aa_verdict(s["aa"]).replace("**", ""))
     return out
+
+
+def failed(view):
+    """Whether any run failed or lacks a figure: the exit status says so."""
+    f = (view.get("summary") or {}).get("failures") or {}
+    return bool(f.get("any") or f.get("failed_calibrations"))
 
 
 def cmd_run(opts):
@@ -776,9 +891,12 @@ def cmd_run(opts):
                                       "knobs": b.module.read_knobs() if Module.loaded() else {}}
             b.save()
             try:
-                report.write_all(b.out, b.data, draw_plots=not opts.no_plots, log=b.log, made_by_file=True)
-                for line in summary_lines(b.data):
+                view = report.write_all(b.out, b.data, draw_plots=not opts.no_plots, log=b.log, made_by_file=True)
+                for line in summary_lines(view):
                     b.log(line)
+                if failed(view) and not rc:
+                    rc = 1
+                    b.log("exit status 1: runs failed or lack a figure (the report counts them)")
                 b.log("report: %s" % os.path.join(b.out, "report.md"))
             except Exception as e:  # a report bug must not hide the results
                 b.log("writing the report failed: %r (results.json is complete)" % e)
@@ -806,16 +924,22 @@ def load_results(d):
 
 
 def cmd_report(opts):
+    """report.md, summary.json and the plots from DIR/results.json, in -o
+    OUT (default DIR); results.json is only read.  Exit 1 when runs of it
+    failed or lack a figure, as the run did."""
     data = load_results(opts.dir)
+    out = opts.out or opts.dir
     try:
-        report.write_all(opts.dir, data, draw_plots=not opts.no_plots, log=Log())
+        view = report.write_all(out, data, draw_plots=not opts.no_plots, log=Log())
     except Exception as e:  # noqa: BLE001 - a report bug must not end in a traceback
         raise BenchError("cannot write the report from %s: %s: %s (a bug: please report it with "
                          "results.json)" % (os.path.join(opts.dir, "results.json"), type(e).__name__, e))
-    for n in data.get("notes", []):
+    for n in view.get("notes", []):
         sys.stderr.write("sched-tune-bench: note: %s\n" % n)
-    print(os.path.join(opts.dir, "report.md"))
-    return 0
+    for line in summary_lines(view):
+        sys.stderr.write("sched-tune-bench: %s\n" % line)
+    print(os.path.join(out, "report.md"))
+    return 1 if failed(view) else 0
 
 
 def cmd_compare(opts):

@@ -12,17 +12,26 @@
 - wakeups: the sched:sched_wakeup tracepoint counted through
   perf_event_open (no trace buffer, schedstats left alone); without it,
   ttwu_count of /proc/schedstat (needs kernel.sched_schedstats=1).
-- hardware: cycles, instructions, cache-misses (PERF_TYPE_HARDWARE, what
-  perf stat -a -e cycles,instructions,cache-misses counts), per CPU,
-  scaled by time enabled / time running when the PMU multiplexes; none in
-  a guest without a virtual PMU (qemu TCG): "not available".
+- hardware: cycles, instructions, cache-misses (PERF_TYPE_HARDWARE) as
+  one group per CPU (perf stat -a -e '{cycles,instructions,cache-misses}'):
+  the PMU schedules a group's counters together, so the instructions per
+  cycle come from the same time; scaled by time enabled / time running
+  when the PMU multiplexes; none in a guest without a virtual PMU (qemu
+  TCG): "not available".
 - tracepoints: sched:sched_migrate_task and sched:sched_wakeup counted
-  (PERF_TYPE_TRACEPOINT, as perf stat -e sched:... does), per CPU.
+  (PERF_TYPE_TRACEPOINT, as perf stat -e sched:... does), per CPU; and
+  sched_migrate_task once more with a filter on orig_cpu/dest_cpu that
+  keeps the migrations that leave their last-level cache (the rest stayed
+  within it), where the machine has more than one LLC.
+- runqueue wait: run_delay of /proc/schedstat (CONFIG_SCHED_INFO: time
+  tasks waited on a runqueue, counted whatever kernel.sched_schedstats);
+  CPU idle time: idle + iowait of /proc/stat.
 - NUMA: numa_pte_updates, numa_hint_faults (and friends) of /proc/vmstat.
 """
 
 import ctypes
 import errno
+import fcntl
 import os
 import platform
 import shutil
@@ -37,6 +46,10 @@ PERF_COUNT_SW_CPU_MIGRATIONS = 4
 PERF_ATTR_SIZE_VER0 = 64
 PERF_FORMAT_TOTAL_TIME_ENABLED = 1
 PERF_FORMAT_TOTAL_TIME_RUNNING = 2
+PERF_FORMAT_GROUP = 8
+# _IOW('$', 6, char *)
+PERF_EVENT_IOC_SET_FILTER = 0x40082406
+CROSS_LLC = "tp_migrate_cross_llc"
 # (sample key, perf's name, type, config or tracepoint)
 HW_EVENTS = (("hw_cycles", "cycles", PERF_TYPE_HARDWARE, 0),
              ("hw_instructions", "instructions", PERF_TYPE_HARDWARE, 1),
@@ -51,9 +64,9 @@ TRACEFS = ("/sys/kernel/tracing", "/sys/kernel/debug/tracing")
 INSTANCE = "sched_tune_bench"
 
 
-def perf_open(typ, config, cpu, read_format=0):
-    """perf_event_open(2) of one counting event on one CPU, all tasks;
-    returns the fd or raises OSError."""
+def perf_open(typ, config, cpu, read_format=0, group_fd=-1):
+    """perf_event_open(2) of one counting event on one CPU, all tasks (in
+    group_fd's group when given); returns the fd or raises OSError."""
     nr = NR_PERF_EVENT_OPEN.get(platform.machine())
     if nr is None:
         raise OSError(errno.ENOSYS, "no perf_event_open number for %s" % platform.machine())
@@ -63,11 +76,39 @@ def perf_open(typ, config, cpu, read_format=0):
     # type, size, config, sample_period, sample_type, read_format
     struct.pack_into("IIQQQQ", attr, 0, typ, PERF_ATTR_SIZE_VER0, config, 0, 0, read_format)
     fd = libc.syscall(ctypes.c_long(nr), attr, ctypes.c_int(-1), ctypes.c_int(cpu),
-                      ctypes.c_int(-1), ctypes.c_ulong(0))
+                      ctypes.c_int(group_fd), ctypes.c_ulong(0))
     if fd < 0:
         e = ctypes.get_errno()
         raise OSError(e, os.strerror(e))
     return fd
+
+
+def set_filter(fd, expr):
+    """PERF_EVENT_IOC_SET_FILTER: a tracepoint event counts only the hits
+    whose fields match expr (ftrace's filter syntax)."""
+    fcntl.ioctl(fd, PERF_EVENT_IOC_SET_FILTER, expr.encode() + b"\0")
+
+
+def _ranges(cpus):
+    out = []
+    for c in sorted(set(cpus)):
+        if out and c == out[-1][1] + 1:
+            out[-1][1] = c
+        else:
+            out.append([c, c])
+    return out
+
+
+def cross_llc_filter(groups):
+    """The sched_migrate_task filter that keeps a migration whose orig_cpu
+    and dest_cpu are in different LLC groups (groups: lists of CPUs)."""
+    terms = []
+    for g in groups:
+        rs = _ranges(g)
+        inside = "||".join("(orig_cpu>=%d&&orig_cpu<=%d)" % (a, b) for a, b in rs)
+        outside = "&&".join("(dest_cpu<%d||dest_cpu>%d)" % (a, b) for a, b in rs)
+        terms.append("((%s)&&(%s))" % (inside, outside))
+    return "||".join(terms)
 
 
 def tracepoint_id(name):
@@ -113,34 +154,105 @@ def raise_nofile(want):
 
 
 class PerfEvents:
-    """Hardware counters and tracepoint counts, system-wide, per CPU: the
-    counting mode of perf stat -a, without a perf process per run.  An
-    event that cannot be opened is "not available (why)", never an error."""
+    """Hardware counters (one group per CPU) and tracepoint counts,
+    system-wide, per CPU: the counting mode of perf stat -a, without a perf
+    process per run.  An event that cannot be opened is "not available
+    (why)", never an error."""
 
-    def __init__(self, cpus, events=HW_EVENTS + TP_EVENTS, opener=perf_open, tp_id=tracepoint_id):
+    def __init__(self, cpus, events=HW_EVENTS + TP_EVENTS, opener=perf_open, tp_id=tracepoint_id,
+                 llc_groups=None, filt=set_filter):
         self.fds = {}
+        self.groups = []            # [(leader fd, [keys])] of the hardware group
         self.status = {}
         self.multiplexed = set()
-        raise_nofile(len(events) * len(cpus) + 2 * len(cpus) + 64)
+        raise_nofile(len(events) * len(cpus) + 3 * len(cpus) + 64)
+        fmt = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING
+        hw = [e for e in events if e[2] == PERF_TYPE_HARDWARE]
+        if hw:
+            self._open_group(cpus, hw, opener, fmt)
         for key, name, typ, cfg in events:
+            if typ == PERF_TYPE_HARDWARE:
+                continue
             fds = []
             try:
                 config = tp_id(cfg) if typ == PERF_TYPE_TRACEPOINT else cfg
                 for cpu in cpus:
-                    fds.append(opener(typ, config, cpu,
-                                      PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING))
+                    fds.append(opener(typ, config, cpu, fmt))
                 self.fds[key] = fds
                 self.status[key] = "%s: perf_event_open counting, every CPU (as perf stat -a -e %s)" % (name, name)
             except OSError as e:
                 for fd in fds:
                     os.close(fd)
                 self.status[key] = "not available (%s: %s)" % (name, why_not(e, typ))
+        groups = [g for g in (llc_groups or []) if g]
+        if len(groups) < 2:
+            self.status[CROSS_LLC] = "not counted (one last-level cache: every migration stays within it)"
+        elif "tp_sched_migrate_task" not in self.fds:
+            self.status[CROSS_LLC] = "not available (no sched:sched_migrate_task counter)"
+        else:
+            expr = cross_llc_filter(groups)
+            fds = []
+            try:
+                config = tp_id("sched/sched_migrate_task")
+                for cpu in cpus:
+                    fd = opener(PERF_TYPE_TRACEPOINT, config, cpu, fmt)
+                    fds.append(fd)
+                    filt(fd, expr)
+                self.fds[CROSS_LLC] = fds
+                self.status[CROSS_LLC] = ("sched:sched_migrate_task filtered on orig_cpu/dest_cpu in different "
+                                          "LLC groups (%s), every CPU" % " ".join(
+                                              ",".join("%d-%d" % tuple(r) if r[0] != r[1] else str(r[0])
+                                                       for r in _ranges(g)) for g in groups))
+            except OSError as e:
+                for fd in fds:
+                    os.close(fd)
+                self.status[CROSS_LLC] = "not available (filter %s: %s)" % (
+                    expr if len(expr) < 200 else expr[:200] + "...", why_not(e, PERF_TYPE_TRACEPOINT))
+
+    def _open_group(self, cpus, hw, opener, fmt):
+        opened = []
+        names = ",".join(e[1] for e in hw)
+        try:
+            for cpu in cpus:
+                lead = None
+                for key, name, typ, cfg in hw:
+                    if lead is None:
+                        lead = opener(typ, cfg, cpu, fmt | PERF_FORMAT_GROUP)
+                        opened.append(lead)
+                    else:
+                        opened.append(opener(typ, cfg, cpu, fmt | PERF_FORMAT_GROUP, lead))
+                self.groups.append((lead, [e[0] for e in hw]))
+            for key, name, typ, cfg in hw:
+                self.status[key] = ("%s: perf_event_open counting, every CPU, in one group {%s} (as perf stat "
+                                    "-a -e '{%s}')" % (name, names, names))
+            self.group_fds = opened
+        except OSError as e:
+            for fd in opened:
+                os.close(fd)
+            self.groups = []
+            for key, name, typ, cfg in hw:
+                self.status[key] = "not available (%s in the group {%s}: %s)" % (name, names, why_not(e, typ))
 
     def available(self, key):
-        return key in self.fds
+        return key in self.fds or any(key in keys for _, keys in self.groups)
 
     def read(self):
         out = {}
+        if self.groups:
+            tot = dict.fromkeys(self.groups[0][1], 0)
+            for lead, keys in self.groups:
+                raw = os.read(lead, 8 * (3 + len(keys)))
+                nr, en, run = struct.unpack_from("QQQ", raw)
+                vals = struct.unpack_from("%dQ" % nr, raw, 24)
+                for k, v in zip(keys, vals):
+                    sv = scaled((v, en, run))
+                    if sv is None or tot[k] is None:
+                        tot[k] = None
+                        continue
+                    if run < en:
+                        self.multiplexed.add(k)
+                    tot[k] += sv
+            out.update(tot)
         for key, fds in self.fds.items():
             total = 0
             for fd in fds:
@@ -156,13 +268,15 @@ class PerfEvents:
         return out
 
     def close(self):
-        for fds in self.fds.values():
+        for fds in list(self.fds.values()) + [getattr(self, "group_fds", [])]:
             for fd in fds:
                 try:
                     os.close(fd)
                 except OSError:
                     pass
         self.fds = {}
+        self.groups = []
+        self.group_fds = []
 
 
 class MigrationCounter:
@@ -277,6 +391,35 @@ def schedstat_ttwu():
     return total
 
 
+def schedstat_cpu(s=None):
+    """{run_delay_ns, rq_cpu_time_ns} summed over the CPUs of /proc/schedstat
+    (s: its text; version 15 and later: cpuN yld 0 sched goidle ttwu
+    ttwu_local rq_cpu_time run_delay pcount), or {}."""
+    if s is None:
+        s = read("/proc/schedstat")
+    if s is None:
+        return {}
+    delay = cpu_time = 0
+    seen = False
+    for line in s.splitlines():
+        w = line.split()
+        if w and w[0].startswith("cpu") and len(w) >= 10:
+            delay += int(w[8])
+            cpu_time += int(w[7])
+            seen = True
+    return {"run_delay_ns": delay, "rq_cpu_time_ns": cpu_time} if seen else {}
+
+
+def cpu_jiffies():
+    """{cpu_idle, cpu_total}: idle + iowait and all jiffies of /proc/stat's cpu line."""
+    for line in (read("/proc/stat") or "").splitlines():
+        w = line.split()
+        if w and w[0] == "cpu":
+            v = [int(x) for x in w[1:9]]
+            return {"cpu_idle": v[3] + v[4], "cpu_total": sum(v)}
+    return {}
+
+
 def vmstat():
     out = {}
     for line in (read("/proc/vmstat") or "").splitlines():
@@ -287,10 +430,10 @@ def vmstat():
 
 
 class Counters:
-    def __init__(self, cpus, module, perf_events=True):
+    def __init__(self, cpus, module, perf_events=True, llc_groups=None):
         self.mig = MigrationCounter(cpus)
         self.module = module
-        self.perf = PerfEvents(cpus) if perf_events else None
+        self.perf = PerfEvents(cpus, llc_groups=llc_groups) if perf_events else None
 
     def wakeups_from_tracepoint(self):
         return self.perf is not None and self.perf.available("tp_sched_wakeup")
@@ -298,6 +441,8 @@ class Counters:
     def sample(self):
         s = {"migrations": self.mig.read(), "ipi_cal": interrupts_cal(),
              "ctxt": ctxt()}
+        s.update(schedstat_cpu())
+        s.update(cpu_jiffies())
         if self.perf:
             s.update(self.perf.read())
         # wakeups: the tracepoint where it counts, schedstats left alone
@@ -328,13 +473,17 @@ class Counters:
             "/proc/schedstat ttwu_count, all CPUs (kernel.sched_schedstats=1)"
             if schedstat_ttwu() is not None else "unavailable (no sched_wakeup tracepoint, no schedstats)",
             "numa": "/proc/vmstat " + ", ".join(VMSTAT_KEYS),
+            "run_delay": "/proc/schedstat run_delay (time tasks waited on a runqueue), all CPUs"
+            if schedstat_cpu() else "unavailable (no /proc/schedstat: a kernel without CONFIG_SCHED_INFO)",
+            "idle": "/proc/stat cpu idle + iowait jiffies",
             "module": "/sys/kernel/sched_tune/stats/* (differences, never reset)",
         }
         if self.perf is None:
             for key, name, _, _ in HW_EVENTS + TP_EVENTS:
                 out[key] = "not counted (--no-perf-events)"
+            out[CROSS_LLC] = "not counted (--no-perf-events)"
         else:
-            for key, name, _, _ in HW_EVENTS + TP_EVENTS:
+            for key in [e[0] for e in HW_EVENTS + TP_EVENTS] + [CROSS_LLC]:
                 out[key] = self.perf.status[key]
                 if key in self.perf.multiplexed:
                     out[key] += "; multiplexed by the PMU, scaled by time enabled / running"

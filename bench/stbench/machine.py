@@ -9,13 +9,19 @@ what it cannot read it records as "n/a (reason)".
 """
 
 import glob
+import gzip
 import os
 import re
+import shutil
+import subprocess
+import time
 
 from .util import cpulist_parse, read
 
 CPU = "sys/devices/system/cpu"
-LOAD_WARN = 0.5
+# The noise check: CPU time other work takes while the bench is idle (a
+# quiet window before every run), against the same window at the start.
+IDLE_WINDOW_S = 0.5
 
 
 def na(reason):
@@ -231,9 +237,185 @@ def debugfs(root="/"):
     return out
 
 
+def cpu_times(root="/"):
+    """(busy, total) jiffies of all CPUs from /proc/stat's cpu line (busy:
+    everything but idle and iowait), or None."""
+    for line in (read(_p(root, "proc/stat")) or "").splitlines():
+        w = line.split()
+        if w and w[0] == "cpu":
+            try:
+                v = [int(x) for x in w[1:9]]
+            except ValueError:
+                return None
+            total = sum(v)
+            idle = v[3] + (v[4] if len(v) > 4 else 0)
+            return total - idle, total
+    return None
+
+
+def idle_busy(root="/", seconds=IDLE_WINDOW_S, sleep=time.sleep):
+    """Percent of all CPUs' time busy during `seconds` in which the bench
+    does nothing: other work on the machine.  None if unreadable."""
+    a = cpu_times(root)
+    sleep(seconds)
+    b = cpu_times(root)
+    if not a or not b or b[1] <= a[1]:
+        return None
+    return 100.0 * (b[0] - a[0]) / (b[1] - a[1])
+
+
+def idle_threshold(baseline, ncpus):
+    """Busy percent in a quiet window above which a run is flagged: the
+    machine's own idle baseline plus half a CPU's worth (at least 2 points)."""
+    return (baseline or 0.0) + max(2.0, 50.0 / max(1, ncpus))
+
+
+def preemption(root="/"):
+    """The preemption model: debugfs sched/preempt (PREEMPT_DYNAMIC, the
+    mode in force in brackets), else /proc/version's PREEMPT words."""
+    v = read(_p(root, "sys/kernel/debug/sched/preempt"))
+    if v:
+        m = re.search(r"\((\w+)\)", v)
+        return "%s (debugfs sched/preempt: %s)" % (m.group(1) if m else v, v)
+    ver = read(_p(root, "proc/version")) or ""
+    words = re.findall(r"PREEMPT_\w+|PREEMPT(?=\s)", ver)
+    if words:
+        return "%s (/proc/version)" % " ".join(words)
+    return na("no debugfs sched/preempt (debugfs not mounted?) and no PREEMPT in /proc/version")
+
+
+def kernel_config(root="/", release=None):
+    """The running kernel's config text (/boot/config-RELEASE, else
+    /proc/config.gz), or None."""
+    release = release or os.uname().release
+    v = read(_p(root, "boot/config-%s" % release))
+    if v:
+        return v
+    try:
+        with gzip.open(_p(root, "proc/config.gz"), "rt") as f:
+            return f.read()
+    except (OSError, EOFError):
+        return None
+
+
+def config_hz(root="/", release=None):
+    cfg = kernel_config(root, release)
+    if cfg is None:
+        return na("no /boot/config-%s and no /proc/config.gz" % (release or os.uname().release))
+    m = re.search(r"^CONFIG_HZ=(\d+)", cfg, re.M)
+    nohz = [k for k in ("CONFIG_NO_HZ_IDLE", "CONFIG_NO_HZ_FULL") if re.search(r"^%s=y" % k, cfg, re.M)]
+    return "%s%s" % (m.group(1) if m else "?", " (%s)" % ", ".join(nohz) if nohz else "")
+
+
+SCHED_TUNABLES = ("base_slice_ns", "migration_cost_ns", "nr_migrate", "latency_ns", "min_granularity_ns",
+                  "wakeup_granularity_ns", "tunable_scaling", "latency_warn_ms")
+
+
+def sched_tunables(root="/"):
+    """The scheduler's debugfs tunables (sched/*) that exist here."""
+    d = _p(root, "sys/kernel/debug/sched")
+    if not os.path.isdir(d):
+        return na("debugfs sched/ absent (debugfs not mounted?)")
+    out = {k: read(os.path.join(d, k)) for k in SCHED_TUNABLES if read(os.path.join(d, k)) is not None}
+    return out or na("none of %s in debugfs sched/" % ", ".join(SCHED_TUNABLES))
+
+
+def sysctl(root, name):
+    v = read(_p(root, "proc/sys/" + name.replace(".", "/")))
+    return v if v is not None else na("/proc/sys/%s absent" % name.replace(".", "/"))
+
+
+def thp(root="/"):
+    d = _p(root, "sys/kernel/mm/transparent_hugepage")
+    if not os.path.isdir(d):
+        return na("/sys/kernel/mm/transparent_hugepage absent")
+    return {k: read(os.path.join(d, k)) for k in ("enabled", "defrag") if read(os.path.join(d, k)) is not None}
+
+
+def epp(root="/"):
+    """energy_performance_preference per CPU, grouped by value."""
+    per = {}
+    for c in _cpus(root):
+        v = read(_p(root, "%s/cpu%d/cpufreq/energy_performance_preference" % (CPU, c)))
+        if v is not None:
+            per[c] = v
+    return _group(per) if per else na("no cpufreq/energy_performance_preference (no intel_pstate or "
+                                      "amd-pstate in active mode)")
+
+
+def microcode(root="/"):
+    vals = set()
+    for line in (read(_p(root, "proc/cpuinfo")) or "").splitlines():
+        if line.startswith("microcode"):
+            vals.add(line.split(":", 1)[1].strip())
+    if not vals:
+        return na("no microcode line in /proc/cpuinfo (a virtual machine?)")
+    return ", ".join(sorted(vals))
+
+
+# (tool, command that prints its version, Debian package)
+TOOLS = (("python3", None, "python3"), ("hackbench", None, "rt-tests"), ("perf", ["perf", "--version"], "linux-perf"),
+         ("tbench", None, "dbench"), ("gcc", ["gcc", "--version"], "gcc"))
+
+
+def _dpkg_version(pkg):
+    if not shutil.which("dpkg-query"):
+        return None
+    try:
+        p = subprocess.run(["dpkg-query", "-W", "-f", "${Version}", pkg], stdout=subprocess.PIPE,
+                           stderr=subprocess.DEVNULL, universal_newlines=True, timeout=20)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return p.stdout.strip() if p.returncode == 0 and p.stdout.strip() else None
+
+
+def tool_versions():
+    """The version of every program the workloads run and of Python's
+    numerical packages: the package's (dpkg), else the program's own
+    --version line, else n/a."""
+    import platform
+    out = {}
+    for tool, cmd, pkg in TOOLS:
+        if tool == "python3":
+            out[tool] = platform.python_version()
+            continue
+        path = shutil.which(tool)
+        if not path:
+            out[tool] = na("not installed (Debian: %s)" % pkg)
+            continue
+        v = _dpkg_version(pkg)
+        if v:
+            out[tool] = "%s %s" % (pkg, v)
+            continue
+        if cmd:
+            try:
+                p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                   universal_newlines=True, timeout=20)
+                first = (p.stdout or "").strip().splitlines()
+                if p.returncode == 0 and first:
+                    out[tool] = first[0]
+                    continue
+            except (OSError, subprocess.TimeoutExpired):
+                pass
+        out[tool] = na("%s installed, version unknown (no dpkg)" % path)
+    for mod in ("numpy", "scipy", "matplotlib"):
+        try:
+            out[mod] = __import__(mod).__version__
+        except Exception:  # noqa: BLE001 - absent or broken: not used
+            out[mod] = na("not installed")
+    return out
+
+
 def facts(root="/"):
     """Everything above, for results.json's stamp["machine"]."""
     return {
+        "preemption": preemption(root),
+        "config_hz": config_hz(root),
+        "sched_autogroup_enabled": sysctl(root, "kernel.sched_autogroup_enabled"),
+        "sched_tunables": sched_tunables(root),
+        "thp": thp(root),
+        "epp": epp(root),
+        "microcode": microcode(root),
         "cpu_model": cpu_model(root),
         "cpufreq": cpufreq(root),
         "boost": boost(root),
@@ -247,13 +429,14 @@ def facts(root="/"):
     }
 
 
-def noisy(f, performance_governor=False):
-    """Warnings about a machine whose figures will be noisy."""
+def noisy(f, performance_governor=False, idle=None, ncpus=1):
+    """Warnings about a machine whose figures will be noisy.  idle: the
+    busy percent of the CPUs in the quiet windows at the start (the load
+    average is recorded, not judged: it counts the bench's own runs)."""
     out = []
-    la = f.get("loadavg")
-    if isinstance(la, list) and la and la[0] > LOAD_WARN:
-        out.append("load average %.2f > %g at start: other work is running (figures will be noisy)"
-                   % (la[0], LOAD_WARN))
+    if idle is not None and idle > max(2.0, 50.0 / max(1, ncpus)):
+        out.append("%.1f%% of the CPUs' time was busy while the bench was idle at the start: other "
+                   "work is running (figures will be noisy)" % idle)
     cf = f.get("cpufreq")
     gov = governors(cf)
     if gov and gov != {"performance"} and not performance_governor:
@@ -311,4 +494,11 @@ def rows(f):
     if isinstance(d, dict):
         out.append(("debugfs", "%s (lockdown %s)" % ("writable" if d.get("writable") else "not writable: " + d.get("why", ""),
                                                      d.get("lockdown"))))
+    for key, label in (("preemption", "preemption model"), ("config_hz", "CONFIG_HZ"),
+                       ("sched_autogroup_enabled", "kernel.sched_autogroup_enabled"),
+                       ("sched_tunables", "scheduler tunables (debugfs sched/)"),
+                       ("thp", "transparent hugepages"), ("epp", "energy_performance_preference"),
+                       ("microcode", "microcode"), ("tools", "tool versions")):
+        if key in f:
+            out.append((label, _fmt(f[key])))
     return [(k, v if v is not None else na("not recorded")) for k, v in out]

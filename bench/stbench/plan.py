@@ -68,3 +68,25 @@ def round_steps(wname, cfgs, rnd, seed, warmup=1, loaded=True, first=False):
         loaded = want
         first = False
     return steps, loaded
+
+
+# Seconds a run takes besides the workload's own (setting the module,
+# reading every knob back, the counters); the quiet window comes on top.
+RUN_OVERHEAD_S = 1.5
+
+
+def estimate_seconds(steps, workloads, overhead=RUN_OVERHEAD_S):
+    """The time the steps take, as the dry run and the real run's first
+    estimate both say: each run its workload's expected_seconds() plus the
+    overhead, each calibration its expected runs.  A fixed loop count
+    (--hackbench-loops ...) runs as long as it runs: assumed -s, until the
+    real run has timed it."""
+    wl = {w.name: w for w in workloads}
+    est = 0.0
+    for st in steps:
+        w = wl[st["workload"]]
+        if st["kind"] == "calibrate":
+            est += getattr(w, "calibration_runs", lambda: 0)() * (w.expected_seconds() + overhead)
+        else:
+            est += w.expected_seconds() + overhead
+    return est

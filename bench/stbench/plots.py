@@ -1,48 +1,83 @@
 # SPDX-License-Identifier: GPL-2.0
-"""PNG plots: each workload's figures per configuration (every run a point,
-the report's estimator a bar), each workload's runs in the order they ran
-(drift shows as a slope shared by every configuration), and the sweeps
-(median with min..max bars over the knob's values, the migrations in a plot
-of their own: one y axis per plot; a logarithmic x axis when the values are
-numbers spanning a decade or more, as the rate-limit window's do).
+"""PNG plots, drawn by Debian's python3-matplotlib (Agg, no display):
 
-python3-matplotlib draws them where it is installed (Agg, no display);
-else gnuplot (Debian: gnuplot-nox), which is what the qemu guests of
-bench/vm.sh carry; with neither, no plots and the report says why."""
+- forest_<workload>.png: every headline comparison of a workload, the
+  change with its interval (at the level of the marks) and, shaded, the
+  smallest change the run could have detected; the one plot a verdict
+  needs;
+- <workload>_<figure>.png: every run of each configuration and the
+  figure's estimator;
+- order_<workload>.png: every run in the order it ran, one small panel per
+  configuration over the others' runs in grey (drift shows as a slope
+  every panel shares);
+- sweep_<knob>_<workload>.png and ..._migrations.png: a sweep's figure
+  (its estimator with its interval) and task migrations over the knob's
+  values, one y axis each, a log x axis for values spanning a decade.
+
+Axes carry human units (ms, us, k/s; nanosecond knob values as 2 ms).
+Without matplotlib no plot is drawn and the report says so."""
 
 import math
 import os
 import re
-import shutil
-import subprocess
 
+from . import stats
 from .results import sweep_workloads
 
-NO_PLOTTER = ("neither python3-matplotlib nor gnuplot (gnuplot-nox) is installed: "
-              "no plots (apt install python3-matplotlib)")
+NO_PLOTTER = "python3-matplotlib is not installed: no plots (apt install python3-matplotlib)"
 
 
 def _safe(s):
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", s)
 
 
-def _q(s):
-    return '"%s"' % str(s).replace("\\", "\\\\").replace('"', '\\"')
+# --- human units ---------------------------------------------------------------
+TIME_UNITS = (("s", 1.0), ("ms", 1e-3), ("us", 1e-6), ("ns", 1e-9))
 
 
-FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+def human(unit, values):
+    """(factor, unit label) that puts values in a human range: seconds,
+    milliseconds or microseconds for times, k/M for large counts and rates."""
+    vals = [abs(v) for v in values if isinstance(v, (int, float)) and math.isfinite(v) and v != 0]
+    if not vals:
+        return 1.0, unit
+    top = max(vals)
+    base = dict(TIME_UNITS).get(unit)
+    if base is not None:
+        secs = top * base
+        for name, size in TIME_UNITS:
+            if secs >= size or name == "ns":
+                return base / size, name
+    for f, pre in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if top >= 10 * f:
+            return 1.0 / f, "%s %s" % (pre, unit) if unit else pre
+    return 1.0, unit
 
 
-def _ylabel(m):
+def fmt_ns(v):
+    """A knob value in nanoseconds as people read it: 2000000 -> '2 ms'."""
+    try:
+        x = float(v)
+    except (TypeError, ValueError):
+        return str(v)
+    if x == 0:
+        return "0"
+    for name, size in (("s", 1e9), ("ms", 1e6), ("us", 1e3)):
+        if abs(x) >= size:
+            return "%g %s" % (x / size, name)
+    return "%g ns" % x
+
+
+def tick_label(knob, value):
+    return fmt_ns(value) if knob.endswith("_ns") else str(value)
+
+
+def _ylabel(m, unit):
     d = {"lower": ", lower is better", "higher": ", higher is better"}.get(m.get("better"), "")
-    return "%s (%s%s)" % (m["name"], m["unit"], d)
+    return "%s (%s%s)" % (m["name"], unit, d)
 
 
-def _est_label(ms):
-    return "Hmean" if ms.get("estimator") == "hmean" else "mean"
-
-
-# --- what is drawn, whatever draws it ------------------------------------------
+# --- what is drawn ------------------------------------------------------------------
 def sweep_axis(values):
     """x positions of a sweep's values and whether the axis is logarithmic:
     numbers >= 0 whose positive ones span at least a decade go on a log axis,
@@ -72,7 +107,8 @@ def dist_series(data, w, m):
         ms = wc.get(cn, {}).get("metrics", {}).get(m["name"])
         if ms and ms.get("n"):
             est = ms.get("estimate")
-            out.append((cn, list(ms["values"]), ms["median"] if est is None else est, _est_label(ms)))
+            lab = {"gmean": "geometric mean", "hmean": "Hmean"}.get(ms.get("estimator"), "mean")
+            out.append((cn, list(ms["values"]), ms["median"] if est is None else est, lab))
     return out
 
 
@@ -99,42 +135,89 @@ def order_series(data, w, m):
     return out
 
 
+def _interval(ms, alpha):
+    """The estimator's own (1 - alpha) interval: on the log scale for the
+    geometric mean, else the mean's; (lo, hi) or None."""
+    vals = ms.get("values") or []
+    if len(vals) < 2:
+        return None
+    if ms.get("estimator") == "gmean":
+        if min(vals) <= 0:
+            return None
+        xs = [math.log(v) for v in vals]
+    else:
+        xs = vals
+    half = stats.t_ppf(1 - alpha / 2, len(xs) - 1) * stats.stdev(xs) / math.sqrt(len(xs))
+    mu = stats.mean(xs)
+    if ms.get("estimator") == "gmean":
+        return math.exp(mu - half), math.exp(mu + half)
+    return mu - half, mu + half
+
+
 def sweep_series(data, sw, w):
-    """(rows [(x, median, min, max, migrations or None)], log x?, tick
+    """(rows [(x, estimate, lo, hi, migrations or None)], log x?, tick
     labels [(x, value)], migrations key, migrations label), or None with
-    fewer than two points."""
+    fewer than two points.  The estimate is the figure's own estimator
+    (as in the tables), lo..hi its interval."""
     m = w["metrics"][0]
     cells = data["summary"]["cells"]
+    alpha = data["summary"].get("alpha", 0.05)
     # fixed work (timed): migrations per run; timed runs: per second
-    mig_key, mig_label = (("migrations_per_run", "task migrations per run (median)")
+    mig_key, mig_label = (("migrations_per_run", "task migrations per run (mean)")
                           if m["unit"] == "s" else
-                          ("migrations_per_s", "task migrations/s (median)"))
+                          ("migrations_per_s", "task migrations/s (mean)"))
     xs, logx = sweep_axis([pt["value"] for pt in sw["points"]])
     rows = []
     for x, pt in zip(xs, sw["points"]):
         cell = cells.get(w["name"], {}).get(pt["config"], {})
         ms = cell.get("metrics", {}).get(m["name"])
-        mig = cell.get("rates", {}).get(mig_key, {}).get("median")
-        if ms and ms.get("n"):
-            rows.append((x, ms["median"], ms["min"], ms["max"], mig))
+        mig = cell.get("rates", {}).get(mig_key, {}).get("mean")
+        if ms and ms.get("n") and ms.get("estimate") is not None:
+            iv = _interval(ms, alpha) or (ms["estimate"], ms["estimate"])
+            rows.append((x, ms["estimate"], iv[0], iv[1], mig))
     if len(rows) < 2:
         return None
-    ticks = [(x, str(pt["value"])) for x, pt in zip(xs, sw["points"])]
+    ticks = [(x, tick_label(sw["knob"], pt["value"])) for x, pt in zip(xs, sw["points"])]
     return rows, logx, ticks, mig_key, mig_label
 
 
-def sweep_plots(data):
-    """Every sweep's plot, for either plotter: (sweep, workload, its first
-    metric, file name stem, sweep_series()), those with two points or more."""
+def forest_series(data, w):
+    """The headline comparisons of workload w: [(label, cmp)] with an interval."""
+    out = []
+    for key, cmp in data["summary"].get("family", {}).items():
+        wn, met, a, b = key.split("|")
+        if wn == w["name"] and cmp.get("pct") is not None:
+            out.append(("%s vs %s: %s" % (a, b, met), cmp))
+    return out
+
+
+def plan(data):
+    """{key: file under plots/} of every plot the data allows; the same
+    names whether they are drawn now or were drawn earlier."""
+    files = {}
+    for w in data["workloads"]:
+        if forest_series(data, w):
+            files[("forest", w["name"])] = "forest_%s.png" % _safe(w["name"])
+        for m in w["metrics"]:
+            if dist_series(data, w, m):
+                files[("dist", w["name"], m["name"])] = "%s_%s.png" % (_safe(w["name"]), _safe(m["name"]))
+        if w["metrics"] and order_series(data, w, w["metrics"][0]):
+            files[("order", w["name"])] = "order_%s.png" % _safe(w["name"])
     for sw in data.get("sweeps", []):
         for w in sweep_workloads(data, sw):
             s = sweep_series(data, sw, w)
             if s:
-                yield sw, w, w["metrics"][0], "sweep_%s_%s" % (_safe(sw["knob"]), _safe(w["name"])), s
+                stem = "sweep_%s_%s" % (_safe(sw["knob"]), _safe(w["name"]))
+                files[("sweep", sw["knob"], w["name"])] = stem + ".png"
+                if sum(r[4] is not None for r in s[0]) >= 2:
+                    files[("sweep_migrations", sw["knob"], w["name"])] = stem + "_migrations.png"
+    return files
 
 
-def _jitter(j, n):
-    return (j - (n - 1) / 2.0) * min(0.08, 0.6 / max(n, 1))
+def existing(out, data):
+    """The planned plots whose PNG is on disk in out/plots (drawn by an
+    earlier report): {key: relative path}."""
+    return {k: "plots/" + f for k, f in plan(data).items() if os.path.isfile(os.path.join(out, "plots", f))}
 
 
 def _subtitle(data):
@@ -148,252 +231,233 @@ def _pyplot():
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
-    except Exception:  # noqa: BLE001 - not installed, or broken: the fallback draws
+    except Exception:  # noqa: BLE001 - not installed, or broken: no plots
         return None
     return plt
 
 
-def _draw_mpl(plt, out, data):
+MARKERS = "osD^vP*Xhp<>"
+
+
+def styles(plt, names):
+    """A distinct (colour, marker) per configuration: tab20's colours, then
+    markers once the colours are used up."""
+    cmap = plt.get_cmap("tab20")
+    return {cn: (cmap(i % 20), MARKERS[(i // 20) % len(MARKERS)]) for i, cn in enumerate(names)}
+
+
+def _draw_forest(plt, data, w, sub):
+    rows = forest_series(data, w)
+    fig, ax = plt.subplots(figsize=(10, 1.2 + 0.32 * len(rows)))
+    lin = any(c.get("scale") != "log" for _, c in rows)
+    ys = list(range(len(rows)))[::-1]
+    for y, (lab, c) in zip(ys, rows):
+        up, dn = c.get("mde_pct"), c.get("mde_down_pct")
+        if up is not None:
+            lo_b = -dn if dn is not None else -up
+            ax.barh(y, up - lo_b, left=lo_b, height=0.7, color="#d8d8d8", zorder=1,
+                    label="smallest detectable" if y == ys[0] else None)
+        col = "#c03020" if c.get("significant") else "#3060a0"
+        ci = c.get("ci_pct")
+        if ci:
+            ax.plot(ci, [y, y], color=col, linewidth=2, zorder=2)
+        ax.plot([c["pct"]], [y], marker="D" if c.get("significant") else "o", color=col, zorder=3)
+    ax.axvline(0, color="black", linewidth=0.8)
+    if not lin:
+        # a ratio scale: equal distances for x and 1/x
+        lo, hi = ax.get_xlim()
+        ax.set_xscale("function", functions=(lambda p: _log1p_pct(p), lambda v: _expm1_pct(v)))
+        ticks = spaced_ticks(max(lo, -99.9), hi)
+        ax.set_xticks(ticks)
+        ax.set_xticklabels(["%+g%%" % t if t else "0" for t in ticks], fontsize="small")
+        ax.set_xlim(max(lo, -99.9), hi)
+    ax.set_yticks(ys)
+    ax.set_yticklabels([r[0] for r in rows], fontsize="small")
+    lv = data["summary"].get("level")
+    ax.set_xlabel("change in %% (%s; diamond, red: marked; interval at %s; grey: smallest detectable, "
+                  "80%% power at alpha/%d)" % ("ratio scale" if not lin else "linear", "n/a" if lv is None
+                                             else "%.4g%%" % (100 * lv), data["summary"].get("family_size") or 1),
+                  fontsize="small")
+    ax.set_title("%s: headline comparisons%s" % (w["name"], sub))
+    ax.grid(axis="x", alpha=0.4)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize="small")
+    return fig
+
+
+# changes in percent at round ratios (x0.1, x0.25, x0.5, x0.8 and back)
+RATIO_TICKS = (-99, -90, -75, -50, -20, -10, -5, 0, 5, 10, 25, 100, 300, 900, 9900)
+
+
+def spaced_ticks(lo, hi, n=8):
+    """RATIO_TICKS between lo and hi (percent), at least 1/n of the span
+    apart on the log scale, 0 always among them."""
+    def pos(t):
+        return math.log1p(t / 100.0)
+    cand = [t for t in RATIO_TICKS if lo <= t <= hi]
+    if not cand:
+        return [0]
+    gap = (pos(hi) - pos(max(lo, -99.9))) / n
+    out = [0] if lo <= 0 <= hi else []
+    for t in sorted(cand, key=abs):
+        if all(abs(pos(t) - pos(u)) >= gap for u in out):
+            out.append(t)
+    return sorted(out)
+
+
+def _log1p_pct(p):
+    import numpy as np
+    return np.log(np.maximum(1.0 + np.asarray(p, dtype=float) / 100.0, 1e-9))
+
+
+def _expm1_pct(v):
+    import numpy as np
+    return (np.exp(np.asarray(v, dtype=float)) - 1.0) * 100.0
+
+
+def _draw_dist(plt, data, w, m, sty, sub):
+    series = dist_series(data, w, m)
+    f, unit = human(m["unit"], [v for s in series for v in s[1]])
+    fig, ax = plt.subplots(figsize=(10, 5.6))
+    for i, (cn, vals, est, lab) in enumerate(series):
+        c, mk = sty.get(cn, ("#808080", "o"))
+        ax.scatter([i + _jitter(j, len(vals)) for j in range(len(vals))], [v * f for v in vals],
+                   s=26, color=c, marker=mk, zorder=3)
+        ax.hlines(est * f, i - 0.3, i + 0.3, colors="black", linewidth=2.5, zorder=2,
+                  label=lab if i == 0 else None)
+    ax.set_xticks(range(len(series)))
+    ax.set_xticklabels([s[0] for s in series], rotation=30, ha="right")
+    ax.set_xlim(-0.6, len(series) - 0.4)
+    ax.set_ylabel(_ylabel(m, unit))
+    ax.set_title("%s: %s per configuration%s" % (w["name"], m["name"], sub))
+    ax.grid(axis="y", alpha=0.4)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize="small")
+    return fig
+
+
+def _draw_order(plt, data, w, cfgs, sty, sub):
+    m = w["metrics"][0]
+    series = order_series(data, w, m)
+    names = [c for c in cfgs if c in series] + [c for c in series if c not in cfgs]
+    f, unit = human(m["unit"], [y for s in series.values() for y in s[1]])
+    ncol = min(4, len(names))
+    nrow = int(math.ceil(len(names) / float(ncol)))
+    fig, axes = plt.subplots(nrow, ncol, figsize=(3.2 * ncol + 1, 2.4 * nrow + 1), sharex=True, sharey=True,
+                             squeeze=False)
+    allx = [x for s in series.values() for x in s[0]]
+    ally = [y * f for s in series.values() for y in s[1]]
+    for k, ax in enumerate(a for row in axes for a in row):
+        if k >= len(names):
+            ax.set_visible(False)
+            continue
+        cn = names[k]
+        xs, ys, ws = series[cn]
+        c, mk = sty.get(cn, ("#808080", "o"))
+        ax.scatter(allx, ally, s=6, color="#c8c8c8", zorder=1)
+        ax.scatter([x for x, wu in zip(xs, ws) if not wu], [y * f for y, wu in zip(ys, ws) if not wu],
+                   s=22, color=c, marker=mk, edgecolors="black", linewidths=0.4, zorder=3)
+        if any(ws):
+            ax.scatter([x for x, wu in zip(xs, ws) if wu], [y * f for y, wu in zip(ys, ws) if wu],
+                       s=20, facecolors="none", edgecolors=[c], marker=mk, zorder=3)
+        ax.set_title(cn, fontsize="small")
+        ax.grid(alpha=0.3)
+    fig.supxlabel("run index in the bench (grey: every other configuration; hollow: warm-up, discarded)",
+                  fontsize="small")
+    fig.supylabel(_ylabel(m, unit), fontsize="small")
+    fig.suptitle("%s: %s of every run in the order run%s" % (w["name"], m["name"], sub))
+    return fig
+
+
+def _jitter(j, n):
+    return (j - (n - 1) / 2.0) * min(0.08, 0.6 / max(n, 1))
+
+
+def draw_all(plt, out, data):
     pdir = os.path.join(out, "plots")
     os.makedirs(pdir, exist_ok=True)
     sub = _subtitle(data)
     cfgs = _configs(data)
-    cmap = plt.get_cmap("tab10")
-    colour = {cn: cmap(i % 10) for i, cn in enumerate(cfgs)}
+    sty = styles(plt, cfgs)
     files = {}
+    wanted = plan(data)
 
-    def save(fig, png):
+    def save(key, fig):
         fig.tight_layout()
-        fig.savefig(os.path.join(pdir, png), dpi=96)
+        fig.savefig(os.path.join(pdir, wanted[key]), dpi=96)
         plt.close(fig)
-        return "plots/" + png
+        files[key] = "plots/" + wanted[key]
 
     for w in data["workloads"]:
+        if ("forest", w["name"]) in wanted:
+            save(("forest", w["name"]), _draw_forest(plt, data, w, sub))
         for m in w["metrics"]:
-            series = dist_series(data, w, m)
-            if not series:
+            if ("dist", w["name"], m["name"]) in wanted:
+                save(("dist", w["name"], m["name"]), _draw_dist(plt, data, w, m, sty, sub))
+        if ("order", w["name"]) in wanted:
+            save(("order", w["name"]), _draw_order(plt, data, w, cfgs, sty, sub))
+
+    for sw in data.get("sweeps", []):
+        for w in sweep_workloads(data, sw):
+            s = sweep_series(data, sw, w)
+            if not s:
                 continue
-            fig, ax = plt.subplots(figsize=(10, 5.6))
-            for i, (cn, vals, est, lab) in enumerate(series):
-                ax.scatter([i + _jitter(j, len(vals)) for j in range(len(vals))], vals,
-                           s=22, color="#3060a0", zorder=3)
-                ax.hlines(est, i - 0.3, i + 0.3, colors="#c03020", linewidth=3, zorder=2,
-                          label=lab if i == 0 else None)
-            ax.set_xticks(range(len(series)))
-            ax.set_xticklabels([s[0] for s in series], rotation=25, ha="right")
-            ax.set_xlim(-0.6, len(series) - 0.4)
-            ax.set_ylabel(_ylabel(m))
-            ax.set_title("%s: %s per configuration%s" % (w["name"], m["name"], sub))
-            ax.grid(axis="y", alpha=0.4)
-            ax.legend(loc="best", fontsize="small")
-            files[("dist", w["name"], m["name"])] = save(fig, "%s_%s.png" % (_safe(w["name"]), _safe(m["name"])))
+            rows, logx, ticks, mig_key, mig_label = s
+            m = w["metrics"][0]
+            xlab = sw["knob"] + (" (log scale; 0 drawn a decade below the smallest value)" if logx else "")
 
-        m = w["metrics"][0]
-        series = order_series(data, w, m)
-        if series:
-            fig, ax = plt.subplots(figsize=(10, 5.6))
-            for cn in [c for c in cfgs if c in series] + [c for c in series if c not in cfgs]:
-                xs, ys, ws = series[cn]
-                c = colour.get(cn, "#808080")
-                ax.scatter([x for x, wu in zip(xs, ws) if not wu], [y for y, wu in zip(ys, ws) if not wu],
-                           s=24, color=c, label=cn, zorder=3)
-                if any(ws):
-                    ax.scatter([x for x, wu in zip(xs, ws) if wu], [y for y, wu in zip(ys, ws) if wu],
-                               s=24, facecolors="none", edgecolors=[c], zorder=3)
-            ax.set_xlabel("run index in the bench (hollow: warm-up, discarded)")
-            ax.set_ylabel(_ylabel(m))
-            ax.set_title("%s: %s of every run in the order run%s" % (w["name"], m["name"], sub))
-            ax.grid(alpha=0.4)
-            ax.legend(loc="best", fontsize="small", ncol=2)
-            files[("order", w["name"])] = save(fig, "order_%s.png" % _safe(w["name"]))
+            def axes(title, ylabel):
+                fig, ax = plt.subplots(figsize=(10, 5.6))
+                if logx:
+                    ax.set_xscale("log")
+                ax.set_xticks([t[0] for t in ticks])
+                ax.set_xticklabels([t[1] for t in ticks], rotation=25 if len(ticks) > 4 else 0)
+                ax.minorticks_off()
+                ax.set_xlabel(xlab)
+                ax.set_ylabel(ylabel)
+                ax.set_title(title)
+                ax.grid(alpha=0.4)
+                return fig, ax
 
-    for sw, w, m, base, (rows, logx, ticks, mig_key, mig_label) in sweep_plots(data):
-        xlab = sw["knob"] + (" (log scale; 0 drawn a decade below the smallest value)" if logx else "")
-
-        def axes(title, ylabel):
-            fig, ax = plt.subplots(figsize=(10, 5.6))
-            if logx:
-                ax.set_xscale("log")
-            ax.set_xticks([t[0] for t in ticks])
-            ax.set_xticklabels([t[1] for t in ticks], rotation=25 if len(ticks) > 4 else 0)
-            ax.minorticks_off()
-            ax.set_xlabel(xlab)
-            ax.set_ylabel(ylabel)
-            ax.set_title(title)
-            ax.grid(alpha=0.4)
-            return fig, ax
-
-        fig, ax = axes("%s over %s (median, min..max)%s" % (w["name"], sw["knob"], sub), _ylabel(m))
-        xs = [r[0] for r in rows]
-        med = [r[1] for r in rows]
-        ax.errorbar(xs, med, yerr=[[r[1] - r[2] for r in rows], [r[3] - r[1] for r in rows]],
-                    marker="o", color="#3060a0", capsize=4, linewidth=2)
-        files[("sweep", sw["knob"], w["name"])] = save(fig, base + ".png")
-        mig = [(r[0], r[4]) for r in rows if r[4] is not None]
-        if len(mig) >= 2:
-            fig, ax = axes("%s over %s: %s%s" % (w["name"], sw["knob"], mig_key.replace("_per_", "/"), sub),
-                           mig_label)
-            ax.plot([p[0] for p in mig], [p[1] for p in mig], marker="s", linestyle="--", color="#c03020")
-            files[("sweep_migrations", sw["knob"], w["name"])] = save(fig, base + "_migrations.png")
-    return files, None
+            f, unit = human(m["unit"], [r[3] for r in rows])
+            est = {"gmean": "geometric mean"}.get(estimator(data, w, m), "mean")
+            fig, ax = axes("%s over %s (%s, %d%% interval)%s" % (
+                w["name"], sw["knob"], est, int(round(100 * (1 - data["summary"].get("alpha", 0.05)))), sub),
+                _ylabel(m, unit))
+            ax.errorbar([r[0] for r in rows], [r[1] * f for r in rows],
+                        yerr=[[(r[1] - r[2]) * f for r in rows], [(r[3] - r[1]) * f for r in rows]],
+                        marker="o", color="#3060a0", capsize=4, linewidth=2)
+            save(("sweep", sw["knob"], w["name"]), fig)
+            if ("sweep_migrations", sw["knob"], w["name"]) in wanted:
+                mig = [(r[0], r[4]) for r in rows if r[4] is not None]
+                f, unit = human("", [p[1] for p in mig])
+                fig, ax = axes("%s over %s: %s%s" % (w["name"], sw["knob"], mig_key.replace("_per_", "/"), sub),
+                               mig_label + (" (%s)" % unit if unit else ""))
+                ax.plot([p[0] for p in mig], [p[1] * f for p in mig], marker="s", linestyle="--", color="#c03020")
+                save(("sweep_migrations", sw["knob"], w["name"]), fig)
+    return files
 
 
-# --- gnuplot -------------------------------------------------------------------------
-def terminal():
-    """(terminal, whether text rotates): pngcairo where fontconfig is set up,
-    else libgd's png with a TrueType font file, else libgd's built-in font,
-    which cannot rotate (an initramfs, a minimal container)."""
-    if os.path.exists("/etc/fonts/fonts.conf"):
-        p = subprocess.run(["gnuplot", "-e", "set terminal pngcairo"], stdout=subprocess.PIPE,
-                           stderr=subprocess.STDOUT, universal_newlines=True)
-        if p.returncode == 0 and not p.stdout.strip():
-            return "pngcairo size 960,540 noenhanced font ',10'", True
-    if os.path.exists(FONT):
-        return "png size 960,540 noenhanced font %s 9" % _q(FONT), True
-    return "png size 960,540 noenhanced", False
+def estimator(data, w, m):
+    for cell in data["summary"]["cells"].get(w["name"], {}).values():
+        ms = cell.get("metrics", {}).get(m["name"])
+        if ms:
+            return ms.get("estimator")
+    return None
 
 
-# a colour per configuration, in the order of the configurations
-PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
-           "#7f7f7f", "#bcbd22", "#17becf"]
-
-
-def _draw_gnuplot(out, data):
-    pdir = os.path.join(out, "plots")
-    os.makedirs(pdir, exist_ok=True)
-    term, rotate = terminal()
-    rot = " rotate by -25" if rotate else ""
-    cfgs = _configs(data)
-    sub = _subtitle(data)
-    script = []
-    files = {}
-
-    def png(name, title, ylabel):
-        script.extend(["set terminal %s" % term, "set output %s" % _q(os.path.join(pdir, name)),
-                       "set title %s" % _q(title), "set ylabel %s" % _q(ylabel),
-                       "set grid", "set autoscale y"])
-        return "plots/" + name
-
-    def reset():
-        script.extend(["unset output", "unset xlabel", "unset xtics", "set xtics auto",
-                       "unset logscale x", "set autoscale x", "unset key"])
-
-    for w in data["workloads"]:
-        for m in w["metrics"]:
-            series = dist_series(data, w, m)
-            if not series:
-                continue
-            base = "%s_%s" % (_safe(w["name"]), _safe(m["name"]))
-            pts = ["%d %.10g %.4f" % (i, v, _jitter(j, len(vals)))
-                   for i, (cn, vals, est, lab) in enumerate(series) for j, v in enumerate(vals)]
-            ests = ["%d %.10g" % (i, est) for i, (cn, vals, est, lab) in enumerate(series)]
-            dat = os.path.join(pdir, base + ".dat")
-            with open(dat, "w") as f:
-                f.write("\n".join(pts) + "\n\n\n" + "\n".join(ests) + "\n")
-            files[("dist", w["name"], m["name"])] = png(
-                base + ".png", "%s: %s per configuration%s" % (w["name"], m["name"], sub), _ylabel(m))
-            xt = ", ".join("%s %d" % (_q(s[0]), i) for i, s in enumerate(series))
-            script += [
-                "set xtics (%s)%s" % (xt, rot), "set xrange [-0.6:%g]" % (len(series) - 0.4),
-                "set key top right",
-                "plot %s index 0 using ($1+$3):2 with points pt 7 ps 1.2 lc rgb '#3060a0' notitle, "
-                "'' index 1 using ($1-0.3):2:(0.6):(0) with vectors nohead lw 3 lc rgb '#c03020' title %s"
-                % (_q(dat), _q(series[0][3])),
-            ]
-            reset()
-
-        m = w["metrics"][0]
-        series = order_series(data, w, m)
-        if series:
-            names = [c for c in cfgs if c in series] + [c for c in series if c not in cfgs]
-            dat = os.path.join(pdir, "order_%s.dat" % _safe(w["name"]))
-            blocks, plots = [], []
-            for k, cn in enumerate(names):
-                xs, ys, ws = series[cn]
-                blocks.append("\n".join("%d %.10g %d" % t for t in zip(xs, ys, ws)))
-                c = PALETTE[cfgs.index(cn) % len(PALETTE)] if cn in cfgs else "#808080"
-                plots.append("%s index %d using 1:($3 > 0 ? 1/0 : $2) with points pt 7 ps 1.1 lc rgb '%s' title %s, "
-                             "'' index %d using 1:($3 > 0 ? $2 : 1/0) with points pt 6 ps 1.1 lc rgb '%s' notitle"
-                             % ("''" if k else _q(dat), k, c, _q(cn), k, c))
-            with open(dat, "w") as f:
-                f.write("\n\n\n".join(blocks) + "\n")
-            files[("order", w["name"])] = png(
-                "order_%s.png" % _safe(w["name"]),
-                "%s: %s of every run in the order run%s" % (w["name"], m["name"], sub), _ylabel(m))
-            script += ["set xlabel %s" % _q("run index in the bench (hollow: warm-up, discarded)"),
-                       "set key outside right", "plot " + ", ".join(plots)]
-            reset()
-
-    for sw, w, m, base, (rows, logx, ticks, mig_key, mig_label) in sweep_plots(data):
-        dat = os.path.join(pdir, base + ".dat")
-        with open(dat, "w") as f:
-            f.write("\n".join("%.10g %.10g %.10g %.10g %s" % (r[0], r[1], r[2], r[3],
-                                                            "NaN" if r[4] is None else "%.10g" % r[4])
-                              for r in rows) + "\n")
-        xt = ", ".join("%s %.10g" % (_q(t[1]), t[0]) for t in ticks)
-        if logx:
-            lo, hi = ticks[0][0], ticks[0][0]
-            for t in ticks:
-                lo, hi = min(lo, t[0]), max(hi, t[0])
-            xr = "set logscale x; set xrange [%.10g:%.10g]" % (lo / 2, hi * 2)
-        else:
-            xr = "set xrange [-0.5:%g]" % (len(ticks) - 0.5)
-        xlab = sw["knob"] + (" (log scale; 0 drawn a decade below the smallest value)" if logx else "")
-        files[("sweep", sw["knob"], w["name"])] = png(
-            base + ".png", "%s over %s (median, min..max)%s" % (w["name"], sw["knob"], sub), _ylabel(m))
-        script += ["set xlabel %s" % _q(xlab), "set xtics (%s)%s" % (xt, rot), xr,
-                   "plot %s using 1:2:3:4 with yerrorlines pt 7 lw 2 lc rgb '#3060a0' notitle" % _q(dat)]
-        reset()
-        if sum(r[4] is not None for r in rows) >= 2:
-            files[("sweep_migrations", sw["knob"], w["name"])] = png(
-                base + "_migrations.png", "%s over %s: %s%s" % (w["name"], sw["knob"],
-                                                                mig_key.replace("_per_", "/"), sub), mig_label)
-            script += ["set xlabel %s" % _q(xlab), "set xtics (%s)%s" % (xt, rot), xr,
-                       "plot %s using 1:5 with linespoints pt 5 dt 2 lc rgb '#c03020' notitle" % _q(dat)]
-            reset()
-
-    if not script:
-        return {}, None
-    gp = os.path.join(pdir, "plots.gnuplot")
-    with open(gp, "w") as f:
-        f.write("\n".join(script) + "\n")
-    p = subprocess.run(["gnuplot", gp], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                       universal_newlines=True)
-    note = None
-    if p.returncode:
-        note = "gnuplot failed (%d): %s" % (p.returncode, p.stdout.strip()[-800:])
-    return files, note
-
-
-def plotter(prefer=None):
-    """'matplotlib', 'gnuplot' or None: what draw() will use.  prefer (or
-    SCHED_TUNE_BENCH_PLOTTER) picks one of those installed; 'none' none."""
-    prefer = prefer or os.environ.get("SCHED_TUNE_BENCH_PLOTTER") or None
-    if prefer == "none":
+def plotter():
+    """'matplotlib' when it can be imported, else None (SCHED_TUNE_BENCH_PLOTTER=none: None)."""
+    if os.environ.get("SCHED_TUNE_BENCH_PLOTTER") == "none":
         return None
-    have = []
-    if prefer in (None, "matplotlib") and _pyplot() is not None:
-        have.append("matplotlib")
-    if prefer in (None, "gnuplot") and shutil.which("gnuplot"):
-        have.append("gnuplot")
-    return have[0] if have else None
+    return "matplotlib" if _pyplot() is not None else None
 
 
-def draw(out, data, prefer=None):
+def draw(out, data):
     """Writes plots/*.png; returns ({key: relative path}, note or None).
-    Keys: ("dist", workload, figure), ("order", workload),
-    ("sweep", knob, workload), ("sweep_migrations", knob, workload)."""
-    which = plotter(prefer)
-    if which is None:
-        if prefer and prefer != "none":
-            return {}, "%s is not installed: no plots" % prefer
+    Keys: ("forest", workload), ("dist", workload, figure), ("order",
+    workload), ("sweep", knob, workload), ("sweep_migrations", knob,
+    workload)."""
+    if plotter() is None:
         return {}, NO_PLOTTER
-    if which == "matplotlib":
-        files, note = _draw_mpl(_pyplot(), out, data)
-    else:
-        files, note = _draw_gnuplot(out, data)
-    missing = [k for k, v in files.items() if not os.path.isfile(os.path.join(out, v))]
-    for k in missing:
-        del files[k]
-    data["plotter"] = which
-    return files, note
+    files = draw_all(_pyplot(), out, data)
+    data["plotter"] = "matplotlib"
+    return files, None

@@ -5,11 +5,12 @@ Everything here reads only the results dictionary, so a report can be
 written again later (sched-tune-bench report DIR), e.g. on another machine.
 """
 
+import copy
 import json
 import math
 import os
 
-from . import machine, plots, stats
+from . import __version__, machine, model, plots, stats
 from .results import runs_on, sweep_workloads
 from .util import fmt_num
 
@@ -20,6 +21,9 @@ RATES = [
     ("ctxt_per_s", "ctxt/s", "context switches per second"),
     ("wakeups_per_s", "wakeups/s", "wakeups (sched_wakeup tracepoint, else schedstat ttwu_count) per second"),
     ("ipi_per_wakeup", "IPIs/wakeup", "function-call IPIs per wakeup"),
+    ("run_delay_ms_per_s", "runq wait ms/s", "time tasks waited on a runqueue (schedstat run_delay), "
+     "summed over tasks, per second"),
+    ("idle_pct", "idle %", "CPU time idle (and iowait) during the run, percent of all CPUs"),
 ]
 # Hardware counters and tracepoint counts (perf_event_open, as perf stat
 # -a): exploratory rows; (rate, column, counter key(s) it needs)
@@ -31,6 +35,9 @@ PERF_RATES = [
     ("cache_misses_per_kinstr", "cache-misses/1k instr", ("hw_cache_misses", "hw_instructions")),
     ("tp_migrate_task_per_s", "sched_migrate_task/s", ("tp_sched_migrate_task",)),
     ("tp_wakeup_per_s", "sched_wakeup/s", ("tp_sched_wakeup",)),
+    ("migrations_llc_local_per_s", "LLC-local migrations/s", ("tp_migrate_cross_llc", "tp_sched_migrate_task")),
+    ("migrations_cross_llc_per_s", "cross-LLC migrations/s", ("tp_migrate_cross_llc",)),
+    ("cross_llc_pct", "cross-LLC % of migrations", ("tp_migrate_cross_llc", "tp_sched_migrate_task")),
 ]
 # Seed 001's counters (module stats/): EEVDF (6.12, 7.3) and CFS (6.1)
 EEVDF_COUNTERS = ("check_deadline", "update_deadline", "preempt_deadline", "preempt_deadline_lazy",
@@ -58,6 +65,17 @@ def run_rates(run):
         r["ipc"] = c["hw_instructions"] / c["hw_cycles"]
     if c.get("hw_cache_misses") is not None and c.get("hw_instructions"):
         r["cache_misses_per_kinstr"] = 1000.0 * c["hw_cache_misses"] / c["hw_instructions"]
+    if el > 0 and c.get("run_delay_ns") is not None:
+        r["run_delay_ms_per_s"] = c["run_delay_ns"] / 1e6 / el
+    if c.get("cpu_total"):
+        r["idle_pct"] = 100.0 * (c.get("cpu_idle") or 0) / c["cpu_total"]
+    cross, mig = c.get("tp_migrate_cross_llc"), c.get("tp_sched_migrate_task")
+    if cross is not None and mig is not None:
+        if el > 0:
+            r["migrations_cross_llc_per_s"] = cross / el
+            r["migrations_llc_local_per_s"] = max(0, mig - cross) / el
+        if mig:
+            r["cross_llc_pct"] = 100.0 * cross / mig
     if c.get("migrations") is not None:
         # with a fixed amount of work, immune to how fast time runs
         r["migrations_per_run"] = float(c["migrations"])
@@ -91,10 +109,31 @@ def headline_metric(w):
     return HEADLINE_METRICS.get(w["name"].split("-")[0])
 
 
+# Figures that can be 0 (counts, spreads) are compared as differences;
+# every other figure of a workload (a time, a latency, a rate: positive
+# by nature) as a ratio on the log scale.  Fixed by the figure, never by
+# its values.
+LINEAR_FIGURES = ("numa_pte_updates", "numa_hint_faults", "copy_cv_pct", "starved")
+
+
+def scale_of(m):
+    """'log' or 'linear': how a figure is compared (its own "scale", else
+    from its name and direction, for results of older benches)."""
+    if m.get("scale") in ("log", "linear"):
+        return m["scale"]
+    if m.get("name") in LINEAR_FIGURES:
+        return "linear"
+    return "log" if m.get("better") in ("lower", "higher") else "linear"
+
+
 def estimator_of(m):
-    """One estimator per figure: Hmean for throughputs (higher is better,
-    per second), the mean for everything else (times, latencies, counts)."""
-    return "hmean" if m.get("better") == "higher" else "mean"
+    """One estimator per figure: the geometric mean for log-scale figures
+    (times, latencies, throughputs), the mean for linear ones (counts)."""
+    return stats.SCALE_ESTIMATOR[scale_of(m)]
+
+
+def est_label(est):
+    return {"gmean": "Gmean", "hmean": "Hmean", "mean": "mean"}.get(est, est)
 
 
 def valid_alpha(a):
@@ -103,7 +142,8 @@ def valid_alpha(a):
 
 def data_alpha(data):
     """The run's alpha; a stored value outside (0, 1) (an old bench took
-    --alpha 5) is replaced by 0.05, and the report says so."""
+    --alpha 5) is replaced by 0.05, and the report says so (in the
+    summary: results.json stays as it is)."""
     a = data.get("alpha", DEFAULT_ALPHA)
     if valid_alpha(a):
         return a
@@ -119,8 +159,6 @@ def _metric_summary(vals, estimator):
     s["values"] = vals
     s["estimator"] = estimator
     s["estimate"] = stats.estimate(vals, estimator) if vals else None
-    if estimator == "hmean":
-        s["hmean"] = s["estimate"]
     s["coeffvar"] = stats.coeffvar(vals)
     return s
 
@@ -134,39 +172,155 @@ def _num(v):
     return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
 
 
+def _round(r):
+    v = r.get("rep")
+    return v if isinstance(v, int) and not isinstance(v, bool) else 0
+
+
+def timed_runs(data):
+    """[(order index, run)]: every run but the calibrations, numbered in the
+    order they ran (warm-ups count: they took their place in the order)."""
+    out = []
+    i = 0
+    for r in data.get("runs", []):
+        if r.get("calibration"):
+            continue
+        i += 1
+        out.append((i, r))
+    return out
+
+
+class Ctx:
+    """What the comparisons of one summary need: the fitted models per
+    (workload, figure key) and alpha."""
+
+    def __init__(self, alpha):
+        self.alpha = alpha
+        self.fits = {}
+
+    def cmp(self, cells, w, metric, a, b):
+        """a vs b on one figure of workload w (metric: a figure's name or
+        rates.KEY), from the paired model; None where either has no value."""
+        ca, cb = cells.get(w, {}).get(a), cells.get(w, {}).get(b)
+        if not ca or not cb:
+            return None
+        msa, msb = _cell_vals(ca, metric), _cell_vals(cb, metric)
+        if not msa.get("n") or not msb.get("n"):
+            return None
+        fit, scale = self.fits.get((w, metric), (None, "linear"))
+        return make_cmp(fit, scale, a, b, msa, msb, self.alpha)
+
+
+def make_cmp(fit, scale, a, b, msa, msb, alpha):
+    """The comparison of configuration a with b from the model."""
+    out = {"estimator": msa.get("estimator"), "scale": scale, "est_a": msa.get("estimate"),
+           "est_b": msb.get("estimate"), "n_a": msa["n"], "n_b": msb["n"], "pct": None,
+           "ci_pct": None, "p": None, "mde_pct": None, "mde_down_pct": None, "significant": False,
+           "alpha": alpha, "level": 1.0 - alpha, "note": None,
+           "model": fit.terms if fit is not None else None}
+    c = fit.contrast(a, b) if fit is not None else None
+    if c is None:
+        if out["est_a"] is not None and out["est_b"] is not None:
+            out["pct"] = stats.pct_change(out["est_a"], out["est_b"])
+        out["note"] = "n<2" if min(msa["n"], msb["n"]) < 2 else "too few runs for the model"
+        return out
+    d, se, df = c
+    out.update(d=d, se=se, df=df)
+    if scale == "log":
+        ch = stats.log_change(d, se, df, alpha)
+    else:
+        ch = stats.lin_change(d, se, df, msb.get("mean") or 0.0, alpha)
+        out["base_mean"] = msb.get("mean")
+    out.update(ch)
+    out["significant"] = out.get("p") is not None and out["p"] < alpha
+    return out
+
+
+def reinterval(cmp, alpha_ci, alpha_mde):
+    """cmp's interval at 1 - alpha_ci and its smallest detectable change at
+    alpha_mde, from its stored estimate, standard error and df."""
+    if cmp.get("se") in (None, 0.0):
+        return
+    if cmp["scale"] == "log":
+        ci = stats.log_change(cmp["d"], cmp["se"], cmp["df"], alpha_ci)
+        md = stats.log_change(cmp["d"], cmp["se"], cmp["df"], alpha_mde)
+    else:
+        ci = stats.lin_change(cmp["d"], cmp["se"], cmp["df"], cmp.get("base_mean") or 0.0, alpha_ci)
+        md = stats.lin_change(cmp["d"], cmp["se"], cmp["df"], cmp.get("base_mean") or 0.0, alpha_mde)
+    if ci.get("ci_pct"):
+        cmp["ci_pct"] = ci["ci_pct"]
+        cmp["level"] = 1.0 - alpha_ci
+        cmp["mde_pct"], cmp["mde_down_pct"] = md["mde_pct"], md["mde_down_pct"]
+        cmp["mde_alpha"] = alpha_mde
+
+
+def aa_configs(data):
+    """The A/A configurations (--aa): a copy of the baseline under another name."""
+    return [c["name"] for c in data.get("configs", []) if c.get("kind") == "aa" and not c.get("skip")]
+
+
 def summarize(data):
     """Per workload x configuration: every figure's statistics (with its
-    estimator and CoeffVar), the rates, the comparison with the baseline,
-    and the headline family corrected with Benjamini-Hochberg."""
+    estimator and CoeffVar), the rates, the comparison with the baseline
+    from the paired model, the drift test, the headline family corrected
+    with Benjamini-Hochberg (its intervals at the FCR-adjusted level),
+    the A/A check.  Stores the summary in data["summary"] (callers pass
+    a copy: results.json is never rewritten)."""
     alpha = data_alpha(data)
+    ctx = Ctx(alpha)
     base = data.get("baseline", "stock")
     cfgs = [c for c in data.get("configs", []) if not c.get("skip")]
-    runs = [r for r in data.get("runs", []) if isinstance(r, dict)]
-    cells = {}
+    timed = [(i, r) for i, r in timed_runs(data) if isinstance(r, dict) and not r.get("warmup")]
+    cells, drifts = {}, {}
     for w in data.get("workloads", []):
         wc = cells.setdefault(w["name"], {})
+        obs = {}
         for cn in [c["name"] for c in cfgs if runs_on(c, w["name"])]:
-            mine = [r for r in runs if r.get("workload") == w["name"] and r.get("config") == cn
-                    and not r.get("calibration") and not r.get("warmup")]
-            good = [r for r in mine if r.get("ok")]
-            cell = {"n": len(good), "failed": len(mine) - len(good), "metrics": {}, "rates": {}}
+            mine = [(i, r) for i, r in timed if r.get("workload") == w["name"] and r.get("config") == cn]
+            good = [(i, r) for i, r in mine if r.get("ok")]
+            cell = {"n": len(good), "runs": len(mine), "failed": len(mine) - len(good),
+                    "metrics": {}, "rates": {}}
             for m in w.get("metrics", []):
-                vals = [float(_figures(r)[m["name"]]) for r in good if _num(_figures(r).get(m["name"]))]
-                cell["metrics"][m["name"]] = _metric_summary(vals, estimator_of(m))
+                sc = scale_of(m)
+                vals, missing, invalid = [], 0, 0
+                for i, r in good:
+                    v = _figures(r).get(m["name"])
+                    if not _num(v):
+                        missing += 1
+                        continue
+                    if sc == "log" and v <= 0:
+                        invalid += 1
+                        continue
+                    vals.append(float(v))
+                    obs.setdefault(m["name"], []).append(
+                        (cn, _round(r), i, math.log(v) if sc == "log" else float(v)))
+                ms = _metric_summary(vals, estimator_of(m))
+                ms.update(scale=sc, missing=missing, invalid=invalid)
+                cell["metrics"][m["name"]] = ms
             rate_vals = {}
-            for r in good:
+            for i, r in good:
                 for k, v in run_rates(r).items():
-                    rate_vals.setdefault(k, []).append(v)
+                    if _num(v):
+                        rate_vals.setdefault(k, []).append(v)
+                        obs.setdefault("rates." + k, []).append((cn, _round(r), i, float(v)))
             for k, vals in rate_vals.items():
                 cell["rates"][k] = _metric_summary(vals, "mean")
+                cell["rates"][k]["scale"] = "linear"
             wc[cn] = cell
-        b = wc.get(base)
+        scales = {m["name"]: scale_of(m) for m in w.get("metrics", [])}
+        for key, o in obs.items():
+            ctx.fits[(w["name"], key)] = (model.fit(o), scales.get(key, "linear"))
+        dm = headline_metric(w) or (w["metrics"][0]["name"] if w.get("metrics") else None)
+        if dm and obs.get(dm):
+            dr = model.drift(obs[dm], scales.get(dm, "linear"), alpha)
+            dr["metric"] = dm
+            drifts[w["name"]] = dr
         for cn, cell in wc.items():
             cell["vs_baseline"] = {}
-            if b is None or cn == base:
+            if base not in wc or cn == base:
                 continue
             for m in list(cell["metrics"]) + ["rates." + k for k in cell["rates"]]:
-                cmp = _compare_cells(cell, b, m, alpha)
+                cmp = ctx.cmp(cells, w["name"], m, cn, base)
                 if cmp:
                     cell["vs_baseline"][m] = cmp
     family = []
@@ -181,16 +335,26 @@ def summarize(data):
                 family.append(((w["name"], hm, cn, base), cmp))
     hw, hmet, ha, hb = HOOK_COST
     if hb != base and ha in cells.get(hw, {}) and hb in cells.get(hw, {}):
-        cmp = _compare_cells(cells[hw][ha], cells[hw][hb], hmet, alpha)
+        cmp = ctx.cmp(cells, hw, hmet, ha, hb)
         if cmp:
             family.append(((hw, hmet, ha, hb), cmp))
     adj = stats.bh_adjust([c["p"] for _, c in family])
     fam_index = {}
+    tested = len([p for p in adj if p is not None])
+    marked = 0
     for (key, cmp), pa in zip(family, adj):
         cmp["family"] = "headline"
         cmp["p_bh"] = pa
         cmp["significant"] = pa is not None and pa <= alpha
+        marked += cmp["significant"]
         fam_index["|".join(key)] = cmp
+    # intervals that match the marks: the FCR-adjusted level of Benjamini
+    # and Yekutieli (1 - R alpha / m, R marked of m); the detectable
+    # change at alpha / m, what one real effect among m must reach
+    a_ci = max(marked, 1) * alpha / tested if tested else alpha
+    a_mde = alpha / tested if tested else alpha
+    for _, cmp in family:
+        reinterval(cmp, a_ci, a_mde)
     for wc in cells.values():
         for cell in wc.values():
             for cmp in cell["vs_baseline"].values():
@@ -198,12 +362,70 @@ def summarize(data):
                     cmp["family"] = "exploratory"
                     cmp["p_bh"] = None
                     cmp["significant"] = False
-    data["summary"] = {"cells": cells, "family": fam_index, "alpha": alpha,
-                       "correction": "Benjamini-Hochberg, q = %g, over %d headline comparisons"
-                       % (alpha, len(family)),
-                       "stats_backend": stats.BACKEND, "power": stats.POWER}
-    data["summary"]["headline"] = headline(data, cells)
+    mdes = sorted(c["mde_pct"] for _, c in family if c.get("mde_pct") is not None)
+    data["summary"] = {
+        "cells": cells, "family": fam_index, "alpha": alpha,
+        "correction": "Benjamini-Hochberg, q = %g, over %d headline comparisons" % (alpha, tested),
+        "family_size": tested, "marked": marked, "level": 1.0 - a_ci, "mde_alpha": a_mde,
+        "detectable": {"n": len(mdes), "median": stats.median(mdes) if mdes else None,
+                       "min": mdes[0] if mdes else None, "max": mdes[-1] if mdes else None},
+        "stats_backend": stats.BACKEND, "power": stats.POWER, "drift": drifts,
+        "failures": failures(data, cells),
+        "method": {"model": "figure = configuration + round + slope x run order (least squares; "
+                            "log of the figure for times and rates)",
+                   "estimators": dict(stats.ESTIMATORS)}}
+    data["summary"]["aa"] = aa_check(data, cells, ctx)
+    data["summary"]["headline"] = headline(data, cells, ctx)
     return data["summary"]
+
+
+def failures(data, cells):
+    """Runs that failed (or whose configuration did not verify) and figures
+    missing or invalid in runs that did not: counted, for the report and
+    the exit status."""
+    out = {"failed_runs": 0, "missing_figures": 0, "invalid_figures": 0, "cells": []}
+    for w, wc in cells.items():
+        for cn, cell in wc.items():
+            miss = sum(ms.get("missing", 0) for ms in cell["metrics"].values())
+            inv = sum(ms.get("invalid", 0) for ms in cell["metrics"].values())
+            out["failed_runs"] += cell["failed"]
+            out["missing_figures"] += miss
+            out["invalid_figures"] += inv
+            if cell["failed"] or miss or inv:
+                out["cells"].append({"workload": w, "config": cn, "failed": cell["failed"],
+                                     "missing": miss, "invalid": inv})
+    out["failed_calibrations"] = len([r for r in data.get("runs", []) if isinstance(r, dict)
+                                      and r.get("calibration") and not r.get("ok")])
+    out["any"] = bool(out["failed_runs"] or out["missing_figures"] or out["invalid_figures"])
+    return out
+
+
+def aa_check(data, cells, ctx):
+    """--aa: the baseline against its own copy on every figure of every
+    workload.  With a sound noise model about alpha of these intervals
+    exclude 0 and no headline comparison of it is marked."""
+    names = aa_configs(data)
+    if not names:
+        return None
+    base = data.get("baseline", "stock")
+    rows = []
+    for w in data.get("workloads", []):
+        for m in w.get("metrics", []):
+            for a in names:
+                cmp = ctx.cmp(cells, w["name"], m["name"], a, base)
+                if cmp and cmp.get("ci_pct"):
+                    rows.append({"workload": w["name"], "metric": m["name"], "config": a,
+                                 "pct": cmp["pct"], "ci_pct": cmp["ci_pct"], "p": cmp["p"],
+                                 "excludes_0": cmp["ci_pct"][0] > 0 or cmp["ci_pct"][1] < 0})
+    k = len(rows)
+    x = len([r for r in rows if r["excludes_0"]])
+    fam = data["summary"]["family"]
+    marks = [key for key, c in fam.items() if key.split("|")[2] in names and c.get("significant")]
+    # P(X >= x) for X ~ Binomial(k, alpha): more A/A intervals off 0 than chance gives?
+    tail = math.fsum(math.comb(k, j) * ctx.alpha ** j * (1 - ctx.alpha) ** (k - j) for j in range(x, k + 1)) if k else None
+    ok = not marks and (tail is None or tail >= 0.01)
+    return {"configs": names, "comparisons": k, "excluding_0": x, "expected": ctx.alpha * k,
+            "binomial_tail_p": tail, "marked": marks, "ok": ok, "rows": rows}
 
 
 def _cell_vals(cell, metric):
@@ -212,27 +434,13 @@ def _cell_vals(cell, metric):
     return cell["metrics"].get(metric, {})
 
 
-def _compare_cells(cell, bcell, metric, alpha):
-    a, b = _cell_vals(cell, metric), _cell_vals(bcell, metric)
-    va, vb = a.get("values") or [], b.get("values") or []
-    if not va or not vb:
-        return None
-    cmp = stats.compare(va, vb, a.get("estimator", "mean"), alpha)
-    if cmp.get("welch"):
-        cmp["welch"] = {k: v for k, v in cmp["welch"].items() if k != "significant"}
-    return cmp
-
-
-def _compare(data, cells, w, a, b, metric):
+def _compare(data, cells, ctx, w, a, b, metric):
     """a vs b on one figure, for a headline section: the family's own
     comparison when it is one of the family, else an exploratory one."""
     fam = data["summary"]["family"].get("|".join((w, metric, a, b)))
-    ca, cb = cells.get(w, {}).get(a), cells.get(w, {}).get(b)
-    if not ca or not cb:
-        return None
     cmp = fam
     if cmp is None:
-        cmp = _compare_cells(ca, cb, metric, data["summary"]["alpha"])
+        cmp = ctx.cmp(cells, w, metric, a, b)
         if cmp is None:
             return None
         cmp.update(family="exploratory", p_bh=None, significant=False)
@@ -240,7 +448,7 @@ def _compare(data, cells, w, a, b, metric):
             "n_a": cmp["n_a"], "n_b": cmp["n_b"]}
 
 
-def headline(data, cells):
+def headline(data, cells, ctx):
     """The headline figures every report prints."""
     wnames = [w["name"] for w in data.get("workloads", [])]
     hb = [w for w in wnames if w.startswith("hackbench")]
@@ -248,7 +456,7 @@ def headline(data, cells):
     out = []
 
     def c(w, a, b, metric):
-        return _compare(data, cells, w, a, b, metric)
+        return _compare(data, cells, ctx, w, a, b, metric)
 
     def unsupported(feature):
         s = support.get(feature) or {}
@@ -388,7 +596,14 @@ def fmt_pct(v):
         return "n/a"
     if math.isinf(v):
         return "inf"
+    if abs(v) >= 1e4:
+        return "%+.3g%%" % v
     return "%+.1f%%" % v
+
+
+def _pct1(v):
+    """A percentage without sign: 12.3%, or 1.19e+09% when it is huge."""
+    return "%.3g%%" % v if abs(v) >= 1e4 else "%.1f%%" % v
 
 
 def change(cmp):
@@ -406,8 +621,10 @@ def mark(cmp):
     """'-12.3% [-15.0, -9.6]\\*': a headline comparison that survives the
     Benjamini-Hochberg correction; '(-0.4% [...])' one that does not or
     that is exploratory; '(n<2)' / '(no spread)' where there is no test."""
-    if cmp is None or cmp.get("pct") is None:
+    if cmp is None:
         return "n/a"
+    if cmp.get("pct") is None:
+        return "n/a (%s)" % cmp["note"] if cmp.get("note") else "n/a"
     txt = change(cmp)
     if cmp.get("note"):
         return "(%s) (%s)" % (txt, cmp["note"])
@@ -429,8 +646,34 @@ def verdict(cmp):
 
 
 def fmt_mde(cmp):
+    """The smallest detectable change on the figure's own scale: a ratio
+    (-19%/+23%: a decrease or an increase) or a difference (+-12%)."""
     v = cmp.get("mde_pct") if cmp else None
-    return "n/a" if v is None else "%.1f%%" % v
+    if v is None:
+        return "n/a"
+    dn = cmp.get("mde_down_pct")
+    if cmp.get("scale") == "log" and dn is not None:
+        return "-%s/+%s" % (_pct1(dn), _pct1(v))
+    return "±" + _pct1(v)
+
+
+def fmt_count(ms, cell=None):
+    """n with what is not in it: '4 (+1 failed, +1 missing)'."""
+    extra = []
+    if cell and cell.get("failed"):
+        extra.append("+%d failed" % cell["failed"])
+    if ms.get("missing"):
+        extra.append("+%d missing" % ms["missing"])
+    if ms.get("invalid"):
+        extra.append("+%d invalid (<= 0)" % ms["invalid"])
+    return "%d%s" % (ms.get("n", 0), " (%s)" % ", ".join(extra) if extra else "")
+
+
+def fmt_level(cmp):
+    lv = cmp.get("level") if cmp else None
+    if lv is None or not cmp.get("ci_pct"):
+        return ""
+    return "%.4g%%" % (100 * lv)
 
 
 def metric_label(m):
@@ -535,15 +778,14 @@ def md_headline(h, alpha):
         return lines + ["Not measured: %s." % h["missing"], ""] + md_per_config(h)
     if h.get("note"):
         lines += ["Note: %s." % h["note"], ""]
-    lines += ["| workload | figure | A | B | change A vs B [%d%% CI] | p | family | smallest detectable |" % (
-        int(round(100 * (1 - alpha)))), "|---|---|---|---|---|---|---|---|"]
+    lines += ["| workload | figure | A | B | change A vs B [CI] | level | p | family | smallest detectable |",
+              "|---|---|---|---|---|---|---|---|---|"]
     for it in h["items"]:
         c = it["cmp"]
-        est = "Hmean" if c["estimator"] == "hmean" else "mean"
-        lines.append("| %s | %s (%s) | %s: %s | %s: %s | %s | %s | %s | %s |" % (
-            it["workload"], it["metric"].replace("rates.", ""), est,
+        lines.append("| %s | %s (%s) | %s: %s | %s: %s | %s | %s | %s | %s | %s |" % (
+            it["workload"], it["metric"].replace("rates.", ""), est_label(c["estimator"]),
             it["a"], fmt_num(c["est_a"]), it["b"], fmt_num(c["est_b"]),
-            mark(c), fmt_p(c.get("p")), verdict(c), fmt_mde(c)))
+            mark(c), fmt_level(c), fmt_p(c.get("p")), verdict(c), fmt_mde(c)))
     lines += ["", "A and B are the estimator's value over %s runs." % (
         "/".join(sorted({"%d" % i["n_a"] for i in h["items"]} | {"%d" % i["n_b"] for i in h["items"]}))), ""]
     return lines + md_per_config(h)
@@ -583,6 +825,7 @@ def markdown(data, plot_files):
     llc = sorted({json.dumps(r.get("sched_cache"), sort_keys=True) for r in data.get("runs", []) if r.get("sched_cache")})
     if len(llc) > 1:
         L += ["> SCHED_CACHE (debugfs sched/llc_balancing) changed during the bench: %s." % "; ".join(llc), ""]
+    L += md_verdict(data, s)
     L.append("- command: `%s`" % data.get("command"))
     L.append("- started %s, %s, state: **%s**" % (
         data.get("started"), "took %.0f s" % data["duration_s"] if data.get("duration_s") else "",
@@ -668,29 +911,21 @@ def markdown(data, plot_files):
     if data.get("skipped_workloads"):
         L.append("")
 
-    L += ["## Method", "",
-          "- One estimator per figure: **Hmean** (harmonic mean) for throughputs (higher is "
-          "better), with Welch's t-test and interval on the reciprocals (time per unit of "
-          "work); the **mean** for times, latencies and counts, with Welch's t-test and "
-          "interval. Every change is the estimator's, in percent of the baseline's, with "
-          "its %d%% confidence interval." % int(round(100 * (1 - alpha))),
-          "- CoeffVar: the sample standard deviation in percent of the mean, per configuration.",
-          "- Smallest detectable: the change a two-sided test at alpha = %g would detect with "
-          "%d%% power given this run's noise and repetitions; a change smaller than it "
-          "was not measurable here, whatever the table says." % (alpha, int(round(100 * s.get("power", 0.8)))),
-          "- Headline family, declared before the run: hackbench time, tbench throughput, "
-          "wakeup-latency p99, pipe latency, NUMA passes/s, cpurate throughput (seed 001's SPECrate)%s, each configuration against `%s`, "
-          "and the hook cost (passthrough against unloaded on pipe). Marks (`*`) only there, "
-          "after the %s. Every other row is **exploratory**: its change and interval are "
-          "shown, it is never marked, and its raw p is not a finding." % (
-              " and your own workload's figure" if any(w.get("user") for w in data.get("workloads", [])) else "",
-              base, s.get("correction")),
-          "- Statistics: %s." % s.get("stats_backend"), ""]
+    L += md_method(data, s, base, alpha)
     L += ["## Headline figures", ""]
     if hv.get("emulated"):
         L += ["(qemu TCG: timings are not hardware timings.)", ""]
+    forests = [(w["name"], plot_files[("forest", w["name"])]) for w in data.get("workloads", [])
+               if ("forest", w["name"]) in plot_files]
+    if forests:
+        L += ["Every headline comparison, per workload: the change with its interval (at the level of "
+              "the marks) and the smallest change this run could have detected (shaded):", ""]
+        for wn, pf in forests:
+            L += ["![%s: headline comparisons](%s)" % (wn, pf), ""]
     for h in s["headline"]:
         L += md_headline(h, alpha)
+    L += md_drift(data, s)
+    L += md_aa(s)
 
     cfgs = [c["name"] for c in data.get("configs", []) if not c.get("skip")]
     L += ["## Workloads", ""]
@@ -703,28 +938,29 @@ def markdown(data, plot_files):
             L.append("")
         hm = headline_metric(w)
         for m in w.get("metrics", []):
-            est = "Hmean" if estimator_of(m) == "hmean" else "mean"
-            L += ["**%s**: %s. Estimator: %s; %s." % (
-                metric_label(m), m["desc"], est,
+            est = est_label(estimator_of(m))
+            L += ["**%s**: %s. Estimator: %s (%s scale); %s." % (
+                metric_label(m), m["desc"], est, scale_of(m),
                 "headline family" if m["name"] == hm else "exploratory"), "",
-                  "| config | n | %s | CoeffVar | min | max | vs %s [%d%% CI] | p | family | smallest detectable |"
-                  % (est, base, int(round(100 * (1 - alpha)))),
-                  "|---|---|---|---|---|---|---|---|---|---|"]
+                  "| config | n | %s | CoeffVar | min | max | vs %s [CI] | level | p | family | smallest detectable |"
+                  % (est, base),
+                  "|---|---|---|---|---|---|---|---|---|---|---|"]
             for cn in cfgs:
                 cell = cells.get(cn)
                 if not cell:
                     continue
                 ms = cell["metrics"].get(m["name"], {"n": 0})
                 if not ms.get("n"):
-                    L.append("| `%s` | 0 | | | | | %s | | | |" % (cn, "%d failed" % cell["failed"] if cell["failed"] else ""))
+                    L.append("| `%s` | %s | | | | | all runs failed or lack it | | | | |" % (cn, fmt_count(ms, cell)))
                     continue
                 cmp = cell["vs_baseline"].get(m["name"])
                 cv = ms.get("coeffvar")
-                L.append("| `%s` | %d%s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
-                    cn, ms["n"], " (+%d failed)" % cell["failed"] if cell["failed"] else "",
+                L.append("| `%s` | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+                    cn, fmt_count(ms, cell),
                     fmt_num(ms.get("estimate")), "n/a" if cv is None else "%.2f%%" % cv,
                     fmt_num(ms["min"]), fmt_num(ms["max"]),
                     "baseline" if cn == base else mark(cmp),
+                    "" if cn == base else fmt_level(cmp),
                     "" if cn == base or not cmp else fmt_p(cmp.get("p")),
                     "" if cn == base else verdict(cmp),
                     "" if cn == base else fmt_mde(cmp)))
@@ -740,7 +976,8 @@ def markdown(data, plot_files):
         mod_keys = sorted({k for cn in cfgs for k in cells.get(cn, {}).get("rates", {})
                            if k.startswith("module.") and any(cells[c2]["rates"].get(k, {}).get("max", 0) > 0
                                                               for c2 in cfgs if c2 in cells)})
-        L += ["Counts per second of work (means; change of the mean vs %s [%d%% CI], all exploratory):"
+        L += ["Counts per second of work (means; change of the mean vs %s from the paired model "
+              "[%d%% CI, unadjusted], all exploratory):"
               % (base, int(round(100 * (1 - alpha)))), "",
               "| config | " + " | ".join(r[1] for r in RATES) + " | module counters/s |",
               "|---|" + "---|" * (len(RATES) + 1)]
@@ -770,7 +1007,7 @@ def markdown(data, plot_files):
             L += ["### %s (from `%s`)" % (sw["knob"], sw["base"]), ""]
             for w in sweep_workloads(data, sw):
                 m = w["metrics"][0]
-                est = "Hmean" if estimator_of(m) == "hmean" else "mean"
+                est = est_label(estimator_of(m))
                 L += ["%s, %s:" % (w["name"], metric_label(m)), "",
                       "| %s | config | n | %s | CoeffVar | min | max | vs %s [CI] | family |" % (sw["knob"], est, base),
                       "|---|---|---|---|---|---|---|---|---|"]
@@ -793,13 +1030,7 @@ def markdown(data, plot_files):
                     if pf:
                         L += ["![%s over %s%s](%s)" % (w["name"], sw["knob"], what, pf), ""]
 
-    failed = [r for r in data.get("runs", []) if not r.get("ok")]
-    if failed:
-        L += ["## Runs that failed or were not verified", "", "| workload | config | rep | error |", "|---|---|---|---|"]
-        for r in failed:
-            L.append("| %s | %s | %s | %s |" % (r.get("workload"), r.get("config"), r.get("rep"),
-                                                esc((r.get("error") or "").splitlines()[0][:300] if r.get("error") else "")))
-        L.append("")
+    L += md_failures(data, s)
 
     L += ["## How to read this", "",
           "- Every run was preceded by a check that the module really was in the configuration "
@@ -808,13 +1039,15 @@ def markdown(data, plot_files):
           "- Configurations ran in rounds, one run of each per round, %d rounds, in a random "
           "order in each round (the seed above), so slow drift of the machine and the "
           "order a configuration runs in hit all alike." % data.get("reps", 0),
-          "- `vs %s`: the change of the estimator against `%s` with its interval. A change "
-          "followed by `*` (`-12.3%% [-15.0, -9.6]*`) is a headline comparison whose "
-          "Benjamini-Hochberg adjusted p is at most %g: larger than the run-to-run noise, "
-          "with the false discovery rate of the whole family held at %g. A change in "
-          "parentheses is not marked: within the noise, or exploratory. `(n<2)`: too "
-          "few runs for a test; `(no spread)`: neither configuration varied at all, no "
-          "test is possible." % (base, base, alpha, alpha),
+          "- `vs %s`: the change against `%s` from the paired model, with its interval at "
+          "the level in the next column. A change followed by `*` (`-12.3%% [-15.0, -9.6]*`) "
+          "is a headline comparison whose Benjamini-Hochberg adjusted p is at most %g: "
+          "larger than the run-to-run noise, with the false discovery rate of the whole "
+          "family held at %g; its interval then excludes 0. A change in parentheses is not "
+          "marked: within the noise, or exploratory. **No mark means \"not shown at this "
+          "noise\", never \"no effect\"**: compare the smallest detectable change with the "
+          "effect you care about. `(n<2)`: too few runs for a test; `(no spread)`: neither "
+          "configuration varied at all, no test is possible." % (base, base, alpha, alpha),
           "- Whether a change is good depends on the figure: times and latencies are better "
           "lower, throughputs higher (each table says which).",
           "- An interval that contains 0 means no change was measured; an interval narrower "
@@ -823,6 +1056,151 @@ def markdown(data, plot_files):
           "- Counts per second are system-wide (all tasks) over the workload's own duration.",
           ""]
     return "\n".join(L)
+
+
+def md_verdict(data, s):
+    """The lines at the top of the report: what was marked, what this run
+    could have shown, what failed, whether the machine drifted."""
+    L = []
+    d = s.get("detectable") or {}
+    n = s.get("family_size", 0)
+    if n:
+        L.append("- **verdict**: %d of %d headline comparisons marked (Benjamini-Hochberg, q = %g). "
+                 "This run could have shown changes of about %s or more (smallest detectable change, "
+                 "80%% power at alpha/%d: median of the family; from %s to %s); a smaller effect "
+                 "would not have been marked." % (
+                     s.get("marked", 0), n, s["alpha"], fmt_pct_abs(d.get("median")), n,
+                     fmt_pct_abs(d.get("min")), fmt_pct_abs(d.get("max"))))
+    else:
+        L.append("- **verdict**: no headline comparison in this run")
+    f = s.get("failures") or {}
+    if f.get("any") or f.get("failed_calibrations"):
+        L.append("- **failures**: %d timed runs failed or did not verify, %d figures missing, %d invalid "
+                 "(<= 0 on a ratio scale), %d calibrations failed: counted in every table, listed below; "
+                 "the bench exits 1" % (f.get("failed_runs", 0), f.get("missing_figures", 0),
+                                         f.get("invalid_figures", 0), f.get("failed_calibrations", 0)))
+    dr = s.get("drift") or {}
+    hot = sorted(w for w, x in dr.items() if x.get("significant"))
+    if dr:
+        L.append("- **drift** over the run order (figure = configuration + slope x order, p < %g, one test "
+                 "per workload, unadjusted): %s" % (s["alpha"], (
+                     "found in %s: the comparisons are paired by round and adjusted for the order, "
+                     "an unpaired comparison would not be" % ", ".join(hot)) if hot else
+                     "none found in %d workloads" % len(dr)))
+    aa = s.get("aa")
+    if aa:
+        L.append("- **A/A check** (%s against `%s`): %s" % (", ".join("`%s`" % c for c in aa["configs"]),
+                                                           data.get("baseline", "stock"), aa_verdict(aa)))
+    return L
+
+
+def fmt_pct_abs(v):
+    return "n/a" if v is None else _pct1(v)
+
+
+def aa_verdict(aa):
+    txt = "%d of %d intervals exclude 0 (%.1f expected at this alpha)" % (
+        aa["excluding_0"], aa["comparisons"], aa["expected"])
+    if aa["marked"]:
+        return txt + "; **a headline mark on an A/A pair: the noise model does not hold on this machine** (%s)" % (
+            ", ".join(aa["marked"]))
+    if not aa["ok"]:
+        return txt + "; **more than chance gives (binomial p %.3g): the noise model does not hold on this machine**" % (
+            aa["binomial_tail_p"])
+    return txt + "; consistent with the noise model"
+
+
+def md_method(data, s, base, alpha):
+    lvl = s.get("level")
+    return [
+        "## Method", "",
+        "- One estimator per figure, fixed by the figure (never by its values): the **geometric "
+        "mean** for times, latencies and rates (ratio scale: each change is a ratio, its interval "
+        "computed on the logarithms and mapped back, so it never goes below -100%), the **mean** "
+        "for counts that can be 0 (each change a difference in percent of the baseline's mean). "
+        "A run whose figure is missing, or <= 0 on a ratio scale, is left out and counted "
+        "(`+1 missing`, `+1 invalid`), as is a run that failed (`+1 failed`).",
+        "- Paired by round: each comparison comes from one least-squares model per workload and "
+        "figure, %s, so a drift of the machine between rounds (the round's block) or within "
+        "one (the slope over the run order) does not enter the change; the test and interval are "
+        "Student's t with the model's residual degrees of freedom." % s["method"]["model"],
+        "- Headline family, declared before the run: hackbench time, tbench throughput, "
+        "wakeup-latency p99, pipe latency, NUMA passes/s, cpurate throughput (seed 001's "
+        "SPECrate)%s, each configuration against `%s`, and the hook cost (passthrough against "
+        "unloaded on pipe). Marks (`*`) only there, after the %s. Their intervals are at the "
+        "false-coverage-adjusted level of Benjamini and Yekutieli, 1 - R x %g / m (R marked of m; "
+        "here %s), so an interval excludes 0 exactly where the row is marked. Every other row is "
+        "**exploratory**: its change and its unadjusted %d%% interval are shown, it is never "
+        "marked, and its raw p is not a finding." % (
+            " and your own workload's figure" if any(w.get("user") for w in data.get("workloads", [])) else "",
+            base, s.get("correction"), alpha, "n/a" if lvl is None else "%.4g%%" % (100 * lvl),
+            int(round(100 * (1 - alpha)))),
+        "- Smallest detectable: the change a two-sided test would detect with %d%% power given "
+        "this run's noise and rounds, on the figure's own scale (a ratio: the decrease and the "
+        "increase, -19%%/+23%%; a difference: +-); for headline rows at alpha / m = %.3g, what one "
+        "real effect among the m must reach to be marked, for exploratory rows at alpha = %g." % (
+            int(round(100 * s.get("power", 0.8))), s.get("mde_alpha") or alpha, alpha),
+        "- CoeffVar: the sample standard deviation in percent of the mean, per configuration.",
+        "- Statistics: %s." % s.get("stats_backend"), ""]
+
+
+def md_drift(data, s):
+    dr = s.get("drift") or {}
+    if not dr:
+        return []
+    L = ["### Drift over the run order", "",
+         "Each workload's headline figure (else its first) against the run's index, the "
+         "configurations taken out (figure = configuration + slope x order, no blocks): the change "
+         "the slope makes over the workload's runs, with its %d%% interval (unadjusted, one test per "
+         "workload). A drift is taken out of every comparison by the paired model; an unpaired "
+         "comparison would carry it." % int(round(100 * (1 - s["alpha"]))), "",
+         "| workload | figure | runs | change over the run [CI] | p | verdict |", "|---|---|---|---|---|---|"]
+    for w, x in dr.items():
+        if x.get("change") is None:
+            L.append("| %s | %s | %s | n/a | | %s |" % (w, x.get("metric"), x.get("runs", ""), x.get("note") or ""))
+            continue
+        unit = "%" if x.get("scale") == "log" else ""
+        L.append("| %s | %s | %d | %s%s [%s, %s%s] | %s | %s |" % (
+            w, x["metric"], x["runs"], ("%+.1f" % x["change"]), unit, "%+.1f" % x["ci"][0],
+            "%+.1f" % x["ci"][1], unit, fmt_p(x.get("p")),
+            "**drift**" if x.get("significant") else "none found"))
+    return L + [""]
+
+
+def md_aa(s):
+    aa = s.get("aa")
+    if not aa:
+        return []
+    L = ["### A/A check", "",
+         "The baseline against its own copy (%s), every figure of every workload, paired model, "
+         "unadjusted intervals: %s." % (", ".join("`%s`" % c for c in aa["configs"]), aa_verdict(aa)), "",
+         "| workload | figure | config | change [CI] | p |", "|---|---|---|---|---|"]
+    for r in aa["rows"]:
+        L.append("| %s | %s | `%s` | %s%s | %s |" % (
+            r["workload"], r["metric"], r["config"], change({"pct": r["pct"], "ci_pct": r["ci_pct"]}),
+            " (excludes 0)" if r["excludes_0"] else "", fmt_p(r["p"])))
+    return L + [""]
+
+
+def md_failures(data, s):
+    failed = [r for r in data.get("runs", []) if not r.get("ok")]
+    f = s.get("failures") or {}
+    L = []
+    if failed or f.get("cells"):
+        L += ["## Runs that failed, were not verified or lack a figure", ""]
+    if f.get("cells"):
+        L += ["| workload | config | failed runs | figures missing | figures invalid (<= 0) |", "|---|---|---|---|---|"]
+        for c in f["cells"]:
+            L.append("| %s | `%s` | %d | %d | %d |" % (c["workload"], c["config"], c["failed"], c["missing"], c["invalid"]))
+        L.append("")
+    if failed:
+        L += ["| workload | config | rep | kind | error |", "|---|---|---|---|---|"]
+        for r in failed:
+            kind = "calibration" if r.get("calibration") else "warm-up" if r.get("warmup") else "timed"
+            L.append("| %s | %s | %s | %s | %s |" % (r.get("workload"), r.get("config"), r.get("rep"), kind,
+                                                     esc((r.get("error") or "").splitlines()[0][:300] if r.get("error") else "")))
+        L.append("")
+    return L
 
 
 def load_range(data, key):
@@ -839,11 +1217,18 @@ def machine_notes(data):
     for w in data.get("warnings") or []:
         out.append("**warning**: %s" % w)
     timed = [r for r in data.get("runs", []) if not r.get("calibration")]
-    hot = [r for r in timed if r.get("load_warning")]
+    ib = (data.get("stamp") or {}).get("idle_baseline") or {}
+    hot = [r for r in timed if r.get("noise_warning")]
+    if ib.get("busy_pct") is not None:
+        out.append("noise check: with the bench idle %.1f%% of the CPUs were busy at the start (the machine's "
+                   "own baseline, %g s windows); a run whose quiet window before it reads more than %.1f%% is "
+                   "flagged" % (ib["busy_pct"], ib.get("window_s", 0), ib.get("limit_pct") or 0))
+    elif ib.get("note"):
+        out.append("noise check: %s" % ib["note"])
     if hot:
-        out.append("**warning**: %d of %d runs started with a 1-minute load average above %g "
-                   "(it includes the bench's own previous runs; per run in results.json, "
-                   "loadavg_before/loadavg_after)" % (len(hot), len(timed), machine.LOAD_WARN))
+        out.append("**warning**: %d of %d runs had more than %.1f%% of the CPUs busy in the quiet window before "
+                   "them (other work was running; per run in results.json, idle_busy_pct)" % (
+                       len(hot), len(timed), ib.get("limit_pct") or 0))
     lb, la = load_range(data, "loadavg_before"), load_range(data, "loadavg_after")
     if lb or la:
         out.append("load average (1 min) before the runs %s, after them %s" % tuple(
@@ -916,32 +1301,62 @@ def normalize(data):
     return data
 
 
+# Keys older benches wrote into results.json that are derived from it:
+# recomputed from the raw runs, never read back.
+DERIVED = ("summary", "plots", "plotter", "plots_note")
+
+
+def prepare(data):
+    """The view a report is written from: a normalized copy of the raw
+    results with its summary.  The raw dictionary is never changed."""
+    view = copy.deepcopy(data)
+    for k in DERIVED:
+        if isinstance(view, dict):
+            view.pop(k, None)
+    normalize(view)
+    summarize(view)
+    return view
+
+
 def write_all(out, data, draw_plots=True, log=print, made_by_file=False):
-    normalize(data)
-    summarize(data)
-    pfiles = {}
-    data.pop("plots_note", None)
-    data.pop("plotter", None)
+    """report.md, summary.json and the plots (and made-by.txt) in out, from
+    the raw results data, which stays as it is: results.json is written
+    by the run alone.  Without a plotter (or with draw_plots False) the
+    PNGs already in out/plots are linked, never dropped.  Returns the
+    view (the data with its summary)."""
+    view = prepare(data)
+    os.makedirs(out, exist_ok=True)
+    pfiles, note = {}, None
     if draw_plots:
         try:
-            pfiles, note = plots.draw(out, data)
+            pfiles, note = plots.draw(out, view)
         except Exception as e:  # noqa: BLE001 - a plot must not cost the report
             pfiles, note = {}, "plots failed: %r" % e
-        if note:
-            log(note)
-            data["plots_note"] = note
     else:
-        data["plots_note"] = "not drawn (--no-plots)"
-    data["plots"] = {"|".join(k): v for k, v in pfiles.items()}
+        note = "not drawn (--no-plots)"
+    if not pfiles:
+        pfiles = plots.existing(out, view)
+        if pfiles:
+            note = "%s; the %d PNGs already in %s are linked (drawn earlier)" % (
+                note or "not drawn", len(pfiles), os.path.join(out, "plots"))
+    if note:
+        log(note)
+        view["plots_note"] = note
+    view["plots"] = {"|".join(k): v for k, v in pfiles.items()}
     with open(os.path.join(out, "report.md"), "w") as f:
-        f.write(markdown(data, pfiles))
+        f.write(markdown(view, pfiles))
     if made_by_file:
         with open(os.path.join(out, "made-by.txt"), "w") as f:
-            f.write(made_by(data))
-    tmp = os.path.join(out, "results.json.tmp")
+            f.write(made_by(view))
+    side = {"tool": "sched-tune-bench report", "tool_version": __version__,
+            "results": "results.json", "summary": view["summary"], "plots": view["plots"],
+            "plotter": view.get("plotter"), "plots_note": view.get("plots_note"),
+            "notes": view.get("notes", [])}
+    tmp = os.path.join(out, "summary.json.tmp")
     with open(tmp, "w") as f:
-        json.dump(finite(data), f, separators=(",", ":"), allow_nan=False)
-    os.replace(tmp, os.path.join(out, "results.json"))
+        json.dump(finite(side), f, separators=(",", ":"), allow_nan=False)
+    os.replace(tmp, os.path.join(out, "summary.json"))
+    return view
 
 
 def finite(o):

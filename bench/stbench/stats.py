@@ -20,7 +20,7 @@ except Exception:  # noqa: BLE001 - any import problem means: no scipy
     _sps = None
     BACKEND = "standard library"
 
-__all__ = ["median", "mean", "hmean", "stdev", "coeffvar", "summary", "betainc",
+__all__ = ["median", "mean", "hmean", "gmean", "log_change", "lin_change", "stdev", "coeffvar", "summary", "betainc",
            "t_cdf", "t_sf", "t_ppf", "welch", "compare", "bh_adjust",
            "ratio_ci", "pct_change", "BACKEND", "POWER"]
 
@@ -246,45 +246,101 @@ def pct_change(new, base):
     return (new - base) / abs(base) * 100.0
 
 
+def gmean(xs):
+    """Geometric mean; None unless every value is positive."""
+    if not xs or min(xs) <= 0:
+        return None
+    return math.exp(math.fsum(math.log(x) for x in xs) / len(xs))
+
+
+# One estimator per figure, fixed by the figure's scale (never by its
+# values): "log" figures (times, latencies, rates: positive by nature)
+# are compared as ratios, "linear" ones (counts that can be 0) as
+# differences.
 ESTIMATORS = {
-    "mean": "mean, Welch's t-test and interval",
-    "hmean": "harmonic mean (Hmean), Welch's t-test and interval on the "
-             "reciprocals (time per unit of work)",
+    "gmean": "geometric mean; the change is a ratio: a t interval on the log scale, mapped back "
+             "(never below -100%)",
+    "mean": "mean; the change is a difference, in percent of the baseline's mean, with its t interval",
 }
+SCALE_ESTIMATOR = {"log": "gmean", "linear": "mean"}
 
 
 def estimate(xs, estimator):
     if not xs:
         return None
+    if estimator == "gmean":
+        return gmean(xs)
     if estimator == "hmean":
         return hmean(xs)
     return mean(xs)
 
 
-def compare(a, b, estimator="mean", alpha=0.05, power=POWER):
-    """Configuration a against baseline b with one estimator.
+def log_change(d, se, df, alpha, power=POWER):
+    """A difference d of logarithms with its standard error: the change in
+    percent, its (1 - alpha) interval in percent, p, and the smallest
+    detectable changes down and up (two-sided test at alpha, the power)."""
+    out = {"pct": (math.exp(d) - 1.0) * 100.0, "ratio": math.exp(d)}
+    if se == 0.0:
+        out["note"] = "no spread"
+        return out
+    t = d / se
+    half = t_ppf(1.0 - alpha / 2.0, df) * se
+    k = t_ppf(1.0 - alpha / 2.0, df) + t_ppf(power, df)
+    out.update(p=min(1.0, 2.0 * t_sf(abs(t), df)),
+               ci_pct=[(math.exp(d - half) - 1.0) * 100.0, (math.exp(d + half) - 1.0) * 100.0],
+               mde_pct=(math.exp(k * se) - 1.0) * 100.0, mde_down_pct=(1.0 - math.exp(-k * se)) * 100.0)
+    return out
 
-    mean:  change of the means, Welch's (1 - alpha) interval of the
-           difference, as a percentage of b's mean.
-    hmean: change of the harmonic means, for throughputs: Welch on the
-           reciprocals 1/x (time per unit of work, whose arithmetic mean
-           is 1/Hmean); the interval of the reciprocals' difference d maps
-           to the change hm_a/hm_b - 1 = r_b/(r_b + d) - 1.
-    Both treat the baseline's estimate as fixed when turning an interval
-    into a percentage.  mde_pct: the smallest change (in percent of b) a
-    two-sided test at alpha detects with the given power, from the same
-    standard error and degrees of freedom.  p is None (and nothing
-    significant) with fewer than 2 values a side or no spread at all.
+
+def lin_change(d, se, df, base, alpha, power=POWER):
+    """A difference d in the figure's unit against a baseline estimate
+    base: the change, its interval and the smallest detectable change, in
+    percent of |base| (base taken as fixed)."""
+    if se == 0.0:
+        return {"pct": d / abs(base) * 100.0 if base else None, "note": "no spread"}
+    t = d / se
+    if base == 0:
+        # a test, but no change in percent to give an interval of
+        return {"pct": None, "p": min(1.0, 2.0 * t_sf(abs(t), df)), "note": "baseline 0"}
+    out = {"pct": d / abs(base) * 100.0}
+    half = t_ppf(1.0 - alpha / 2.0, df) * se
+    k = t_ppf(1.0 - alpha / 2.0, df) + t_ppf(power, df)
+    out.update(p=min(1.0, 2.0 * t_sf(abs(t), df)),
+               ci_pct=[(d - half) / abs(base) * 100.0, (d + half) / abs(base) * 100.0],
+               mde_pct=k * se / abs(base) * 100.0, mde_down_pct=k * se / abs(base) * 100.0)
+    return out
+
+
+def compare(a, b, estimator="mean", alpha=0.05, power=POWER):
+    """Configuration a against baseline b, two independent samples (runs
+    of different benches: compare DIR...; within a bench the paired model
+    of model.py is used instead).
+
+    gmean: the ratio of geometric means, Welch's t-test and interval on
+           the logarithms, mapped back to a change in percent;
+    mean:  the difference of the means, Welch's t-test and interval, in
+           percent of b's mean (taken as fixed);
+    hmean: the ratio of harmonic means, Welch on the reciprocals (kept
+           for results of older benches).
+    The estimator is never switched: a value <= 0 under gmean or hmean
+    gives no comparison and the note says why.  mde_pct (mde_down_pct):
+    the smallest increase (decrease) a two-sided test at alpha detects
+    with the given power, from the same standard error and df.  p is
+    None (nothing significant) with fewer than 2 values a side or no
+    spread at all.
     """
-    if estimator == "hmean" and (not a or not b or min(a) <= 0 or min(b) <= 0):
-        estimator = "mean"
     ea, eb = estimate(a, estimator), estimate(b, estimator)
     out = {"estimator": estimator, "est_a": ea, "est_b": eb, "n_a": len(a), "n_b": len(b),
            "pct": pct_change(ea, eb) if ea is not None and eb is not None else None,
            "ci_pct": None, "p": None, "mde_pct": None, "significant": False,
            "alpha": alpha, "note": None}
+    if estimator in ("gmean", "hmean") and ((a and min(a) <= 0) or (b and min(b) <= 0)):
+        out["note"] = "a value <= 0: no %s" % estimator
+        return out
     if estimator == "hmean":
         ta, tb = [1.0 / x for x in a], [1.0 / x for x in b]
+    elif estimator == "gmean":
+        ta, tb = [math.log(x) for x in a], [math.log(x) for x in b]
     else:
         ta, tb = a, b
     w = welch(ta, tb, alpha)
@@ -297,7 +353,12 @@ def compare(a, b, estimator="mean", alpha=0.05, power=POWER):
         return out
     out["p"] = w["p"]
     out["significant"] = w["significant"]
+    out["df"], out["se"], out["d"] = w["df"], w["se"], w["diff"]
     lo, hi = w["ci"]
+    if estimator == "gmean":
+        ch = log_change(w["diff"], w["se"], w["df"], alpha, power)
+        out.update(ci_pct=ch["ci_pct"], mde_pct=ch["mde_pct"], mde_down_pct=ch["mde_down_pct"])
+        return out
     base = mean(tb)
     if base == 0:
         out["note"] = "baseline 0"
@@ -311,6 +372,7 @@ def compare(a, b, estimator="mean", alpha=0.05, power=POWER):
             out["ci_pct"] = [lo / abs(base) * 100.0, hi / abs(base) * 100.0]
         k = t_ppf(1.0 - alpha / 2.0, w["df"]) + t_ppf(power, w["df"])
         out["mde_pct"] = k * w["se"] / abs(base) * 100.0
+        out["mde_down_pct"] = out["mde_pct"]
     return out
 
 

@@ -21,16 +21,19 @@ from .util import read
 
 
 class Metric:
-    def __init__(self, name, unit, better, desc, source="output"):
+    def __init__(self, name, unit, better, desc, source="output", scale=None):
         self.name = name
         self.unit = unit
         self.better = better       # "lower", "higher" or None
         self.desc = desc
         self.source = source       # "output" or "counter" (from /proc/vmstat)
+        # "log": positive by nature (a time, a latency, a rate), compared as
+        # a ratio; "linear": a count that can be 0, compared as a difference
+        self.scale = scale or ("log" if better and source == "output" else "linear")
 
     def to_json(self):
         return {"name": self.name, "unit": self.unit, "better": self.better,
-                "desc": self.desc, "source": self.source}
+                "desc": self.desc, "source": self.source, "scale": self.scale}
 
 
 class WorkloadError(Exception):
@@ -205,9 +208,23 @@ class Workload:
     def describe(self):
         return " ".join(self.command())
 
+    def work(self):
+        """What this workload does, as compare matches it: the command with
+        the bench's cache directory left out of its program's path (the
+        program's content hash stays: another source is other work)."""
+        return work_of(self.describe())
+
     def to_json(self):
         return {"name": self.name, "title": self.title, "command": self.describe(),
+                "work": self.work(), "loops": getattr(self, "loops", None),
                 "metrics": [m.to_json() for m in self.metrics], "notes": self.notes}
+
+
+def work_of(command):
+    """A command as the work it does: every word that is a path to one of
+    the bench's compiled helpers (st_*-HASH) reduced to its file name."""
+    return " ".join(os.path.basename(w) if re.search(r"/st_[a-z_]+-[0-9a-f]{8,}$", w) else w
+                    for w in command.split())
 
 
 def _num(pattern, out, what):
@@ -226,6 +243,12 @@ class LoopWorkload(Workload):
 
     def fixed_loops(self):
         return None
+
+    def fix(self):
+        """A loop count given on the command line is the count from the
+        start: in the dry run's commands as in the real run's."""
+        if self.fixed_loops():
+            self.loops = self.fixed_loops()
 
     def calibrate(self, runner):
         fixed = self.fixed_loops()
@@ -249,6 +272,10 @@ class LoopWorkload(Workload):
     def expected_seconds(self):
         return self.env.run_seconds if self.loops else 5
 
+    def calibration_runs(self):
+        """Runs the calibration is expected to take (estimates only)."""
+        return 0 if self.fixed_loops() else 3
+
 
 class Hackbench(LoopWorkload):
     title = "hackbench (rt-tests), threads over pipes"
@@ -259,6 +286,7 @@ class Hackbench(LoopWorkload):
         super().__init__(env)
         self.groups = groups
         self.name = "hackbench-g%d" % groups
+        self.fix()
 
     def fixed_loops(self):
         return self.env.opts.hackbench_loops
@@ -297,6 +325,7 @@ class PerfMessaging(LoopWorkload):
     def __init__(self, env, groups):
         super().__init__(env)
         self.groups = groups
+        self.fix()
 
     def fixed_loops(self):
         return self.env.opts.messaging_loops
@@ -325,6 +354,7 @@ class Pipe(LoopWorkload):
         self.use_perf = env.perf_problem is None
         self.title = ("perf bench sched pipe" if self.use_perf else
                       "pipe ping-pong (st_wakelat -p, perf is not installed)")
+        self.fix()
 
     def fixed_loops(self):
         return self.env.opts.pipe_loops
@@ -490,8 +520,10 @@ class CpuRate(Workload):
     metrics = [Metric("units_per_s", "units/s", "higher",
                       "work units (4096 dependent loads each) per second, all copies"),
                Metric("copy_cv_pct", "%", "lower",
-                      "coefficient of variation of the copies' units: how evenly the CPUs were shared"),
-               Metric("starved", "copies", "lower", "copies that finished no unit in the run")]
+                      "coefficient of variation of the copies' units: how evenly the CPUs were shared",
+                      scale="linear"),
+               Metric("starved", "copies", "lower", "copies that finished no unit in the run",
+                      scale="linear")]
 
     def unavailable(self):
         return self.env.helper_problem("st_cpurate")
@@ -572,7 +604,7 @@ class CmdWorkload(Workload):
     user = True
 
     def __init__(self, env, cmd, regex, direction="lower", name="cmd", metric="value",
-                 unit="", cwd=None, timeout=3600):
+                 unit="", cwd=None, timeout=3600, scale="log"):
         super().__init__(env)
         if direction not in ("lower", "higher"):
             raise WorkloadError("--direction must be lower or higher, not %r" % direction)
@@ -587,7 +619,7 @@ class CmdWorkload(Workload):
         self._timeout = timeout
         self.metrics = [Metric(metric, unit, direction,
                                "the number --metric %s reads from the output, %s is better"
-                               % (regex, direction))]
+                               % (regex, direction), scale=scale)]
 
     def command(self):
         return ["/bin/sh", "-c", self.cmd]

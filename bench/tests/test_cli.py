@@ -18,9 +18,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 
 from stbench import check, cli, compare, plan, report  # noqa: E402
+from stbench.util import fmt_duration  # noqa: E402
 from stbench.workloads import CmdWorkload, WorkloadError  # noqa: E402
 
-from test_report import synthetic  # noqa: E402
+from test_report import synthetic, write_dir  # noqa: E402
 
 BENCH = os.path.join(HERE, "..", "sched-tune-bench")
 FIX = os.path.join(HERE, "fixtures", "compare")
@@ -153,6 +154,14 @@ class FakeModule:
     def verify(self, cfg):
         return True, [], {"loaded": not cfg.unloaded}
 
+    snapshot = None
+
+    def restore(self):
+        return []
+
+    def read_knobs(self):
+        return {}
+
 
 class FakeCounters:
     n = 0
@@ -160,6 +169,9 @@ class FakeCounters:
     def sample(self):
         FakeCounters.n += 1000
         return {"migrations": FakeCounters.n, "ctxt": 2 * FakeCounters.n}
+
+    def close(self):
+        pass
 
 
 class TestCmd(unittest.TestCase):
@@ -182,11 +194,15 @@ class TestCmd(unittest.TestCase):
         j = w.to_json()
         self.assertTrue(j["user"])
         self.assertEqual(j["headline"], "latency_ms")
-        self.assertEqual(report.estimator_of(j["metrics"][0]), "mean")
-        # no group: the whole match; higher is better: Hmean
+        # a time: a ratio, the geometric mean, whichever way is better
+        self.assertEqual(report.estimator_of(j["metrics"][0]), "gmean")
+        # no group: the whole match
         w = CmdWorkload(self.env(), "echo 42", r"[0-9]+", "higher", cwd=self.dir)
         self.assertEqual(w.run()[0], {"value": 42.0})
-        self.assertEqual(report.estimator_of(w.to_json()["metrics"][0]), "hmean")
+        self.assertEqual(report.estimator_of(w.to_json()["metrics"][0]), "gmean")
+        # --metric-scale linear: a count that can be 0, the mean
+        w = CmdWorkload(self.env(), "echo 0", r"[0-9]+", "lower", cwd=self.dir, scale="linear")
+        self.assertEqual(report.estimator_of(w.to_json()["metrics"][0]), "mean")
 
     def test_failures(self):
         for cmd, rx in (("echo nothing here", r"latency ([0-9.]+)"), ("echo latency 1; exit 3", r"latency ([0-9]+)"),
@@ -215,6 +231,7 @@ class TestCmd(unittest.TestCase):
         b = cli.Bench(opts)
         b.module = FakeModule(state)
         b.counters = FakeCounters()
+        b.sleep = lambda s: None
         b.out = opts.out
         os.makedirs(b.out)
         configs, sweeps = b.build_configs()
@@ -242,8 +259,14 @@ class TestCmd(unittest.TestCase):
         self.assertEqual(b.module.applied[:2], [first, first])
         self.assertEqual(data["runs"][0]["warmup"], True)
         self.assertEqual(len(b.module.applied), len(data["runs"]))
-        report.write_all(b.out, data, draw_plots=False, log=lambda m: None)
-        cell = data["summary"]["cells"]["cmd"]
+        with open(os.path.join(b.out, "results.json"), "rb") as f:
+            raw = f.read()
+        self.assertNotIn(b'"summary"', raw)
+        view = report.write_all(b.out, data, draw_plots=False, log=lambda m: None)
+        with open(os.path.join(b.out, "results.json"), "rb") as f:
+            self.assertEqual(f.read(), raw)
+        self.assertNotIn("summary", data)
+        cell = view["summary"]["cells"]["cmd"]
         self.assertEqual(cell["seed"]["n"], 4)  # warm-ups not counted
         cmp = cell["seed"]["vs_baseline"]["time_s"]
         self.assertAlmostEqual(cmp["pct"], 20.0, delta=3.0)
@@ -255,7 +278,7 @@ class TestCmd(unittest.TestCase):
         self.assertIn("Your workload cmd", md)
         self.assertIn("seed 5", md)
         self.assertIn("sh " + script, md)
-        hl = {h["key"]: h for h in data["summary"]["headline"]}
+        hl = {h["key"]: h for h in view["summary"]["headline"]}
         self.assertEqual(len(hl["user_cmd"]["items"]), 2)
 
 
@@ -298,11 +321,17 @@ class TestReportRobust(unittest.TestCase):
         del d["stamp"], d["configs"]
         cases.append(d)
         cases.append({})
-        for i, data in enumerate(cases):
+        # the failed runs of case 1 are counted and set the exit status
+        for i, (data, rc) in enumerate(zip(cases, (0, 1, 0, 0))):
             self.write(data)
             p = bench("report", self.dir, "--no-plots")
-            self.assertEqual(p.returncode, 0, "case %d: %s" % (i, p.stderr))
+            self.assertEqual(p.returncode, rc, "case %d: %s" % (i, p.stderr))
             self.assertNotIn("Traceback", p.stderr)
+        self.write(cases[1])
+        p = bench("report", self.dir, "--no-plots")
+        self.assertRegex(p.stderr, r"failures: [1-9][0-9]* runs failed")
+        with open(os.path.join(self.dir, "report.md")) as f:
+            self.assertIn("(+1 failed)", f.read())
         for bad in ("[1, 2]", "{not json"):
             with open(os.path.join(self.dir, "results.json"), "w") as f:
                 f.write(bad)
@@ -327,7 +356,7 @@ class TestReportRobust(unittest.TestCase):
             self.assertIn("same order in every round", md)
 
     def test_check_broken_pipe(self):
-        report.write_all(self.dir, synthetic(), draw_plots=False, log=lambda m: None)
+        write_dir(self.dir, synthetic(), draw_plots=False)
         p = subprocess.run("%s %s check %s --no-plots | head -n 1" % (sys.executable, BENCH, self.dir),
                            shell=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                            universal_newlines=True, timeout=120)
@@ -345,8 +374,11 @@ class TestCompare(unittest.TestCase):
         self.assertEqual(p.returncode, 0, p.stderr)
         md = p.stdout
         self.assertIn("| kernel | 6.12.95+deb12-amd64 | 7.3.4+deb13-amd64 |", md)
-        self.assertIn("### tbench: mb_per_s (MB/s, higher is better), Hmean, headline", md)
-        self.assertIn("### tbench: max_latency_ms (ms, lower is better), mean, exploratory", md)
+        self.assertIn("### tbench: mb_per_s (MB/s, higher is better), Gmean, headline", md)
+        self.assertIn("### tbench: max_latency_ms (ms, lower is better), Gmean, exploratory", md)
+        # each heading once (rows of the second column used to open it again)
+        heads = [line for line in md.splitlines() if line.startswith("### ")]
+        self.assertEqual(len(heads), len(set(heads)))
 
     def test_statistics(self):
         runs = []
@@ -356,13 +388,13 @@ class TestCompare(unittest.TestCase):
         res = compare.compare(runs)
         rows = {(r["workload"], r["metric"], r["config"]): r for r in res["rows"]}
         row = rows[("tbench", "mb_per_s", "stock")]
-        self.assertEqual(row["estimator"], "hmean")
+        self.assertEqual(row["estimator"], "gmean")
         vals = [[r["figures"]["mb_per_s"] for r in data["runs"] if r["workload"] == "tbench"
                  and r["config"] == "stock" and r["ok"] and not r.get("calibration")] for _, data in runs]
         from stbench import stats
-        self.assertAlmostEqual(row["cells"][0]["estimate"], stats.hmean(vals[0]))
+        self.assertAlmostEqual(row["cells"][0]["estimate"], stats.gmean(vals[0]))
         ch = row["cells"][1]["change"]
-        want = stats.compare(vals[1], vals[0], "hmean", 0.05)
+        want = stats.compare(vals[1], vals[0], "gmean", 0.05)
         self.assertAlmostEqual(ch["pct"], want["pct"])
         self.assertAlmostEqual(ch["p"], want["p"])
         # BH over the headline rows only; exploratory rows never marked
@@ -378,7 +410,9 @@ class TestCompare(unittest.TestCase):
         self.assertEqual(p.returncode, 0, p.stderr)
         rows = list(csv.DictReader(io.StringIO(p.stdout)))
         self.assertEqual({r["workload"] for r in rows}, {"pipe", "hackbench-g1"})
-        self.assertEqual(len(rows), 2 * 5 * 2)  # 2 figures (pipe 1, hackbench 1) x 5 configs x 2 columns
+        # 3 figures (pipe's usecs/op, hackbench's time and, the loop counts
+        # differing, its time per loop) x 5 configs x 2 columns
+        self.assertEqual(len(rows), 3 * 5 * 2)
         self.assertEqual({r["column"] for r in rows}, {"6.12.95+deb12-amd64", "7.3.4+deb13-amd64"})
         first = [r for r in rows if r["column"] == "6.12.95+deb12-amd64"]
         self.assertTrue(all(r["change_pct"] == "" for r in first))
@@ -394,6 +428,125 @@ class TestCompare(unittest.TestCase):
         self.assertNotIn("Traceback", p.stderr)
         p = bench("compare", K612, K73, "--csv", "--json")
         self.assertEqual(p.returncode, 2)
+
+
+class TestInput(unittest.TestCase):
+    """One clear error (argparse's one line, exit 2) before anything runs."""
+
+    def test_bad_values(self):
+        for argv, what in ((["-s", "-3"], "--run-seconds"), (["-s", "nan"], "--run-seconds"),
+                           (["--hackbench-loops", "-5"], "--hackbench-loops"),
+                           (["--tbench-clients", "0"], "--tbench-clients"),
+                           (["--hackbench-groups", "0,2"], "--hackbench-groups"),
+                           (["--pipe-loops", "x"], "--pipe-loops"), (["--wakelat-msg", "0"], "--wakelat-msg"),
+                           (["--numa-threads", "-1"], "--numa-threads"), (["--idle-window", "-1"], "--idle-window")):
+            p = bench("--dry-run", *argv)
+            self.assertEqual(p.returncode, 2, (argv, p.stderr))
+            lines = p.stderr.strip().splitlines()
+            self.assertIn("error: argument", lines[-1])
+            self.assertIn(what, lines[-1])
+            self.assertEqual(p.stdout, "")
+
+    def test_dry_run_shows_the_real_commands(self):
+        # the README's 480000-loop recipe: the dry run said -l 100
+        p = bench("--dry-run", "-c", "stock,seed", "-w", "hackbench,pipe", "--hackbench-loops", "480000",
+                  "--hackbench-groups", "2", "-n", "2", "--seed", "1")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("hackbench -g 2 -f 20 --threads --pipe -l 480000 -s 100", p.stdout)
+        self.assertRegex(p.stdout, r"pipe +perf bench sched pipe -l 2000  \(-l calibrated at the start"
+                         if "perf bench" in p.stdout else r"st_wakelat\S* -p 2000  \(-l calibrated at the start")
+        self.assertIn("hackbench-g2 run fixed loop counts", p.stdout)
+
+
+class TestRunFailures(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp()
+
+    def tearDown(self):
+        shutil.rmtree(self.dir)
+
+    def bench(self, script, *argv):
+        state = os.path.join(self.dir, "config")
+        opts = cli.parser().parse_args(
+            ["run", "-c", "stock,seed", "-n", "3", "--seed", "5", "--cmd", "sh " + script,
+             "--metric", r"time: ([0-9.]+)", "--metric-name", "time_s", "-q",
+             "-o", os.path.join(self.dir, "out")] + list(argv))
+        b = cli.Bench(opts)
+        b.module = FakeModule(state)
+        b.counters = FakeCounters()
+        b.sleep = lambda s: None
+        b.out = opts.out
+        os.makedirs(b.out, exist_ok=True)
+        configs, sweeps = b.build_configs()
+        for c in configs:
+            c.skip = None
+        return b, configs, sweeps, state
+
+    def test_dry_run_time_is_the_real_runs(self):
+        script = os.path.join(self.dir, "w.sh")
+        with open(script, "w") as f:
+            f.write('echo "time: 1.0"\n')
+        b, configs, sweeps, _ = self.bench(script)
+        wls = b.make_workloads(8, 1 << 20)
+        b.execute({"topology": {}, "hypervisor": {}}, configs, sweeps, wls, [], configs[0])
+        est = b.data["plan"]["estimate_s"]
+        p = bench("--dry-run", "-c", "stock,seed", "-n", "3", "--seed", "5", "--cmd", "sh " + script,
+                  "--metric", r"time: ([0-9.]+)")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("estimated time: about %s " % fmt_duration(est), p.stdout)
+
+    def test_failed_runs_counted_and_exit_1(self):
+        # seed's runs fail, stock's do not: counted, shown, exit status 1
+        state = os.path.join(self.dir, "config")
+        script = os.path.join(self.dir, "w.sh")
+        with open(script, "w") as f:
+            f.write('[ "$(cat %s)" = seed ] && exit 3; echo "time: 1.$$"\n' % state)
+        b, configs, sweeps, _ = self.bench(script)
+
+        def run(self_):
+            wls = self_.make_workloads(8, 1 << 20)
+            self_.execute({"topology": {}, "hypervisor": {}}, configs, sweeps, wls, [], configs[0])
+        orig_run, orig_init = cli.Bench.run, cli.Bench.__init__
+
+        def init(self_, opts):
+            orig_init(self_, opts)
+            self_.module, self_.counters, self_.sleep, self_.out = b.module, b.counters, b.sleep, b.opts.out
+        cli.Bench.run, cli.Bench.__init__ = run, init
+        err = io.StringIO()
+        try:
+            with contextlib.redirect_stderr(err):
+                rc = cli.cmd_run(b.opts)
+        finally:
+            cli.Bench.run, cli.Bench.__init__ = orig_run, orig_init
+        self.assertEqual(rc, 1, err.getvalue())
+        with open(os.path.join(b.opts.out, "summary.json")) as f:
+            fl = json.load(f)["summary"]["failures"]
+        self.assertEqual(fl["failed_runs"], 3)
+        with open(os.path.join(b.opts.out, "report.md")) as f:
+            md = f.read()
+        self.assertIn("| `seed` | 0 (+3 failed) |", md)
+        self.assertIn("**failures**: 3 timed runs failed", md)
+
+    def test_one_failed_calibration_does_not_abort_the_others(self):
+        script = os.path.join(self.dir, "w.sh")
+        with open(script, "w") as f:
+            f.write('echo "time: 1.$$"\n')
+        b, configs, sweeps, _ = self.bench(script)
+        wls = b.make_workloads(8, 1 << 20)
+        bad = CmdWorkload(b.env, "sh " + script, r"time: ([0-9.]+)", name="broken")
+
+        def calibrate(runner):
+            runner(bad)
+        bad.calibrate = calibrate
+        bad.run = lambda: (_ for _ in ()).throw(WorkloadError("broken: no output"))
+        b.execute({"topology": {}, "hypervisor": {}}, configs, sweeps, [bad] + wls, [], configs[0])
+        self.assertEqual([w["name"] for w in b.data["failed_workloads"]], ["broken"])
+        good = [r for r in b.data["runs"] if r["workload"] == "cmd" and not r.get("warmup")]
+        self.assertEqual(len(good), 6)
+        self.assertTrue(all(r["ok"] for r in good))
+        view = report.prepare(b.data)
+        self.assertEqual(view["summary"]["failures"]["failed_calibrations"], 1)
+        self.assertTrue(cli.failed(view))
 
 
 if __name__ == "__main__":

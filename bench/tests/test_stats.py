@@ -219,9 +219,25 @@ class TestCompare(unittest.TestCase):
         self.assertTrue(c["ci_pct"][0] < c["pct"] < c["ci_pct"][1])
         self.assertTrue(c["significant"])
 
-    def test_hmean_needs_positive(self):
-        c = stats.compare([0.0, 1.0, 2.0], [1.0, 2.0, 3.0], "hmean")
-        self.assertEqual(c["estimator"], "mean")
+    def test_estimator_never_switched(self):
+        # a throughput of 0 once made Hmean a plain mean between two tables
+        for est in ("hmean", "gmean"):
+            c = stats.compare([0.0, 1.0, 2.0], [1.0, 2.0, 3.0], est)
+            self.assertEqual(c["estimator"], est)
+            self.assertIsNone(c["p"])
+            self.assertIn("<= 0", c["note"])
+
+    def test_gmean_interval_is_a_ratio(self):
+        # times that halve: the interval of a ratio never goes below -100%
+        a, b = [0.1, 0.5, 0.05], [1.0, 1.1, 0.9]
+        c = stats.compare(a, b, "gmean")
+        self.assertGreater(c["ci_pct"][0], -100.0)
+        self.assertAlmostEqual(c["pct"], (stats.gmean(a) / stats.gmean(b) - 1) * 100)
+        r = stats.ratio_ci(a, b)
+        self.assertAlmostEqual(c["ci_pct"][0], (r["ci"][0] - 1) * 100)
+        self.assertAlmostEqual(c["ci_pct"][1], (r["ci"][1] - 1) * 100)
+        # the plain mean's interval of the same data goes below -100%
+        self.assertLess(stats.compare(a, b, "mean")["ci_pct"][0], -100.0)
 
     def test_too_few(self):
         c = stats.compare([1.0], [1.0, 2.0])

@@ -20,7 +20,7 @@ from stbench import check, counters, module, report  # noqa: E402
 from stbench.workloads import (CpuRate, Wakelat, WorkloadError, helper_binary,  # noqa: E402
                                parse_cpurate, parse_wakelat)
 
-from test_report import FakeEnv, FakeOpts, synthetic  # noqa: E402
+from test_report import write_dir, FakeEnv, FakeOpts, synthetic  # noqa: E402
 
 BENCH = os.path.join(HERE, "..", "sched-tune-bench")
 CPURATE_OUT = ("copies 16 seconds 1.002365 units 24853 units_per_s 24794.36 copy_min_per_s 1161.53 "
@@ -62,7 +62,9 @@ class TestParse(unittest.TestCase):
         e.opts.cpurate_copies, e.opts.cpurate_kb = 3, 64
         self.assertEqual(CpuRate(e).command()[1:], ["-c", "3", "-t", "1", "-k", "64"])
         self.assertEqual(report.headline_metric(w.to_json()), "units_per_s")
-        self.assertEqual(report.estimator_of(w.to_json()["metrics"][0]), "hmean")
+        self.assertEqual(report.estimator_of(w.to_json()["metrics"][0]), "gmean")
+        # the spread and the starved copies can be 0: differences, the mean
+        self.assertEqual([report.estimator_of(m) for m in w.to_json()["metrics"][1:]], ["mean", "mean"])
 
     def test_wakelat(self):
         f = parse_wakelat(WAKELAT_OUT)
@@ -125,16 +127,25 @@ class FakeFds:
 
     def __init__(self, samples, fail_types=()):
         self.samples = samples          # {(type, config): [(value, enabled, running), ...]}
-        self.fail_types = fail_types
+        self.fail_types = fail_types    # ("group",): [(enabled, running, [values]), ...]
         self.pipes = []
+        self.grouped = []
 
-    def open(self, typ, config, cpu, read_format):
+    def open(self, typ, config, cpu, read_format, group_fd=-1):
         if typ in self.fail_types:
             raise OSError(errno.ENOENT, os.strerror(errno.ENOENT))
-        self.assertformat = read_format
         r, w = os.pipe()
-        for s in self.samples[(typ, config)]:
-            os.write(w, struct.pack("QQQ", *s))
+        if read_format & counters.PERF_FORMAT_GROUP:
+            self.groupformat = read_format
+            self.grouped.append((typ, config, cpu, group_fd))
+            if group_fd == -1:
+                # the leader reads the whole group: nr, enabled, running, values
+                for s in self.samples[("group",)]:
+                    os.write(w, struct.pack("QQQ%dQ" % len(s[2]), len(s[2]), s[0], s[1], *s[2]))
+        else:
+            self.assertformat = read_format
+            for s in self.samples[(typ, config)]:
+                os.write(w, struct.pack("QQQ", *s))
         os.close(w)
         self.pipes.append(r)
         return r
@@ -162,7 +173,7 @@ class TestPerfEvents(unittest.TestCase):
     def test_tracefs_missing(self):
         def no_tp(name):
             raise OSError(errno.ENOENT, "no %s/id (tracefs not mounted?)" % name)
-        fake = FakeFds({(0, 0): [(1, 1, 1)], (0, 1): [(1, 1, 1)], (0, 3): [(1, 1, 1)]})
+        fake = FakeFds({("group",): [(1, 1, [1, 1, 1])]})
         pe = counters.PerfEvents([0], opener=fake.open, tp_id=no_tp)
         self.assertIn("tracefs not mounted", pe.status["tp_sched_wakeup"])
         self.assertTrue(pe.available("hw_cycles"))
@@ -173,9 +184,11 @@ class TestPerfEvents(unittest.TestCase):
         self.assertEqual(counters.scaled((100, 10, 10)), 100)
         self.assertIsNone(counters.scaled((0, 10, 0)))
         self.assertEqual(counters.scaled((0, 0, 0)), 0)
-        fake = FakeFds({(0, 0): [(100, 10, 5)], (0, 1): [(1, 1, 1)], (0, 3): [(1, 1, 1)]})
+        # the group is scheduled as one: one enabled/running pair scales all
+        fake = FakeFds({("group",): [(10, 5, [100, 50, 3])]})
         pe = counters.PerfEvents([0], events=counters.HW_EVENTS, opener=fake.open)
-        self.assertEqual(pe.read()["hw_cycles"], 200)
+        got = pe.read()
+        self.assertEqual((got["hw_cycles"], got["hw_instructions"], got["hw_cache_misses"]), (200, 100, 6))
         self.assertIn("hw_cycles", pe.multiplexed)
 
     def test_nofile_raised(self):
@@ -199,6 +212,88 @@ class TestPerfEvents(unittest.TestCase):
         self.assertEqual(r["tp_wakeup_per_s"], 25)
         self.assertEqual(r["tp_migrate_task_per_s"], 4)
         self.assertNotIn("ipc", report.run_rates({"elapsed_s": 1, "counters": {"hw_instructions": 5}}))
+
+    def test_grouped_hardware_counters(self):
+        """cycles leads a group with instructions and cache-misses on every
+        CPU: IPC from counters the PMU scheduled together."""
+        fake = FakeFds({("group",): [(10, 10, [400, 200, 4])]})
+        pe = counters.PerfEvents([0, 1], events=counters.HW_EVENTS, opener=fake.open)
+        self.assertTrue(fake.groupformat & counters.PERF_FORMAT_GROUP)
+        leaders = [g for g in fake.grouped if g[3] == -1]
+        self.assertEqual([(t, c) for t, c, cpu, lead in leaders], [(0, 0), (0, 0)])
+        members = [g for g in fake.grouped if g[3] != -1]
+        self.assertEqual(len(members), 4)
+        self.assertEqual({g[3] for g in members}, {fd for fd, _ in pe.groups})
+        self.assertIn("in one group {cycles,instructions,cache-misses}", pe.status["hw_instructions"])
+        got = pe.read()
+        self.assertEqual((got["hw_cycles"], got["hw_instructions"]), (800, 400))
+
+    def test_cross_llc_filter(self):
+        """The sched_migrate_task filter keeps exactly the migrations whose
+        two CPUs are in different LLC groups (contiguous or not)."""
+        for groups in ([[0, 1, 2, 3], [4, 5, 6, 7]], [[0, 1, 4, 5], [2, 3, 6, 7]], [[0], [1], [2, 3]]):
+            expr = counters.cross_llc_filter(groups)
+            py = expr.replace("&&", " and ").replace("||", " or ")
+            of = {c: i for i, g in enumerate(groups) for c in g}
+            for o in of:
+                for d in of:
+                    self.assertEqual(eval(py, {"orig_cpu": o, "dest_cpu": d}), of[o] != of[d], (groups, o, d))
+
+    def test_cross_llc_counter(self):
+        tp = {"sched/sched_migrate_task": 301, "sched/sched_wakeup": 302}
+        fake = FakeFds({(2, 301): [(10, 1, 1), (30, 1, 1)], (2, 302): [(1, 1, 1), (1, 1, 1)]},
+                       fail_types=(counters.PERF_TYPE_HARDWARE,))
+        filters = []
+        pe = counters.PerfEvents([0, 1], opener=fake.open, tp_id=tp.__getitem__, llc_groups=[[0], [1]],
+                                 filt=lambda fd, e: filters.append(e))
+        self.assertEqual(len(filters), 2)
+        self.assertTrue(pe.available(counters.CROSS_LLC))
+        self.assertIn("LLC groups (0 1)", pe.status[counters.CROSS_LLC])
+        # one LLC: nothing to tell apart
+        one = counters.PerfEvents([0], opener=FakeFds({(2, 301): [(1, 1, 1)], (2, 302): [(1, 1, 1)]},
+                                                      fail_types=(0,)).open,
+                                  tp_id=tp.__getitem__, llc_groups=[[0]], filt=lambda fd, e: None)
+        self.assertIn("one last-level cache", one.status[counters.CROSS_LLC])
+        # a kernel that refuses the filter: not available, said why
+        def refuse(fd, e):
+            raise OSError(errno.EINVAL, "Invalid argument")
+        pe = counters.PerfEvents([0, 1], opener=FakeFds({(2, 301): [(1, 1, 1)] * 4, (2, 302): [(1, 1, 1)] * 2},
+                                                        fail_types=(0,)).open,
+                                 tp_id=tp.__getitem__, llc_groups=[[0], [1]], filt=refuse)
+        self.assertIn("not available (filter", pe.status[counters.CROSS_LLC])
+
+    def test_schedstat_run_delay_and_idle(self):
+        txt = ("version 15\ntimestamp 4295\n"
+               "cpu0 0 0 100 50 30 10 5000000 2000000 40\ndomain0 3 1 2\n"
+               "cpu1 0 0 100 50 30 10 7000000 3000000 40\n")
+        self.assertEqual(counters.schedstat_cpu(txt), {"run_delay_ns": 5000000, "rq_cpu_time_ns": 12000000})
+        self.assertEqual(counters.schedstat_cpu("version 15\n"), {})
+        run = {"elapsed_s": 2.0, "counters": {"run_delay_ns": 4e6, "cpu_idle": 30, "cpu_total": 120,
+                                              "tp_sched_migrate_task": 40, "tp_migrate_cross_llc": 10}}
+        r = report.run_rates(run)
+        self.assertEqual(r["run_delay_ms_per_s"], 2.0)
+        self.assertEqual(r["idle_pct"], 25.0)
+        self.assertEqual(r["migrations_cross_llc_per_s"], 5.0)
+        self.assertEqual(r["migrations_llc_local_per_s"], 15.0)
+        self.assertEqual(r["cross_llc_pct"], 25.0)
+        # the real /proc: both read on this machine, as the bench reads them
+        self.assertIn("cpu_total", counters.cpu_jiffies())
+        if os.path.exists("/proc/schedstat"):
+            self.assertIn("run_delay_ns", counters.schedstat_cpu())
+
+    def test_new_figures_in_the_report(self):
+        data = synthetic()
+        for r in data["runs"]:
+            r["counters"].update(run_delay_ns=3e6, cpu_idle=10, cpu_total=100, tp_sched_migrate_task=40,
+                                 tp_migrate_cross_llc=8 if r["config"] == "cache_level" else 4)
+        data["stamp"]["counter_methods"] = {"tp_migrate_cross_llc": "sched:sched_migrate_task filtered"}
+        view = report.prepare(data)
+        md = report.markdown(view, {})
+        self.assertIn("runq wait ms/s | idle % |", md)
+        self.assertIn("cross-LLC migrations/s", md)
+        cmp = view["summary"]["cells"]["pipe"]["cache_level"]["vs_baseline"]["rates.cross_llc_pct"]
+        self.assertAlmostEqual(cmp["pct"], 100.0)
+        self.assertEqual(cmp["family"], "exploratory")
 
 
 class SliceModule(module.Module):
@@ -426,13 +521,14 @@ class TestEevdfReport(unittest.TestCase):
         self.assertIn("| config | sched_migrate_task/s | sched_wakeup/s |", md)
         self.assertIn("Hardware counters and sched tracepoints, system-wide (perf_event_open as perf stat -a; "
                       "means; change vs stock [95% CI], all exploratory)", md)
+        self.assertIn("Not available here: cache-misses not available", md)
         cmp = data["summary"]["cells"]["cpurate"]["seed"]["vs_baseline"]["rates.tp_wakeup_per_s"]
         self.assertEqual(cmp["family"], "exploratory")
         self.assertFalse(cmp["significant"])
 
     def test_check_accepts_it(self):
         data = with_cpurate(synthetic(), skip_slices=True)
-        report.write_all(self.dir, data, draw_plots=False)
+        write_dir(self.dir, data, draw_plots=False)
         with open(os.devnull, "w") as null:
             old, sys.stdout = sys.stdout, null
             try:
