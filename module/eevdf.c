@@ -121,8 +121,18 @@ static inline char *st_ev_cfs_rq(const struct sched_entity *se)
 {
 	return (char *)se->cfs_rq;
 }
+
+static inline struct sched_entity *st_ev_parent(struct sched_entity *se)
+{
+	return se->parent;
+}
 #else
 static inline char *st_ev_cfs_rq(const struct sched_entity *se)
+{
+	return NULL;
+}
+
+static inline struct sched_entity *st_ev_parent(struct sched_entity *se)
 {
 	return NULL;
 }
@@ -139,13 +149,68 @@ static inline unsigned int st_ev_nr(const struct sched_entity *se)
 /* a slice was set since the last restore: only then is one due */
 static bool st_ev_dirty;
 
+/*
+ * Levels of the hierarchy counted (the task's and its group entities'):
+ * a deeper cgroup's entities above the eighth are not.
+ */
+#define ST_EV_LEVELS	8
+
+struct st_ev_level {
+	struct sched_entity *se;
+	struct st_ev_request req;
+};
+
+static inline void st_ev_read(struct sched_entity *se, struct st_ev_request *r)
+{
+	r->deadline = se->deadline;
+	r->vruntime = se->vruntime;
+	r->weight = st_evt_weight(se);
+	r->sum_exec = se->sum_exec_runtime;
+}
+
+/*
+ * The entities whose update_deadline() the tick runs: on 6.12 one per
+ * level, the task's and each group entity's above it (update_curr() at
+ * every level of entity_tick()); on 7.3 the task's alone (update_curr()
+ * gives only a task a deadline: one tree per CPU).
+ */
+static unsigned int st_ev_levels(struct sched_entity *se,
+				 struct st_ev_level *lv)
+{
+	unsigned int n = 0;
+
+	do {
+		lv[n].se = se;
+		st_ev_read(se, &lv[n].req);
+		n++;
+		if (!st_evt_group_slices())
+			break;
+		se = st_ev_parent(se);
+	} while (se && n < ST_EV_LEVELS);
+	return n;
+}
+
 static bool st_ev_applies(const struct st_config *cfg)
 {
 	return st_ev_slice_ok && !st_passthrough(cfg) &&
 	       cfg->knob[ST_KNOB_EEVDF_SLICE] != ST_SLICE_STOCK;
 }
 
-/* Right after update_deadline() gave @se a request of base_slice_ns. */
+static void st_ev_set_slice(struct sched_entity *se, u64 slice)
+{
+	se->deadline = st_eevdf_deadline(se->vruntime, se->deadline,
+					 se->slice, slice);
+	se->slice = slice;
+	if (!READ_ONCE(st_ev_dirty))
+		WRITE_ONCE(st_ev_dirty, true);
+	st_stat_inc(ST_STAT_EEVDF_SLICES_SET);
+}
+
+/*
+ * Right after update_deadline() renewed the running task's request
+ * with base_slice_ns.  A task with a sched_setattr() slice is left
+ * alone.
+ */
 static void st_ev_apply(const struct st_config *cfg, struct sched_entity *se)
 {
 	u64 base = READ_ONCE(*st_ev_base_slice);
@@ -157,39 +222,75 @@ static void st_ev_apply(const struct st_config *cfg, struct sched_entity *se)
 			       cfg->knob[ST_KNOB_EEVDF_SLICE_NS],
 			       cfg->knob[ST_KNOB_EEVDF_LATENCY_NS],
 			       st_evt_nr(se));
-	if (slice == se->slice)
-		return;
-	se->deadline = st_eevdf_deadline(se->vruntime, se->deadline,
-					 se->slice, slice);
-	se->slice = slice;
-	if (!READ_ONCE(st_ev_dirty))
-		WRITE_ONCE(st_ev_dirty, true);
-	st_stat_inc(ST_STAT_EEVDF_SLICES_SET);
+	if (slice != se->slice)
+		st_ev_set_slice(se, slice);
 }
 
-/* Under the rq lock, interrupts off, as the scheduler tick runs. */
+/*
+ * 6.12, right after update_deadline() renewed a running group entity's
+ * request: the group's slice is the smallest queued below it, as
+ * enqueue_task_fair() sets it, so that a group of tasks that never
+ * sleep (no enqueue below it) competes with their slices too.
+ */
+static void st_ev_apply_group(struct sched_entity *se)
+{
+#ifdef CONFIG_FAIR_GROUP_SCHED
+	u64 min = st_evt_min_slice((char *)se->my_q);
+
+	if (min != ~0ULL && min != se->slice)
+		st_ev_set_slice(se, min);
+#endif
+}
+
+/*
+ * Under the rq lock, interrupts off, as the scheduler tick runs.  The
+ * seed counted in update_deadline(): check_deadline at each call,
+ * update_deadline when the request was used up and renewed,
+ * preempt_deadline when the renewal rescheduled (another entity queued
+ * at that level).  The tick runs it at every level (6.12) or for the
+ * task (7.3); we compare each level's entity before and after: a
+ * deadline can also move by a reweight (7.3's reweight_eevdf() after
+ * the tick, 6.12's reweight_entity() of a group entity), which renews
+ * nothing (st_eevdf_renewed()).
+ */
 static void st_task_tick_fair(struct rq *rq, struct task_struct *curr,
 			      int queued)
 {
 	const struct st_config *cfg = st_config_get();
-	struct sched_entity *se = &curr->se;
-	u64 deadline = se->deadline;
-	unsigned int before = st_ev_resched_bits(curr), now;
+	struct st_ev_level lv[ST_EV_LEVELS];
+	unsigned int n = st_ev_levels(&curr->se, lv), i;
+	bool apply;
 
 	st_kcall(st_orig_task_tick_fair)(rq, curr, queued);
 
-	st_stat_inc(ST_STAT_CHECK_DEADLINE);
-	if (se->deadline == deadline)
-		return;
-	st_stat_inc(ST_STAT_UPDATE_DEADLINE);
-	now = st_ev_resched_bits(curr) & ~before;
-	if (now) {
-		st_stat_inc(ST_STAT_PREEMPT_DEADLINE);
-		if (!(now & ST_EV_RESCHED))
-			st_stat_inc(ST_STAT_PREEMPT_DEADLINE_LAZY);
+	apply = cfg && st_ev_applies(cfg);
+	for (i = 0; i < n; i++) {
+		struct sched_entity *se = lv[i].se;
+		struct st_ev_request now;
+
+		st_ev_read(se, &now);
+		/* update_curr() runs update_deadline() only for time run */
+		if (now.sum_exec == lv[i].req.sum_exec)
+			continue;
+		st_stat_inc(ST_STAT_CHECK_DEADLINE);
+		if (!st_eevdf_renewed(&lv[i].req, &now, se->slice)) {
+			if (now.deadline != lv[i].req.deadline)
+				st_stat_inc(ST_STAT_REWEIGHT_DEADLINE);
+			continue;
+		}
+		st_stat_inc(ST_STAT_UPDATE_DEADLINE);
+		if (st_evt_nr(se) > 1) {
+			st_stat_inc(ST_STAT_PREEMPT_DEADLINE);
+			if (st_ev_resched_bits(curr) == ST_EV_RESCHED_LAZY)
+				st_stat_inc(ST_STAT_PREEMPT_DEADLINE_LAZY);
+		}
+		if (!apply)
+			continue;
+		if (!i)
+			st_ev_apply(cfg, se);
+		else
+			st_ev_apply_group(se);
 	}
-	if (cfg && st_ev_applies(cfg))
-		st_ev_apply(cfg, se);
 }
 
 /*
@@ -285,18 +386,30 @@ static const char *st_ev_nr_field(enum st_series series)
 
 #else /* 6.1: CFS */
 
+/*
+ * The seed counted in check_preempt_tick(), which entity_tick() runs at
+ * every level whose cfs_rq has more than one entity (a queued hrtick
+ * tick reschedules before it): tick_check_preempts per such level, and
+ * tick_preempts per reschedule it asked.  check_preempt_tick() is
+ * inlined and a second resched_curr() in one tick changes nothing, so
+ * the reschedule a tick newly asked counts once, at the first level
+ * that checked.
+ */
 static void st_task_tick_fair(struct rq *rq, struct task_struct *curr,
 			      int queued)
 {
-	/* entity_tick(): a queued (hrtick) tick reschedules before the test */
-	bool check = !queued && st_ev_nr(&curr->se) > 1;
-	unsigned int before = st_ev_resched_bits(curr);
+	unsigned int before = st_ev_resched_bits(curr), checks = 0;
+	struct sched_entity *se;
+
+	if (!queued)
+		for (se = &curr->se; se; se = st_ev_parent(se))
+			checks += st_ev_nr(se) > 1;
 
 	st_kcall(st_orig_task_tick_fair)(rq, curr, queued);
 
-	if (!check)
+	if (!checks)
 		return;
-	st_stat_inc(ST_STAT_TICK_CHECK_PREEMPTS);
+	this_cpu_add(st_stats.count[ST_STAT_TICK_CHECK_PREEMPTS], checks);
 	if (st_ev_resched_bits(curr) & ~before)
 		st_stat_inc(ST_STAT_TICK_PREEMPTS);
 }
@@ -336,11 +449,6 @@ static void st_ev_probe_slice(enum st_series series)
 		st_ev_slice_reason = "sysctl_sched_base_slice is missing";
 		return;
 	}
-	why = st_evt_probe(series);
-	if (why) {
-		st_ev_slice_reason = why;
-		return;
-	}
 	st_ev_slice_ok = true;
 	st_ev_slice_reason = NULL;
 }
@@ -369,6 +477,12 @@ static int st_ev_probe(struct st_feature *f)
 		f->reason = "struct cfs_rq has no 32-bit count of queued entities in kernel BTF";
 		return -EOPNOTSUPP;
 	}
+#ifdef ST_HAVE_EEVDF
+	/* the counters read each level's entity as the series keeps it */
+	f->reason = st_evt_probe(f->series);
+	if (f->reason)
+		return -EOPNOTSUPP;
+#endif
 	st_ev_probe_slice(f->series);
 	f->knob_reason = st_ev_slice_reason;
 	st_fhook_bind_orig(st_orig_task_tick_fair, &st_ev_hooks[0]);

@@ -328,3 +328,187 @@ ev_group_slice_restore() {
 	rmdir $EV_CG/st_ev 2>/dev/null
 	true
 }
+
+# --- seed 001 where tasks compete in groups (issue 27) ---------------------
+# Each hog writes its pid to /tmp/evp.N before it becomes the loop, so the
+# pid is the hog's whatever setsid or the cgroup move did.
+
+# ev_cg_hog GROUP CPU N: a hog pinned on CPU in cgroup GROUP (under EV_CG)
+ev_cg_hog() {
+	rm -f "/tmp/evp.$3"
+	sh -c "echo \$\$ >$EV_CG/$1/cgroup.procs && echo \$\$ >/tmp/evp.$3 && exec taskset -c $2 sh -c 'while :; do :; done'" &
+}
+# ev_sid_hog CPU N: a hog pinned on CPU in a session of its own (setsid:
+# its own autogroup)
+ev_sid_hog() {
+	rm -f "/tmp/evp.$2"
+	setsid sh -c "echo \$\$ >/tmp/evp.$2 && exec taskset -c $1 sh -c 'while :; do :; done'" &
+}
+# ev_pids N...: EV_PIDS from /tmp/evp.N once every hog wrote its pid
+ev_pids() {
+	EV_PIDS=
+	for n in "$@"; do
+		for _ in $(seq 50); do [ -s "/tmp/evp.$n" ] && break; usleep 100000; done
+		EV_PIDS="$EV_PIDS $(cat "/tmp/evp.$n" 2>/dev/null)"
+	done
+}
+# ev_nvcsw PID...: the sum of their nonvoluntary context switches
+ev_nvcsw() {
+	for p in "$@"; do awk '$1 == "nonvoluntary_ctxt_switches:" { print $2 }' "/proc/$p/status" 2>/dev/null; done |
+		awk '{ s += $1 } END { print s + 0 }'
+}
+# ev_runtime PID...: the sum of their se.sum_exec_runtime in ns
+ev_runtime() {
+	for p in "$@"; do awk '$1 == "se.sum_exec_runtime" { print $3 }' "/proc/$p/sched" 2>/dev/null; done |
+		awk '{ s += $1 * 1000000 } END { printf "%d\n", s }'
+}
+# ev_preempts: the tick-preemption counter of this kernel
+ev_preempts() { if ev_is_eevdf; then stat_get preempt_deadline; else stat_get tick_preempts; fi; }
+
+# ev_switch_window LABEL PID...: EV_SECS of the hogs PID...; sets EV_NV
+# (their nonvoluntary switches), EV_P (ev_preempts), EV_LOC (ticks on
+# EV_CPU), EV_RT (their run time, ns) and the counters of ev_window.
+ev_switch_window() {
+	lbl=$1; shift
+	n0=$(ev_nvcsw "$@") r0=$(ev_runtime "$@")
+	ev_window "$lbl"
+	n1=$(ev_nvcsw "$@") r1=$(ev_runtime "$@")
+	EV_NV=$((n1 - n0)) EV_RT=$((r1 - r0))
+	if ev_is_eevdf; then EV_P=$EV_PD; else EV_P=$EV_TP; fi
+	diag "  $lbl: hogs' nonvoluntary switches $EV_NV, preemptions counted $EV_P, run time $((EV_RT / 1000000)) ms, reweight_deadline $(stat_get reweight_deadline)"
+}
+
+# ev_tracks LABEL: the preemption counter tracks the hogs' own switches:
+# each tick preemption is one switch of a hog, a switch from a wakeup
+# (a kworker, the shell) is not counted: within 0.75..1.33 of each other
+ev_tracks() {
+	check "eevdf groups: $1: the hogs switched (>= 40 nonvoluntary switches, got $EV_NV)" test "$EV_NV" -ge 40
+	ev_in_range "eevdf groups: $1: preemptions counted within 0.75..1.33 x the hogs' nonvoluntary switches" \
+		$((EV_P * 100)) $((EV_NV * 75)) $((EV_NV * 133))
+}
+
+# the entities a task in a first-level group has on an EEVDF kernel that
+# runs update_deadline() at each level: 6.12 two (task, group), 7.3 one
+ev_levels() { if ev_group_slices; then echo 2; else echo 1; fi; }
+
+t_eevdf_groups() {
+	group "eevdf: seed 001 with the hogs in two cgroups, two autogroup sessions, a spread group"
+	mountpoint -q $EV_CG || mount -t cgroup2 none $EV_CG 2>/dev/null
+	echo +cpu >$EV_CG/cgroup.subtree_control 2>/dev/null
+	mkdir -p $EV_CG/st_eva $EV_CG/st_evb 2>/dev/null
+	if [ ! -e $EV_CG/st_eva/cpu.weight ] || [ "$(nproc)" -lt 3 ]; then
+		ktap_skip "eevdf groups" "needs the cgroup2 cpu controller and 3 CPUs"
+		rmdir $EV_CG/st_eva $EV_CG/st_evb 2>/dev/null
+		return 0
+	fi
+	dmesg_mark
+	st_load eevdf_counters=1 || { ktap_fail "eevdf groups: insmod eevdf_counters=1"; return 1; }
+
+	# 1. the seed's experiment, each hog in its own cgroup
+	ev_cg_hog st_eva "$EV_CPU" 1
+	ev_cg_hog st_evb "$EV_CPU" 2
+	ev_pids 1 2
+	sleep 1
+	# shellcheck disable=SC2086 # two pids
+	ev_switch_window "cgroups a and b, stock" $EV_PIDS
+	ev_tracks "two cgroups, stock"
+	EV_CG_RATE=$((EV_NV * 1000 / (EV_LOC + 1)))
+	if ev_is_eevdf; then
+		# every tick of cpu1 runs update_deadline() at each level
+		l=$(ev_levels)
+		ev_in_range "eevdf groups: two cgroups: check_deadline counts each of the $l levels at every tick of cpu$EV_CPU" \
+			"$EV_CD" $((EV_LOC * l * 85 / 100)) $((EV_LOC_ALL * l + 10))
+	else
+		# the two group entities compete at the root at every tick
+		ev_in_range "eevdf groups: two cgroups: tick_check_preempts counts the root level at every tick of cpu$EV_CPU" \
+			"$EV_TC" $((EV_LOC * 85 / 100)) $((EV_LOC_ALL * 2 + 10))
+	fi
+
+	# 2. the knob switched while they run, then back
+	if ev_slice_checked; then
+		check_eq "eevdf groups: eevdf_slice=fixed (12 ms) while the hogs run" "$(wr eevdf_slice fixed)" OK
+		sleep 1
+		# shellcheck disable=SC2086
+		ev_switch_window "two cgroups, fixed 12 ms set while running" $EV_PIDS
+		ev_tracks "two cgroups, fixed 12 ms"
+		rate=$((EV_NV * 1000 / (EV_LOC + 1)))
+		diag "  switches per 1000 ticks of cpu$EV_CPU: stock $EV_CG_RATE, fixed $rate"
+		check "eevdf groups: two cgroups, fixed 12 ms set while running: at least 2x fewer switches per tick than stock ($EV_CG_RATE -> $rate)" \
+			test $((rate * 2)) -le "$EV_CG_RATE"
+		check_eq "eevdf groups: eevdf_slice=stock while the hogs run" "$(wr eevdf_slice stock)" OK
+		sleep 1
+		# shellcheck disable=SC2086
+		ev_switch_window "two cgroups, stock again" $EV_PIDS
+		rate=$((EV_NV * 1000 / (EV_LOC + 1)))
+		check "eevdf groups: two cgroups, stock again: switches per tick back above half of stock's ($EV_CG_RATE -> $rate)" \
+			test $((rate * 2)) -ge "$EV_CG_RATE"
+	fi
+	ev_hogs_stop
+
+	# 3. two sessions (setsid) under autogroup
+	ag=/proc/sys/kernel/sched_autogroup_enabled
+	if [ ! -e $ag ] || grep -qw noautogroup /proc/cmdline; then
+		ktap_skip "eevdf groups: autogroup" "no kernel.sched_autogroup_enabled here, or noautogroup"
+	else
+		ag0=$(cat $ag)
+		echo 1 >$ag
+		ev_sid_hog "$EV_CPU" 3
+		ev_sid_hog "$EV_CPU" 4
+		ev_pids 3 4
+		# shellcheck disable=SC2086
+		set -- $EV_PIDS
+		diag "  autogroups: $(cat "/proc/$1/autogroup" 2>/dev/null) / $(cat "/proc/$2/autogroup" 2>/dev/null)"
+		check "eevdf groups: each setsid hog is in an autogroup of its own" \
+			test -n "$(cat "/proc/$1/autogroup" 2>/dev/null)" -a "$(cat "/proc/$1/autogroup" 2>/dev/null)" != "$(cat "/proc/$2/autogroup" 2>/dev/null)"
+		sleep 1
+		ev_switch_window "two autogroup sessions, stock" "$1" "$2"
+		ev_tracks "two autogroup sessions, stock"
+		ev_hogs_stop
+		echo "$ag0" >$ag
+	fi
+	st_unload
+
+	# 4. fixed set before the hogs start (as a parameter), two cgroups
+	if ev_slice_checked; then
+		st_load eevdf_counters=1 eevdf_slice=fixed || { ktap_fail "eevdf groups: insmod eevdf_slice=fixed"; return 1; }
+		ev_cg_hog st_eva "$EV_CPU" 1
+		ev_cg_hog st_evb "$EV_CPU" 2
+		ev_pids 1 2
+		sleep 1
+		# shellcheck disable=SC2086
+		ev_switch_window "two cgroups, fixed 12 ms set before the start" $EV_PIDS
+		ev_tracks "two cgroups, fixed 12 ms set before"
+		rate=$((EV_NV * 1000 / (EV_LOC + 1)))
+		check "eevdf groups: two cgroups, fixed 12 ms set before the start: at least 2x fewer switches per tick than stock ($EV_CG_RATE -> $rate)" \
+			test $((rate * 2)) -le "$EV_CG_RATE"
+		ev_hogs_stop
+
+		# 5. group a spread over two CPUs (its share on each follows
+		# load_avg: 7.3 reweights the task at most ticks), b on cpu1
+		ev_cg_hog st_eva "$EV_CPU" 1
+		ev_cg_hog st_evb "$EV_CPU" 2
+		ev_cg_hog st_eva $((EV_CPU + 1)) 3
+		ev_pids 1 2 3
+		sleep 1
+		# shellcheck disable=SC2086
+		ev_switch_window "spread group, fixed 12 ms" $EV_PIDS
+		rw=$(stat_get reweight_deadline) l=$(ev_levels)
+		# one renewal per 12 ms of run time at each level; a renewal
+		# waits for the tick after the request ran out (up to a tick
+		# late, 4 ms at HZ 250), the shell and kworkers add a few
+		want=$((EV_RT * l / 12000000))
+		diag "  spread group: update_deadline $EV_UD for $((EV_RT / 1000000)) ms of the hogs' run time at $l level(s): $want at one per 12 ms; deadlines moved by a reweight only: $rw; counting every move would read $(((EV_UD + rw) * 100 / (want + 1)))%"
+		ev_in_range "eevdf groups: spread group, fixed 12 ms: update_deadline within 0.7..1.15 x one renewal per 12 ms of run time per level" \
+			$((EV_UD * 100)) $((want * 70)) $((want * 115))
+		if ! ev_group_slices; then
+			check "eevdf groups: 7.3, spread group: some deadlines moved by a reweight alone (reweight_deadline $rw)" test "${rw:-0}" -gt 0
+		fi
+		ev_hogs_stop
+		st_unload
+	else
+		ktap_skip "eevdf groups: fixed slice" "eevdf_slice is not supported here (CFS)"
+	fi
+	check "eevdf groups: nothing of ours left after rmmod" not ours_in_ftrace
+	rmdir $EV_CG/st_eva $EV_CG/st_evb 2>/dev/null
+	check_no_splat "eevdf groups: no splat"
+}
