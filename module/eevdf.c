@@ -73,8 +73,8 @@
 
 #include <linux/rbtree.h>
 #include <linux/sched.h>
+#include <linux/sched/clock.h>
 #include <linux/sched/signal.h>
-#include <linux/stop_machine.h>
 #include <linux/version.h>
 
 #include "sched_tune.h"
@@ -99,7 +99,9 @@ static u32 st_ev_nr_off;
 /* the slice policy may run here (its gate and its symbols) */
 static bool st_ev_slice_ok;
 static const char *st_ev_slice_reason;
+#ifdef ST_HAVE_EEVDF
 static unsigned int *st_ev_base_slice;	/* sysctl_sched_base_slice */
+#endif
 
 enum { ST_EV_RESCHED = 1, ST_EV_RESCHED_LAZY = 2 };
 
@@ -321,51 +323,83 @@ static unsigned long st_ev_fix_groups(struct sched_entity *se)
 
 struct st_ev_restored {
 	unsigned long tasks, groups;
+	u64 longest;		/* ns, the longest call under the locks */
+	unsigned int base;
 };
 
+/* task_call_func(), not exported */
+typedef int st_ev_task_call_fn(struct task_struct *p, task_call_f func,
+			       void *arg);
+ST_KCALL_DEFINE(st_task_call_func, st_ev_task_call_fn);
+
+/* Whether @p may hold a slice or a group slice of ours (a racy read). */
+static bool st_ev_restore_due(struct task_struct *p, unsigned int base)
+{
+	const struct sched_entity *se = &p->se;
+
+	if (READ_ONCE(se->on_rq) && st_evt_group_slices())
+		return true;
+	return !READ_ONCE(se->custom_slice) && READ_ONCE(se->slice) != base;
+}
+
 /*
- * Every CPU is in the stopper with interrupts off: no scheduler code
- * runs, no rq lock is held, no tick is inside our hook.  Any task
- * without a custom slice whose slice is not base_slice_ns gets
+ * Under task_call_func(): @p's pi_lock, and its rq lock when it is
+ * queued or running (a blocked task cannot wake under the pi_lock).  A
+ * task without a custom slice whose slice is not base_slice_ns gets
  * base_slice_ns: what the kernel gives it at its next request anyway (a
  * slice of ours, or one from before a change of base_slice_ns).  Then
- * the group entities above every queued task, once all tasks are done:
- * a group's slice comes from its queue, which is final only then (each
- * walk goes to the root, so a group is recomputed after its last child).
+ * the queued group entities above it get the smallest slice of their
+ * queue again: a group is recomputed at each of its queued tasks, the
+ * last time with every child final (each walk goes to the root).
  */
-static int st_ev_restore_fn(void *arg)
+static int st_ev_restore_task(struct task_struct *p, void *arg)
 {
-	unsigned int base = READ_ONCE(*st_ev_base_slice);
 	struct st_ev_restored *n = arg;
-	struct task_struct *g, *p;
+	struct sched_entity *se = &p->se;
+	u64 t0 = local_clock(), t;
 
-	rcu_read_lock();
-	for_each_process_thread(g, p) {
-		struct sched_entity *se = &p->se;
-
-		if (se->custom_slice || se->slice == base)
-			continue;
-		se->slice = base;
+	if (!se->custom_slice && se->slice != n->base) {
+		se->slice = n->base;
 		if (se->on_rq && !st_evt_is_curr(se))
 			st_evt_fix_augment(se);
 		n->tasks++;
 	}
-	for_each_process_thread(g, p)
-		if (p->se.on_rq)
-			n->groups += st_ev_fix_groups(&p->se);
-	rcu_read_unlock();
+	if (se->on_rq)
+		n->groups += st_ev_fix_groups(se);
+	t = local_clock() - t0;
+	if (t > n->longest)
+		n->longest = t;
 	return 0;
 }
 
+/*
+ * Called with the policy off: a tick that reads the new configuration
+ * sets no slice, and a slice of ours only shrinks back to base_slice_ns
+ * from there.  Each thread is visited once, under its own locks, so no
+ * CPU is held for longer than one task's fix.  A thread forked during
+ * the walk, or one the walk misses, gets base_slice_ns from
+ * place_entity() when it is next enqueued.
+ */
 static void st_ev_restore(void)
 {
-	struct st_ev_restored n = { 0, 0 };
+	struct st_ev_restored n = { .base = READ_ONCE(*st_ev_base_slice) };
+	struct task_struct *g, *p;
+	u64 t0;
 
 	if (!st_ev_slice_ok || !READ_ONCE(st_ev_dirty))
 		return;
-	/* every hook that set a slice has returned once all CPUs stop */
-	stop_machine(st_ev_restore_fn, &n, NULL);
 	WRITE_ONCE(st_ev_dirty, false);
+	/* every tick hook that read the old configuration has returned */
+	synchronize_rcu();
+	t0 = local_clock();
+	rcu_read_lock();
+	for_each_process_thread(g, p)
+		if (st_ev_restore_due(p, n.base))
+			st_kcall(st_task_call_func)(p, st_ev_restore_task, &n);
+	rcu_read_unlock();
+	pr_debug("eevdf restore: %lu tasks, %lu group entities in %llu us, longest under the locks %llu ns\n",
+		 n.tasks, n.groups, (local_clock() - t0) / NSEC_PER_USEC,
+		 n.longest);
 	this_cpu_add(st_stats.count[ST_STAT_EEVDF_SLICES_RESTORED], n.tasks);
 	this_cpu_add(st_stats.count[ST_STAT_EEVDF_GROUP_SLICES_RESTORED],
 		     n.groups);
@@ -431,17 +465,34 @@ static const struct st_func_shape st_ev_shapes[] = {
 	{ "task_tick_fair", "void (struct rq *, struct task_struct *, int)" },
 };
 
+#ifdef ST_HAVE_EEVDF
+/* what the restore calls */
+static const struct st_func_shape st_ev_slice_shapes[] = {
+	{ "task_call_func", "int (struct task_struct *, task_call_f, void *)" },
+};
+#endif
+
 static void st_ev_probe_slice(enum st_series series)
 {
+#ifndef ST_HAVE_EEVDF
+	st_ev_slice_ok = false;
+	st_ev_slice_reason = "the slice policy is for EEVDF (6.6+); this kernel runs CFS";
+#else
 	const char *why = NULL;
 
 	st_ev_slice_ok = false;
-#ifndef ST_HAVE_EEVDF
-	st_ev_slice_reason = "the slice policy is for EEVDF (6.6+); this kernel runs CFS";
-	return;
-#endif
 	if (st_gate_check("eevdf_slice", &why) == ST_SERIES_UNCHECKED) {
 		st_ev_slice_reason = why;
+		return;
+	}
+	why = st_gate_shapes("eevdf", st_ev_slice_shapes,
+			     ARRAY_SIZE(st_ev_slice_shapes));
+	if (why) {
+		st_ev_slice_reason = why;
+		return;
+	}
+	if (st_kcall_bind_sym(st_task_call_func, "task_call_func")) {
+		st_ev_slice_reason = "task_call_func is missing";
 		return;
 	}
 	st_ev_base_slice = (unsigned int *)st_ksym("sysctl_sched_base_slice");
@@ -451,6 +502,7 @@ static void st_ev_probe_slice(enum st_series series)
 	}
 	st_ev_slice_ok = true;
 	st_ev_slice_reason = NULL;
+#endif
 }
 
 static int st_ev_probe(struct st_feature *f)

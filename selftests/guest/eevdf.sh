@@ -512,3 +512,56 @@ t_eevdf_groups() {
 	rmdir $EV_CG/st_eva $EV_CG/st_evb 2>/dev/null
 	check_no_splat "eevdf groups: no splat"
 }
+
+# The restore with many threads (issue 27): every thread is visited; a
+# fix holds only that task's locks.  st_threads makes EV_THREADS blocked
+# threads; two hogs run with the policy's slice; eevdf_slice=stock
+# restores.  The module's pr_debug line (dynamic debug) gives the walk's
+# time and the longest call under a task's locks, in the guest's clock
+# (TCG: emulated time, several times slower than hardware).
+EV_THREADS=$(st_arg eevdf_threads 20000)
+t_eevdf_restore() {
+	group "eevdf: the restore with $EV_THREADS threads"
+	if ! ev_is_eevdf || ! ev_slice_checked; then
+		ktap_skip "eevdf restore" "no slice policy here (CFS)"
+		return 0
+	fi
+	dd=/sys/kernel/debug/dynamic_debug/control
+	tm=/proc/sys/kernel/threads-max
+	tm0=$(cat $tm)
+	[ "$tm0" -ge $((EV_THREADS + 2000)) ] || echo $((EV_THREADS + 2000)) >$tm
+	st_threads "$EV_THREADS" >/tmp/ev.threads 2>&1 &
+	EV_TPID=$!
+	for _ in $(seq 1200); do grep -q ready /tmp/ev.threads && break; usleep 250000; done
+	nt=$(awk '{ split($4, a, "/"); print a[2] }' /proc/loadavg)
+	diag "eevdf restore: $(cat /tmp/ev.threads) threads of st_threads, $nt threads in all"
+	check "eevdf restore: $EV_THREADS threads made (st_threads: $(cat /tmp/ev.threads))" grep -q "ready $EV_THREADS\$" /tmp/ev.threads
+	dmesg_mark
+	st_load eevdf_slice=fixed || { ktap_fail "eevdf restore: insmod eevdf_slice=fixed"; kill "$EV_TPID"; return 1; }
+	if [ -w $dd ]; then echo "module sched_tune +p" >$dd; fi
+	ev_hogs 2
+	sleep 2
+	# shellcheck disable=SC2086 # two pids
+	set -- $EV_PIDS
+	diag "eevdf restore: running hogs' se.slice: $(ev_slice "$1") $(ev_slice "$2")"
+	r0=$(stat_get eevdf_slices_restored)
+	check_eq "eevdf restore: eevdf_slice=stock with $EV_THREADS threads" "$(wr eevdf_slice stock)" OK
+	line=$(dmesg_new | grep -o 'eevdf restore: .*' | tail -n1)
+	diag "eevdf restore (TCG time): ${line:-no pr_debug line (no dynamic debug here)}"
+	check "eevdf restore: restored the hogs (eevdf_slices_restored $r0 -> $(stat_get eevdf_slices_restored))" \
+		test "$(stat_get eevdf_slices_restored)" -gt "${r0:-0}"
+	base=$(ev_base)
+	check_eq "eevdf restore: both running hogs have base_slice_ns at once" "$(ev_slice "$1") $(ev_slice "$2")" "$base $base"
+	if [ -n "$line" ]; then
+		longest=$(echo "$line" | sed -n 's/.*longest under the locks \([0-9]*\) ns.*/\1/p')
+		check "eevdf restore: no call under a task's locks took 1 ms or more ($longest ns, TCG time)" \
+			test "${longest:-1000000}" -lt 1000000
+	fi
+	[ -w $dd ] && echo "module sched_tune -p" >$dd
+	ev_hogs_stop
+	check "eevdf restore: rmmod" st_unload
+	kill "$EV_TPID" 2>/dev/null
+	wait "$EV_TPID" 2>/dev/null
+	echo "$tm0" >$tm
+	check_no_splat "eevdf restore: no splat"
+}
