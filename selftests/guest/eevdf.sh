@@ -378,13 +378,12 @@ ev_switch_window() {
 	diag "  $lbl: hogs' nonvoluntary switches $EV_NV, preemptions counted $EV_P, run time $((EV_RT / 1000000)) ms, reweight_deadline $(stat_get reweight_deadline)"
 }
 
-# ev_tracks LABEL: the preemption counter tracks the hogs' own switches:
+# ev_tracks DESC: the preemption counter tracks the hogs' own switches:
 # each tick preemption is one switch of a hog, a switch from a wakeup
 # (a kworker, the shell) is not counted: within 0.75..1.33 of each other
 ev_tracks() {
-	check "eevdf groups: $1: the hogs switched (>= 40 nonvoluntary switches, got $EV_NV)" test "$EV_NV" -ge 40
-	ev_in_range "eevdf groups: $1: preemptions counted within 0.75..1.33 x the hogs' nonvoluntary switches" \
-		$((EV_P * 100)) $((EV_NV * 75)) $((EV_NV * 133))
+	check "$1 (the hogs switched: >= 40 nonvoluntary switches, got $EV_NV)" test "$EV_NV" -ge 40
+	ev_in_range "$1" $((EV_P * 100)) $((EV_NV * 75)) $((EV_NV * 133))
 }
 
 # the entities a task in a first-level group has on an EEVDF kernel that
@@ -411,16 +410,17 @@ t_eevdf_groups() {
 	sleep 1
 	# shellcheck disable=SC2086 # two pids
 	ev_switch_window "cgroups a and b, stock" $EV_PIDS
-	ev_tracks "two cgroups, stock"
+	ev_tracks "eevdf groups: two cgroups, stock: preemptions counted within 0.75..1.33 x the hogs' nonvoluntary switches"
 	EV_CG_RATE=$((EV_NV * 1000 / (EV_LOC + 1)))
 	if ev_is_eevdf; then
 		# every tick of cpu1 runs update_deadline() at each level
 		l=$(ev_levels)
-		ev_in_range "eevdf groups: two cgroups: check_deadline counts each of the $l levels at every tick of cpu$EV_CPU" \
+		diag "  levels counted per tick: $l"
+		ev_in_range "eevdf groups: two cgroups: check_deadline counts every level of the hogs' hierarchy at every tick of cpu1" \
 			"$EV_CD" $((EV_LOC * l * 85 / 100)) $((EV_LOC_ALL * l + 10))
 	else
 		# the two group entities compete at the root at every tick
-		ev_in_range "eevdf groups: two cgroups: tick_check_preempts counts the root level at every tick of cpu$EV_CPU" \
+		ev_in_range "eevdf groups: two cgroups: tick_check_preempts counts the root level at every tick of cpu1" \
 			"$EV_TC" $((EV_LOC * 85 / 100)) $((EV_LOC_ALL * 2 + 10))
 	fi
 
@@ -430,7 +430,7 @@ t_eevdf_groups() {
 		sleep 1
 		# shellcheck disable=SC2086
 		ev_switch_window "two cgroups, fixed 12 ms set while running" $EV_PIDS
-		ev_tracks "two cgroups, fixed 12 ms"
+		ev_tracks "eevdf groups: two cgroups, fixed 12 ms set while running: preemptions counted within 0.75..1.33 x the hogs' nonvoluntary switches"
 		rate=$((EV_NV * 1000 / (EV_LOC + 1)))
 		diag "  switches per 1000 ticks of cpu$EV_CPU: stock $EV_CG_RATE, fixed $rate"
 		check "eevdf groups: two cgroups, fixed 12 ms set while running: at least 2x fewer switches per tick than stock ($EV_CG_RATE -> $rate)" \
@@ -462,7 +462,7 @@ t_eevdf_groups() {
 			test -n "$(cat "/proc/$1/autogroup" 2>/dev/null)" -a "$(cat "/proc/$1/autogroup" 2>/dev/null)" != "$(cat "/proc/$2/autogroup" 2>/dev/null)"
 		sleep 1
 		ev_switch_window "two autogroup sessions, stock" "$1" "$2"
-		ev_tracks "two autogroup sessions, stock"
+		ev_tracks "eevdf groups: two autogroup sessions, stock: preemptions counted within 0.75..1.33 x the hogs' nonvoluntary switches"
 		ev_hogs_stop
 		echo "$ag0" >$ag
 	fi
@@ -477,7 +477,7 @@ t_eevdf_groups() {
 		sleep 1
 		# shellcheck disable=SC2086
 		ev_switch_window "two cgroups, fixed 12 ms set before the start" $EV_PIDS
-		ev_tracks "two cgroups, fixed 12 ms set before"
+		ev_tracks "eevdf groups: two cgroups, fixed 12 ms set before the start: preemptions counted within 0.75..1.33 x the hogs' nonvoluntary switches"
 		rate=$((EV_NV * 1000 / (EV_LOC + 1)))
 		check "eevdf groups: two cgroups, fixed 12 ms set before the start: at least 2x fewer switches per tick than stock ($EV_CG_RATE -> $rate)" \
 			test $((rate * 2)) -le "$EV_CG_RATE"
