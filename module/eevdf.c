@@ -2,8 +2,9 @@
 /*
  * EEVDF tick preemption: the counters of Daniel Jordan's reply in the
  * EEVDF thread (2023,
- * https://lore.kernel.org/lkml/20230531115839.089944915@infradead.org/
- * is the series; seed 001), and a slice that follows the competition.
+ * https://lore.kernel.org/lkml/dlbtvvm5cewqzh5bcpl4cqhcwxmnnjb6pdle5jzywiiznlactd@cmhnpim42m3p/;
+ * seed 001), its 12 ms base slice, and a slice that follows the
+ * competition.  Hunk by hunk: docs/features/eevdf.md.
  *
  * Which function: the tick reaches the fair class through
  * task_tick_fair(), out of line on 6.1, 6.12 and 7.3.  entity_tick() is
@@ -11,37 +12,36 @@
  * inlined on 7.3, and check_preempt_tick() (6.1) is inlined: so
  * task_tick_fair() is the one function all three series let us wrap, and
  * we wrap it on all of them (one mechanism, one cost).  The wrapper
- * looks at the running task before and after the original:
- *  - EEVDF (6.12, 7.3): every call is a tick that found a fair task
- *    running (check_deadline); its own entity's deadline moved
- *    (update_deadline: update_curr() ran update_deadline() for it); and
- *    the task was newly asked to reschedule (preempt_deadline;
- *    update_curr() does that only with another entity queued).  On 7.3,
- *    with lazy preemption, the request may be TIF_NEED_RESCHED_LAZY:
- *    preempt_deadline counts both, preempt_deadline_lazy the lazy ones.
- *  - CFS (6.1): ticks where the task's cfs_rq had more than one entity,
- *    i.e. where entity_tick() ran check_preempt_tick()
- *    (tick_check_preempts), and of those the ones that newly asked the
- *    task to reschedule (tick_preempts).
- * The seed's patch counted in update_deadline() and check_preempt_tick()
- * at every level of the group hierarchy and, for update_deadline(), on
- * every update_curr() too; we count the tick, at the task's own level:
- * the figure that says how often the tick preempts.
+ * reads the entities the tick updates before and after the original:
+ *  - EEVDF: the patch counted in update_deadline(), which the tick runs
+ *    at every level on 6.12 (update_curr() of each entity_tick()) and
+ *    for the task alone on 7.3 (only tasks have deadlines there).  Per
+ *    entity whose run time grew: check_deadline; update_deadline when
+ *    the request was renewed, told from a reweight that also moves the
+ *    deadline (7.3's reweight_eevdf() after the tick, 6.12's
+ *    reweight_entity() of a group entity) by the request left in run
+ *    time (st_eevdf_renewed()); preempt_deadline when another entity
+ *    is queued at that level, as update_curr() then reschedules.  On
+ *    7.3 the request may be lazy: preempt_deadline_lazy.
+ *  - CFS (6.1): check_preempt_tick() runs at every level whose cfs_rq
+ *    has more than one entity (tick_check_preempts); a tick that newly
+ *    asked the task to reschedule counts one tick_preempts.
+ * The patch also counted update_deadline() outside the tick; we count
+ * the tick: the figure that says how often the tick preempts.
  *
  * The slice policy (6.12 and 7.3, its own gate: gate_checked.h): at a
- * tick where the task's deadline moved, the new request is the policy's
+ * tick that renewed the task's request, the new request is the policy's
  * slice instead of base_slice_ns: se->slice is set and the deadline just
  * computed is stretched by the same ratio (vd = ve + r / w, w being
  * se->load on 6.12, se->h_load on 7.3: the ratio needs neither).  Only
- * the running entity is touched: it is out of the tree, so the tree's
+ * running entities are touched: they are out of the tree, so the tree's
  * min_slice (7.3: and max_slice) augment stays right, and the kernel
- * puts it back with its new slice (wrapper/eevdf_tree.c: which tree).
- * A slice set by sched_setattr() (se->custom_slice) is never
- * changed; group entities carry custom_slice too and are left alone.
- * The kernel itself resets a non-custom slice to base_slice_ns at the
- * entity's next request (update_deadline, place_entity), so a slice of
- * ours lasts one request once the policy is off; restoring does it at
- * once (st_ev_restore()).
+ * puts them back with their new slice (wrapper/eevdf_tree.c: which
+ * tree).  A slice set by sched_setattr() (se->custom_slice) is never
+ * changed.  The kernel itself resets a non-custom slice to
+ * base_slice_ns at the entity's next request (update_deadline,
+ * place_entity), so a slice of ours lasts one request once the policy
+ * is off; restoring does it at once (st_ev_restore()).
  *
  * 7.3's protected slice (se->vprot, RUN_TO_PARITY): set_next_task_fair()
  * sets it when a task is picked, from its deadline and the queue's
@@ -59,15 +59,16 @@
  * of the same length would.
  *
  * Group entities (6.12; 7.3 keeps tasks only in its one tree per CPU and
- * never sets a group entity's slice): 6.12 gives a queued group entity the smallest slice
- * queued below it (cfs_rq_min_slice(), the running entity's included) at
+ * never sets a group entity's slice): 6.12 gives a queued group entity
+ * the smallest slice queued below it (cfs_rq_min_slice(), the running entity's included) at
  * every enqueue and dequeue in its subtree (enqueue_task_fair,
  * dequeue_entities), marked custom_slice so that its own requests keep
- * it.  So our slices reach group entities through the kernel's own rule,
- * and would stay there after a restore until the next enqueue or dequeue
- * below them (never, under a group of CPU hogs): the restore recomputes
- * every queued group entity above a task from its queue, as that next
- * enqueue would.
+ * it.  Under the policy a running group entity's renewal applies that
+ * rule too (st_ev_apply_group()), so that a group of tasks that never
+ * sleep competes with their slice.  Group slices would stay after a
+ * restore until the next enqueue or dequeue below them: the restore
+ * recomputes every queued group entity above a queued task from its
+ * queue, as that next enqueue would.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
