@@ -111,8 +111,8 @@ t_eevdf_counters() {
 		# a TCG guest's 3-15 ms ticks bring down to 1.5x
 		ev_in_range "eevdf: fixed 12 ms: preempt_deadline at most 1.25 per 12 ms of the hogs' run time" \
 			$((EV_PD * 12000000)) 1 $((EV_RT * 125 / 100))
-		ev_in_range "eevdf: fixed 12 ms: preempt_deadline per tick at most 2/3 of stock's" \
-			$((EV_PD * 3 * EV_STOCK_LOC)) 1 $((EV_STOCK_PD * EV_LOC * 2))
+		ev_per_tick_check "eevdf: fixed 12 ms: preempt_deadline per tick at most 2/3 of stock's" \
+			test $((EV_PD * 3 * EV_STOCK_LOC)) -le $((EV_STOCK_PD * EV_LOC * 2))
 		ev_in_range "eevdf: fixed 12 ms: check_deadline still counts every tick" \
 			"$EV_CD" $((EV_LOC * 9 / 10)) $((EV_LOC_ALL + 10))
 		check "eevdf: eevdf_slices_set grew" test "$(stat_get eevdf_slices_set)" -gt 0
@@ -386,16 +386,33 @@ ev_switch_window() {
 
 # ev_tracks DESC: the preemption counter tracks the hogs' own switches:
 # each tick preemption is one switch of a hog, a switch from a wakeup
-# (a kworker, the shell) is not counted: within 0.75..1.33 of each other
-# on EEVDF.  CFS's check_preempt_tick() asks for a reschedule once the
-# task ran its ideal runtime, and the pick may elect it again (its
-# vruntime still the smallest): up to 1.75 requests a switch (6.1.192:
-# 1.39 in two cgroups, 1.41 in two autogroups)
+# (a kworker, the shell) is not counted.  A request may not switch: the
+# pick can elect the same entity again, CFS's when its vruntime is still
+# the smallest (6.1.192: 1.39x in two cgroups), EEVDF's when the other
+# is not eligible, which a coarse tick makes frequent (6.12.95 with a
+# tick every 25 ms of run time: 1.7x).  Within 0.75..2x: a level not
+# counted reads near 0 (the issue's 15 against 257)
 ev_tracks() {
 	check "$1 (the hogs switched: >= 40 nonvoluntary switches, got $EV_NV)" test "$EV_NV" -ge 40
-	hi=133
-	ev_is_eevdf || hi=175
-	ev_in_range "$1" $((EV_P * 100)) $((EV_NV * 75)) $((EV_NV * hi))
+	ev_in_range "$1" $((EV_P * 100)) $((EV_NV * 75)) $((EV_NV * 200))
+}
+
+# ev_fine_ticks: the last window's tick on cpu1 came within 10 ms of the
+# hogs' run time (EV_RT over EV_LOC): fine enough to tell a 12 ms
+# request from base_slice_ns per tick.  A loaded TCG host delivers the
+# guest's ticks 15-25 ms apart, where both renew at every tick.
+ev_fine_ticks() {
+	EV_TICK_US=$((EV_RT / (EV_LOC + 1) / 1000))
+	[ "$EV_TICK_US" -le 10000 ]
+}
+# ev_per_tick_check DESC CMD...: check DESC CMD where ev_fine_ticks
+ev_per_tick_check() {
+	d=$1; shift
+	if ev_fine_ticks; then
+		check "$d" "$@"
+	else
+		ktap_skip "$d" "the guest's tick came every $EV_TICK_US us of run time: too coarse to tell 12 ms from base_slice_ns per tick"
+	fi
 }
 
 # the entities a task in a first-level group has on an EEVDF kernel that
@@ -422,7 +439,7 @@ t_eevdf_groups() {
 	sleep 1
 	# shellcheck disable=SC2086 # two pids
 	ev_switch_window "cgroups a and b, stock" $EV_PIDS
-	ev_tracks "eevdf groups: two cgroups, stock: preemptions counted track the hogs' nonvoluntary switches (EEVDF 0.75..1.33x, CFS 0.75..1.75x)"
+	ev_tracks "eevdf groups: two cgroups, stock: preemptions counted within 0.75..2x the hogs' nonvoluntary switches"
 	EV_CG_RATE=$((EV_NV * 1000 / (EV_LOC + 1)))
 	if ev_is_eevdf; then
 		# every tick of cpu1 runs update_deadline() at each level
@@ -442,10 +459,10 @@ t_eevdf_groups() {
 		sleep 1
 		# shellcheck disable=SC2086
 		ev_switch_window "two cgroups, fixed 12 ms set while running" $EV_PIDS
-		ev_tracks "eevdf groups: two cgroups, fixed 12 ms set while running: preemptions counted track the hogs' nonvoluntary switches (EEVDF 0.75..1.33x, CFS 0.75..1.75x)"
+		ev_tracks "eevdf groups: two cgroups, fixed 12 ms set while running: preemptions counted within 0.75..2x the hogs' nonvoluntary switches"
 		rate=$((EV_NV * 1000 / (EV_LOC + 1)))
 		diag "  switches per 1000 ticks of cpu$EV_CPU: stock $EV_CG_RATE, fixed $rate"
-		check "eevdf groups: two cgroups, fixed 12 ms set while running: at least 1.33x fewer switches per tick than stock ($EV_CG_RATE -> $rate)" \
+		ev_per_tick_check "eevdf groups: two cgroups, fixed 12 ms set while running: at least 1.33x fewer switches per tick than stock ($EV_CG_RATE -> $rate)" \
 			test $((rate * 4)) -le $((EV_CG_RATE * 3))
 		# a switch once a whole 12 ms request is used up, not at each tick
 		ev_in_range "eevdf groups: two cgroups, fixed 12 ms set while running: at most 1.25 switches per 12 ms of the hogs' run time" \
@@ -477,7 +494,7 @@ t_eevdf_groups() {
 			test -n "$(cat "/proc/$1/autogroup" 2>/dev/null)" -a "$(cat "/proc/$1/autogroup" 2>/dev/null)" != "$(cat "/proc/$2/autogroup" 2>/dev/null)"
 		sleep 1
 		ev_switch_window "two autogroup sessions, stock" "$1" "$2"
-		ev_tracks "eevdf groups: two autogroup sessions, stock: preemptions counted track the hogs' nonvoluntary switches (EEVDF 0.75..1.33x, CFS 0.75..1.75x)"
+		ev_tracks "eevdf groups: two autogroup sessions, stock: preemptions counted within 0.75..2x the hogs' nonvoluntary switches"
 		ev_hogs_stop
 		echo "$ag0" >$ag
 	fi
@@ -492,9 +509,9 @@ t_eevdf_groups() {
 		sleep 1
 		# shellcheck disable=SC2086
 		ev_switch_window "two cgroups, fixed 12 ms set before the start" $EV_PIDS
-		ev_tracks "eevdf groups: two cgroups, fixed 12 ms set before the start: preemptions counted track the hogs' nonvoluntary switches (EEVDF 0.75..1.33x, CFS 0.75..1.75x)"
+		ev_tracks "eevdf groups: two cgroups, fixed 12 ms set before the start: preemptions counted within 0.75..2x the hogs' nonvoluntary switches"
 		rate=$((EV_NV * 1000 / (EV_LOC + 1)))
-		check "eevdf groups: two cgroups, fixed 12 ms set before the start: at least 1.33x fewer switches per tick than stock ($EV_CG_RATE -> $rate)" \
+		ev_per_tick_check "eevdf groups: two cgroups, fixed 12 ms set before the start: at least 1.33x fewer switches per tick than stock ($EV_CG_RATE -> $rate)" \
 			test $((rate * 4)) -le $((EV_CG_RATE * 3))
 		# a switch once a whole 12 ms request is used up, not at each tick
 		ev_in_range "eevdf groups: two cgroups, fixed 12 ms set before the start: at most 1.25 switches per 12 ms of the hogs' run time" \
