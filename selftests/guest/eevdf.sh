@@ -391,10 +391,14 @@ ev_switch_window() {
 # the smallest (6.1.192: 1.39x in two cgroups), EEVDF's when the other
 # is not eligible, which a coarse tick makes frequent (6.12.95 with a
 # tick every 25 ms of run time: 1.7x).  Within 0.75..2x: a level not
-# counted reads near 0 (the issue's 15 against 257)
+# counted reads near 0 (the issue's 15 against 257).  At least 0.75x
+# always; at most 2x where the tick is fine (ev_fine_ticks): with a tick
+# past CFS's ideal runtime every tick asks (6.1.192, a tick every 12 ms
+# of run time: 323 requests, 158 switches)
 ev_tracks() {
 	check "$1 (the hogs switched: >= 40 nonvoluntary switches, got $EV_NV)" test "$EV_NV" -ge 40
-	ev_in_range "$1" $((EV_P * 100)) $((EV_NV * 75)) $((EV_NV * 200))
+	ev_in_range "$1" $((EV_P * 100)) $((EV_NV * 75)) $((EV_P * 100 + 1))
+	ev_per_tick_check "$1: at most 2x ($EV_P against $EV_NV)" test "$EV_P" -le $((EV_NV * 2))
 }
 
 # ev_fine_ticks: the last window's tick on cpu1 came within 10 ms of the
@@ -439,7 +443,7 @@ t_eevdf_groups() {
 	sleep 1
 	# shellcheck disable=SC2086 # two pids
 	ev_switch_window "cgroups a and b, stock" $EV_PIDS
-	ev_tracks "eevdf groups: two cgroups, stock: preemptions counted within 0.75..2x the hogs' nonvoluntary switches"
+	ev_tracks "eevdf groups: two cgroups, stock: preemptions counted track the hogs' nonvoluntary switches, at least 0.75x"
 	EV_CG_RATE=$((EV_NV * 1000 / (EV_LOC + 1)))
 	if ev_is_eevdf; then
 		# every tick of cpu1 runs update_deadline() at each level
@@ -459,7 +463,7 @@ t_eevdf_groups() {
 		sleep 1
 		# shellcheck disable=SC2086
 		ev_switch_window "two cgroups, fixed 12 ms set while running" $EV_PIDS
-		ev_tracks "eevdf groups: two cgroups, fixed 12 ms set while running: preemptions counted within 0.75..2x the hogs' nonvoluntary switches"
+		ev_tracks "eevdf groups: two cgroups, fixed 12 ms set while running: preemptions counted track the hogs' nonvoluntary switches, at least 0.75x"
 		rate=$((EV_NV * 1000 / (EV_LOC + 1)))
 		diag "  switches per 1000 ticks of cpu$EV_CPU: stock $EV_CG_RATE, fixed $rate"
 		ev_per_tick_check "eevdf groups: two cgroups, fixed 12 ms set while running: at least 1.33x fewer switches per tick than stock ($EV_CG_RATE -> $rate)" \
@@ -494,7 +498,7 @@ t_eevdf_groups() {
 			test -n "$(cat "/proc/$1/autogroup" 2>/dev/null)" -a "$(cat "/proc/$1/autogroup" 2>/dev/null)" != "$(cat "/proc/$2/autogroup" 2>/dev/null)"
 		sleep 1
 		ev_switch_window "two autogroup sessions, stock" "$1" "$2"
-		ev_tracks "eevdf groups: two autogroup sessions, stock: preemptions counted within 0.75..2x the hogs' nonvoluntary switches"
+		ev_tracks "eevdf groups: two autogroup sessions, stock: preemptions counted track the hogs' nonvoluntary switches, at least 0.75x"
 		ev_hogs_stop
 		echo "$ag0" >$ag
 	fi
@@ -509,7 +513,7 @@ t_eevdf_groups() {
 		sleep 1
 		# shellcheck disable=SC2086
 		ev_switch_window "two cgroups, fixed 12 ms set before the start" $EV_PIDS
-		ev_tracks "eevdf groups: two cgroups, fixed 12 ms set before the start: preemptions counted within 0.75..2x the hogs' nonvoluntary switches"
+		ev_tracks "eevdf groups: two cgroups, fixed 12 ms set before the start: preemptions counted track the hogs' nonvoluntary switches, at least 0.75x"
 		rate=$((EV_NV * 1000 / (EV_LOC + 1)))
 		ev_per_tick_check "eevdf groups: two cgroups, fixed 12 ms set before the start: at least 1.33x fewer switches per tick than stock ($EV_CG_RATE -> $rate)" \
 			test $((rate * 4)) -le $((EV_CG_RATE * 3))
