@@ -417,30 +417,6 @@ bool st_numa_allow(struct st_numa_count *c, u64 owner, unsigned int epoch,
 	return allow;
 }
 
-s64 st_eevdf_request_left(const struct st_ev_request *r)
-{
-	u64 v = r->deadline - r->vruntime;
-	bool neg = (s64)v < 0;
-	u64 left = st_mul_shr(neg ? -v : v, r->weight, ST_NICE_0_LOAD_SHIFT);
-
-	if (left > S64_MAX)
-		left = S64_MAX;
-	return neg ? -(s64)left : (s64)left;
-}
-
-bool st_eevdf_renewed(const struct st_ev_request *before,
-		      const struct st_ev_request *after, u64 slice)
-{
-	s64 ran = (s64)(after->sum_exec - before->sum_exec);
-	s64 gained;
-
-	/* update_curr() calls update_deadline() only for time run */
-	if (ran <= 0 || after->deadline == before->deadline)
-		return false;
-	gained = st_eevdf_request_left(after) - st_eevdf_request_left(before) + ran;
-	return gained > (s64)(slice / 2);
-}
-
 u64 st_eevdf_slice(unsigned int mode, u64 base, u64 fixed, u64 latency,
 		   unsigned int nr)
 {
@@ -493,4 +469,28 @@ enum st_prev_bias_verdict st_prev_bias_decide(const struct st_prev_bias_in *in)
 	if (!in->new_idle)
 		return ST_PB_KEEP_BUSY;
 	return ST_PB_STOCK;
+}
+
+s64 st_eevdf_request_left(const struct st_ev_request *r)
+{
+	u64 v = r->deadline - r->vruntime;
+	bool neg = (s64)v < 0;
+	u64 left = st_mul_shr(neg ? -v : v, r->weight, ST_NICE_0_LOAD_SHIFT);
+
+	if (left > S64_MAX)
+		left = S64_MAX;
+	return neg ? -(s64)left : (s64)left;
+}
+
+bool st_eevdf_renewed(const struct st_ev_request *before,
+		      const struct st_ev_request *after, u64 slice)
+{
+	s64 ran = (s64)(after->sum_exec - before->sum_exec);
+	s64 gained;
+
+	/* update_curr() calls update_deadline() only for time run */
+	if (ran <= 0 || after->deadline == before->deadline)
+		return false;
+	gained = st_eevdf_request_left(after) - st_eevdf_request_left(before) + ran;
+	return gained > (s64)(slice / 2);
 }
