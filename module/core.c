@@ -44,6 +44,7 @@ const char *const st_stat_names[ST_NR_STATS] = {
 	[ST_STAT_UPDATE_DEADLINE] = "update_deadline",
 	[ST_STAT_PREEMPT_DEADLINE] = "preempt_deadline",
 	[ST_STAT_PREEMPT_DEADLINE_LAZY] = "preempt_deadline_lazy",
+	[ST_STAT_REWEIGHT_DEADLINE] = "reweight_deadline",
 	[ST_STAT_TICK_CHECK_PREEMPTS] = "tick_check_preempts",
 	[ST_STAT_TICK_PREEMPTS] = "tick_preempts",
 	[ST_STAT_EEVDF_SLICES_SET] = "eevdf_slices_set",

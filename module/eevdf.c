@@ -2,8 +2,9 @@
 /*
  * EEVDF tick preemption: the counters of Daniel Jordan's reply in the
  * EEVDF thread (2023,
- * https://lore.kernel.org/lkml/20230531115839.089944915@infradead.org/
- * is the series; seed 001), and a slice that follows the competition.
+ * https://lore.kernel.org/lkml/dlbtvvm5cewqzh5bcpl4cqhcwxmnnjb6pdle5jzywiiznlactd@cmhnpim42m3p/;
+ * seed 001), its 12 ms base slice, and a slice that follows the
+ * competition.  Hunk by hunk: docs/features/eevdf.md.
  *
  * Which function: the tick reaches the fair class through
  * task_tick_fair(), out of line on 6.1, 6.12 and 7.3.  entity_tick() is
@@ -11,37 +12,36 @@
  * inlined on 7.3, and check_preempt_tick() (6.1) is inlined: so
  * task_tick_fair() is the one function all three series let us wrap, and
  * we wrap it on all of them (one mechanism, one cost).  The wrapper
- * looks at the running task before and after the original:
- *  - EEVDF (6.12, 7.3): every call is a tick that found a fair task
- *    running (check_deadline); its own entity's deadline moved
- *    (update_deadline: update_curr() ran update_deadline() for it); and
- *    the task was newly asked to reschedule (preempt_deadline;
- *    update_curr() does that only with another entity queued).  On 7.3,
- *    with lazy preemption, the request may be TIF_NEED_RESCHED_LAZY:
- *    preempt_deadline counts both, preempt_deadline_lazy the lazy ones.
- *  - CFS (6.1): ticks where the task's cfs_rq had more than one entity,
- *    i.e. where entity_tick() ran check_preempt_tick()
- *    (tick_check_preempts), and of those the ones that newly asked the
- *    task to reschedule (tick_preempts).
- * The seed's patch counted in update_deadline() and check_preempt_tick()
- * at every level of the group hierarchy and, for update_deadline(), on
- * every update_curr() too; we count the tick, at the task's own level:
- * the figure that says how often the tick preempts.
+ * reads the entities the tick updates before and after the original:
+ *  - EEVDF: the patch counted in update_deadline(), which the tick runs
+ *    at every level on 6.12 (update_curr() of each entity_tick()) and
+ *    for the task alone on 7.3 (only tasks have deadlines there).  Per
+ *    entity whose run time grew: check_deadline; update_deadline when
+ *    the request was renewed, told from a reweight that also moves the
+ *    deadline (7.3's reweight_eevdf() after the tick, 6.12's
+ *    reweight_entity() of a group entity) by the request left in run
+ *    time (st_eevdf_renewed()); preempt_deadline when another entity
+ *    is queued at that level, as update_curr() then reschedules.  On
+ *    7.3 the request may be lazy: preempt_deadline_lazy.
+ *  - CFS (6.1): check_preempt_tick() runs at every level whose cfs_rq
+ *    has more than one entity (tick_check_preempts); a tick that newly
+ *    asked the task to reschedule counts one tick_preempts.
+ * The patch also counted update_deadline() outside the tick; we count
+ * the tick: the figure that says how often the tick preempts.
  *
  * The slice policy (6.12 and 7.3, its own gate: gate_checked.h): at a
- * tick where the task's deadline moved, the new request is the policy's
+ * tick that renewed the task's request, the new request is the policy's
  * slice instead of base_slice_ns: se->slice is set and the deadline just
  * computed is stretched by the same ratio (vd = ve + r / w, w being
  * se->load on 6.12, se->h_load on 7.3: the ratio needs neither).  Only
- * the running entity is touched: it is out of the tree, so the tree's
+ * running entities are touched: they are out of the tree, so the tree's
  * min_slice (7.3: and max_slice) augment stays right, and the kernel
- * puts it back with its new slice (wrapper/eevdf_tree.c: which tree).
- * A slice set by sched_setattr() (se->custom_slice) is never
- * changed; group entities carry custom_slice too and are left alone.
- * The kernel itself resets a non-custom slice to base_slice_ns at the
- * entity's next request (update_deadline, place_entity), so a slice of
- * ours lasts one request once the policy is off; restoring does it at
- * once (st_ev_restore()).
+ * puts them back with their new slice (wrapper/eevdf_tree.c: which
+ * tree).  A slice set by sched_setattr() (se->custom_slice) is never
+ * changed.  The kernel itself resets a non-custom slice to
+ * base_slice_ns at the entity's next request (update_deadline,
+ * place_entity), so a slice of ours lasts one request once the policy
+ * is off; restoring does it at once (st_ev_restore()).
  *
  * 7.3's protected slice (se->vprot, RUN_TO_PARITY): set_next_task_fair()
  * sets it when a task is picked, from its deadline and the queue's
@@ -59,22 +59,23 @@
  * of the same length would.
  *
  * Group entities (6.12; 7.3 keeps tasks only in its one tree per CPU and
- * never sets a group entity's slice): 6.12 gives a queued group entity the smallest slice
- * queued below it (cfs_rq_min_slice(), the running entity's included) at
+ * never sets a group entity's slice): 6.12 gives a queued group entity
+ * the smallest slice queued below it (cfs_rq_min_slice(), the running entity's included) at
  * every enqueue and dequeue in its subtree (enqueue_task_fair,
  * dequeue_entities), marked custom_slice so that its own requests keep
- * it.  So our slices reach group entities through the kernel's own rule,
- * and would stay there after a restore until the next enqueue or dequeue
- * below them (never, under a group of CPU hogs): the restore recomputes
- * every queued group entity above a task from its queue, as that next
- * enqueue would.
+ * it.  Under the policy a running group entity's renewal applies that
+ * rule too (st_ev_apply_group()), so that a group of tasks that never
+ * sleep competes with their slice.  Group slices would stay after a
+ * restore until the next enqueue or dequeue below them: the restore
+ * recomputes every queued group entity above a queued task from its
+ * queue, as that next enqueue would.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/rbtree.h>
 #include <linux/sched.h>
+#include <linux/sched/clock.h>
 #include <linux/sched/signal.h>
-#include <linux/stop_machine.h>
 #include <linux/version.h>
 
 #include "sched_tune.h"
@@ -99,7 +100,9 @@ static u32 st_ev_nr_off;
 /* the slice policy may run here (its gate and its symbols) */
 static bool st_ev_slice_ok;
 static const char *st_ev_slice_reason;
+#ifdef ST_HAVE_EEVDF
 static unsigned int *st_ev_base_slice;	/* sysctl_sched_base_slice */
+#endif
 
 enum { ST_EV_RESCHED = 1, ST_EV_RESCHED_LAZY = 2 };
 
@@ -121,8 +124,18 @@ static inline char *st_ev_cfs_rq(const struct sched_entity *se)
 {
 	return (char *)se->cfs_rq;
 }
+
+static inline struct sched_entity *st_ev_parent(struct sched_entity *se)
+{
+	return se->parent;
+}
 #else
 static inline char *st_ev_cfs_rq(const struct sched_entity *se)
+{
+	return NULL;
+}
+
+static inline struct sched_entity *st_ev_parent(struct sched_entity *se)
 {
 	return NULL;
 }
@@ -139,13 +152,68 @@ static inline unsigned int st_ev_nr(const struct sched_entity *se)
 /* a slice was set since the last restore: only then is one due */
 static bool st_ev_dirty;
 
+/*
+ * Levels of the hierarchy counted (the task's and its group entities'):
+ * a deeper cgroup's entities above the eighth are not.
+ */
+#define ST_EV_LEVELS	8
+
+struct st_ev_level {
+	struct sched_entity *se;
+	struct st_ev_request req;
+};
+
+static inline void st_ev_read(struct sched_entity *se, struct st_ev_request *r)
+{
+	r->deadline = se->deadline;
+	r->vruntime = se->vruntime;
+	r->weight = st_evt_weight(se);
+	r->sum_exec = se->sum_exec_runtime;
+}
+
+/*
+ * The entities whose update_deadline() the tick runs: on 6.12 one per
+ * level, the task's and each group entity's above it (update_curr() at
+ * every level of entity_tick()); on 7.3 the task's alone (update_curr()
+ * gives only a task a deadline: one tree per CPU).
+ */
+static unsigned int st_ev_levels(struct sched_entity *se,
+				 struct st_ev_level *lv)
+{
+	unsigned int n = 0;
+
+	do {
+		lv[n].se = se;
+		st_ev_read(se, &lv[n].req);
+		n++;
+		if (!st_evt_group_slices())
+			break;
+		se = st_ev_parent(se);
+	} while (se && n < ST_EV_LEVELS);
+	return n;
+}
+
 static bool st_ev_applies(const struct st_config *cfg)
 {
 	return st_ev_slice_ok && !st_passthrough(cfg) &&
 	       cfg->knob[ST_KNOB_EEVDF_SLICE] != ST_SLICE_STOCK;
 }
 
-/* Right after update_deadline() gave @se a request of base_slice_ns. */
+static void st_ev_set_slice(struct sched_entity *se, u64 slice)
+{
+	se->deadline = st_eevdf_deadline(se->vruntime, se->deadline,
+					 se->slice, slice);
+	se->slice = slice;
+	if (!READ_ONCE(st_ev_dirty))
+		WRITE_ONCE(st_ev_dirty, true);
+	st_stat_inc(ST_STAT_EEVDF_SLICES_SET);
+}
+
+/*
+ * Right after update_deadline() renewed the running task's request
+ * with base_slice_ns.  A task with a sched_setattr() slice is left
+ * alone.
+ */
 static void st_ev_apply(const struct st_config *cfg, struct sched_entity *se)
 {
 	u64 base = READ_ONCE(*st_ev_base_slice);
@@ -157,39 +225,75 @@ static void st_ev_apply(const struct st_config *cfg, struct sched_entity *se)
 			       cfg->knob[ST_KNOB_EEVDF_SLICE_NS],
 			       cfg->knob[ST_KNOB_EEVDF_LATENCY_NS],
 			       st_evt_nr(se));
-	if (slice == se->slice)
-		return;
-	se->deadline = st_eevdf_deadline(se->vruntime, se->deadline,
-					 se->slice, slice);
-	se->slice = slice;
-	if (!READ_ONCE(st_ev_dirty))
-		WRITE_ONCE(st_ev_dirty, true);
-	st_stat_inc(ST_STAT_EEVDF_SLICES_SET);
+	if (slice != se->slice)
+		st_ev_set_slice(se, slice);
 }
 
-/* Under the rq lock, interrupts off, as the scheduler tick runs. */
+/*
+ * 6.12, right after update_deadline() renewed a running group entity's
+ * request: the group's slice is the smallest queued below it, as
+ * enqueue_task_fair() sets it, so that a group of tasks that never
+ * sleep (no enqueue below it) competes with their slices too.
+ */
+static void st_ev_apply_group(struct sched_entity *se)
+{
+#ifdef CONFIG_FAIR_GROUP_SCHED
+	u64 min = st_evt_min_slice((char *)se->my_q);
+
+	if (min != ~0ULL && min != se->slice)
+		st_ev_set_slice(se, min);
+#endif
+}
+
+/*
+ * Under the rq lock, interrupts off, as the scheduler tick runs.  The
+ * seed counted in update_deadline(): check_deadline at each call,
+ * update_deadline when the request was used up and renewed,
+ * preempt_deadline when the renewal rescheduled (another entity queued
+ * at that level).  The tick runs it at every level (6.12) or for the
+ * task (7.3); we compare each level's entity before and after: a
+ * deadline can also move by a reweight (7.3's reweight_eevdf() after
+ * the tick, 6.12's reweight_entity() of a group entity), which renews
+ * nothing (st_eevdf_renewed()).
+ */
 static void st_task_tick_fair(struct rq *rq, struct task_struct *curr,
 			      int queued)
 {
 	const struct st_config *cfg = st_config_get();
-	struct sched_entity *se = &curr->se;
-	u64 deadline = se->deadline;
-	unsigned int before = st_ev_resched_bits(curr), now;
+	struct st_ev_level lv[ST_EV_LEVELS];
+	unsigned int n = st_ev_levels(&curr->se, lv), i;
+	bool apply;
 
 	st_kcall(st_orig_task_tick_fair)(rq, curr, queued);
 
-	st_stat_inc(ST_STAT_CHECK_DEADLINE);
-	if (se->deadline == deadline)
-		return;
-	st_stat_inc(ST_STAT_UPDATE_DEADLINE);
-	now = st_ev_resched_bits(curr) & ~before;
-	if (now) {
-		st_stat_inc(ST_STAT_PREEMPT_DEADLINE);
-		if (!(now & ST_EV_RESCHED))
-			st_stat_inc(ST_STAT_PREEMPT_DEADLINE_LAZY);
+	apply = cfg && st_ev_applies(cfg);
+	for (i = 0; i < n; i++) {
+		struct sched_entity *se = lv[i].se;
+		struct st_ev_request now;
+
+		st_ev_read(se, &now);
+		/* update_curr() runs update_deadline() only for time run */
+		if (now.sum_exec == lv[i].req.sum_exec)
+			continue;
+		st_stat_inc(ST_STAT_CHECK_DEADLINE);
+		if (!st_eevdf_renewed(&lv[i].req, &now, se->slice)) {
+			if (now.deadline != lv[i].req.deadline)
+				st_stat_inc(ST_STAT_REWEIGHT_DEADLINE);
+			continue;
+		}
+		st_stat_inc(ST_STAT_UPDATE_DEADLINE);
+		if (st_evt_nr(se) > 1) {
+			st_stat_inc(ST_STAT_PREEMPT_DEADLINE);
+			if (st_ev_resched_bits(curr) == ST_EV_RESCHED_LAZY)
+				st_stat_inc(ST_STAT_PREEMPT_DEADLINE_LAZY);
+		}
+		if (!apply)
+			continue;
+		if (!i)
+			st_ev_apply(cfg, se);
+		else
+			st_ev_apply_group(se);
 	}
-	if (cfg && st_ev_applies(cfg))
-		st_ev_apply(cfg, se);
 }
 
 /*
@@ -220,51 +324,83 @@ static unsigned long st_ev_fix_groups(struct sched_entity *se)
 
 struct st_ev_restored {
 	unsigned long tasks, groups;
+	u64 longest;		/* ns, the longest call under the locks */
+	unsigned int base;
 };
 
+/* task_call_func(), not exported */
+typedef int st_ev_task_call_fn(struct task_struct *p, task_call_f func,
+			       void *arg);
+ST_KCALL_DEFINE(st_task_call_func, st_ev_task_call_fn);
+
+/* Whether @p may hold a slice or a group slice of ours (a racy read). */
+static bool st_ev_restore_due(struct task_struct *p, unsigned int base)
+{
+	const struct sched_entity *se = &p->se;
+
+	if (READ_ONCE(se->on_rq) && st_evt_group_slices())
+		return true;
+	return !READ_ONCE(se->custom_slice) && READ_ONCE(se->slice) != base;
+}
+
 /*
- * Every CPU is in the stopper with interrupts off: no scheduler code
- * runs, no rq lock is held, no tick is inside our hook.  Any task
- * without a custom slice whose slice is not base_slice_ns gets
+ * Under task_call_func(): @p's pi_lock, and its rq lock when it is
+ * queued or running (a blocked task cannot wake under the pi_lock).  A
+ * task without a custom slice whose slice is not base_slice_ns gets
  * base_slice_ns: what the kernel gives it at its next request anyway (a
  * slice of ours, or one from before a change of base_slice_ns).  Then
- * the group entities above every queued task, once all tasks are done:
- * a group's slice comes from its queue, which is final only then (each
- * walk goes to the root, so a group is recomputed after its last child).
+ * the queued group entities above it get the smallest slice of their
+ * queue again: a group is recomputed at each of its queued tasks, the
+ * last time with every child final (each walk goes to the root).
  */
-static int st_ev_restore_fn(void *arg)
+static int st_ev_restore_task(struct task_struct *p, void *arg)
 {
-	unsigned int base = READ_ONCE(*st_ev_base_slice);
 	struct st_ev_restored *n = arg;
-	struct task_struct *g, *p;
+	struct sched_entity *se = &p->se;
+	u64 t0 = local_clock(), t;
 
-	rcu_read_lock();
-	for_each_process_thread(g, p) {
-		struct sched_entity *se = &p->se;
-
-		if (se->custom_slice || se->slice == base)
-			continue;
-		se->slice = base;
+	if (!se->custom_slice && se->slice != n->base) {
+		se->slice = n->base;
 		if (se->on_rq && !st_evt_is_curr(se))
 			st_evt_fix_augment(se);
 		n->tasks++;
 	}
-	for_each_process_thread(g, p)
-		if (p->se.on_rq)
-			n->groups += st_ev_fix_groups(&p->se);
-	rcu_read_unlock();
+	if (se->on_rq)
+		n->groups += st_ev_fix_groups(se);
+	t = local_clock() - t0;
+	if (t > n->longest)
+		n->longest = t;
 	return 0;
 }
 
+/*
+ * Called with the policy off: a tick that reads the new configuration
+ * sets no slice, and a slice of ours only shrinks back to base_slice_ns
+ * from there.  Each thread is visited once, under its own locks, so no
+ * CPU is held for longer than one task's fix.  A thread forked during
+ * the walk, or one the walk misses, gets base_slice_ns from
+ * place_entity() when it is next enqueued.
+ */
 static void st_ev_restore(void)
 {
-	struct st_ev_restored n = { 0, 0 };
+	struct st_ev_restored n = { .base = READ_ONCE(*st_ev_base_slice) };
+	struct task_struct *g, *p;
+	u64 t0;
 
 	if (!st_ev_slice_ok || !READ_ONCE(st_ev_dirty))
 		return;
-	/* every hook that set a slice has returned once all CPUs stop */
-	stop_machine(st_ev_restore_fn, &n, NULL);
 	WRITE_ONCE(st_ev_dirty, false);
+	/* every tick hook that read the old configuration has returned */
+	synchronize_rcu();
+	t0 = local_clock();
+	rcu_read_lock();
+	for_each_process_thread(g, p)
+		if (st_ev_restore_due(p, n.base))
+			st_kcall(st_task_call_func)(p, st_ev_restore_task, &n);
+	rcu_read_unlock();
+	pr_debug("eevdf restore: %lu tasks, %lu group entities in %llu us, longest under the locks %llu ns\n",
+		 n.tasks, n.groups, (local_clock() - t0) / NSEC_PER_USEC,
+		 n.longest);
 	this_cpu_add(st_stats.count[ST_STAT_EEVDF_SLICES_RESTORED], n.tasks);
 	this_cpu_add(st_stats.count[ST_STAT_EEVDF_GROUP_SLICES_RESTORED],
 		     n.groups);
@@ -285,18 +421,30 @@ static const char *st_ev_nr_field(enum st_series series)
 
 #else /* 6.1: CFS */
 
+/*
+ * The seed counted in check_preempt_tick(), which entity_tick() runs at
+ * every level whose cfs_rq has more than one entity (a queued hrtick
+ * tick reschedules before it): tick_check_preempts per such level, and
+ * tick_preempts per reschedule it asked.  check_preempt_tick() is
+ * inlined and a second resched_curr() in one tick changes nothing, so
+ * the reschedule a tick newly asked counts once, at the first level
+ * that checked.
+ */
 static void st_task_tick_fair(struct rq *rq, struct task_struct *curr,
 			      int queued)
 {
-	/* entity_tick(): a queued (hrtick) tick reschedules before the test */
-	bool check = !queued && st_ev_nr(&curr->se) > 1;
-	unsigned int before = st_ev_resched_bits(curr);
+	unsigned int before = st_ev_resched_bits(curr), checks = 0;
+	struct sched_entity *se;
+
+	if (!queued)
+		for (se = &curr->se; se; se = st_ev_parent(se))
+			checks += st_ev_nr(se) > 1;
 
 	st_kcall(st_orig_task_tick_fair)(rq, curr, queued);
 
-	if (!check)
+	if (!checks)
 		return;
-	st_stat_inc(ST_STAT_TICK_CHECK_PREEMPTS);
+	this_cpu_add(st_stats.count[ST_STAT_TICK_CHECK_PREEMPTS], checks);
 	if (st_ev_resched_bits(curr) & ~before)
 		st_stat_inc(ST_STAT_TICK_PREEMPTS);
 }
@@ -318,17 +466,34 @@ static const struct st_func_shape st_ev_shapes[] = {
 	{ "task_tick_fair", "void (struct rq *, struct task_struct *, int)" },
 };
 
+#ifdef ST_HAVE_EEVDF
+/* what the restore calls */
+static const struct st_func_shape st_ev_slice_shapes[] = {
+	{ "task_call_func", "int (struct task_struct *, task_call_f, void *)" },
+};
+#endif
+
 static void st_ev_probe_slice(enum st_series series)
 {
+#ifndef ST_HAVE_EEVDF
+	st_ev_slice_ok = false;
+	st_ev_slice_reason = "the slice policy is for EEVDF (6.6+); this kernel runs CFS";
+#else
 	const char *why = NULL;
 
 	st_ev_slice_ok = false;
-#ifndef ST_HAVE_EEVDF
-	st_ev_slice_reason = "the slice policy is for EEVDF (6.6+); this kernel runs CFS";
-	return;
-#endif
 	if (st_gate_check("eevdf_slice", &why) == ST_SERIES_UNCHECKED) {
 		st_ev_slice_reason = why;
+		return;
+	}
+	why = st_gate_shapes("eevdf", st_ev_slice_shapes,
+			     ARRAY_SIZE(st_ev_slice_shapes));
+	if (why) {
+		st_ev_slice_reason = why;
+		return;
+	}
+	if (st_kcall_bind_sym(st_task_call_func, "task_call_func")) {
+		st_ev_slice_reason = "task_call_func is missing";
 		return;
 	}
 	st_ev_base_slice = (unsigned int *)st_ksym("sysctl_sched_base_slice");
@@ -336,13 +501,9 @@ static void st_ev_probe_slice(enum st_series series)
 		st_ev_slice_reason = "sysctl_sched_base_slice is missing";
 		return;
 	}
-	why = st_evt_probe(series);
-	if (why) {
-		st_ev_slice_reason = why;
-		return;
-	}
 	st_ev_slice_ok = true;
 	st_ev_slice_reason = NULL;
+#endif
 }
 
 static int st_ev_probe(struct st_feature *f)
@@ -369,6 +530,12 @@ static int st_ev_probe(struct st_feature *f)
 		f->reason = "struct cfs_rq has no 32-bit count of queued entities in kernel BTF";
 		return -EOPNOTSUPP;
 	}
+#ifdef ST_HAVE_EEVDF
+	/* the counters read each level's entity as the series keeps it */
+	f->reason = st_evt_probe(f->series);
+	if (f->reason)
+		return -EOPNOTSUPP;
+#endif
 	st_ev_probe_slice(f->series);
 	f->knob_reason = st_ev_slice_reason;
 	st_fhook_bind_orig(st_orig_task_tick_fair, &st_ev_hooks[0]);

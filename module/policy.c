@@ -8,12 +8,14 @@
 #include <linux/string.h>
 #define st_snprintf scnprintf
 #define st_mul_div(a, b, c) mul_u64_u64_div_u64(a, b, c)
+#define st_mul_shr(a, b, s) mul_u64_u64_shr(a, b, s)
 #else
 #include <stdio.h>
 #include <string.h>
 #define st_snprintf snprintf
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define U64_MAX UINT64_MAX
+#define S64_MAX INT64_MAX
 #endif
 
 #include "policy.h"
@@ -22,6 +24,11 @@
 static u64 st_mul_div(u64 a, u64 b, u64 c)
 {
 	return (u64)((__uint128_t)a * b / c);
+}
+
+static u64 st_mul_shr(u64 a, u64 b, unsigned int shift)
+{
+	return (u64)(((__uint128_t)a * b) >> shift);
 }
 #endif
 
@@ -562,4 +569,28 @@ int st_prev_bias_decide(const struct st_prev_bias_in *in)
 	if (!st_pb_known(in, ST_PB_F_NEW_IDLE))
 		return -1 - ST_PB_F_NEW_IDLE;
 	return in->new_idle ? ST_PB_STOCK : ST_PB_KEEP_BUSY;
+}
+
+s64 st_eevdf_request_left(const struct st_ev_request *r)
+{
+	u64 v = r->deadline - r->vruntime;
+	bool neg = (s64)v < 0;
+	u64 left = st_mul_shr(neg ? -v : v, r->weight, ST_NICE_0_LOAD_SHIFT);
+
+	if (left > S64_MAX)
+		left = S64_MAX;
+	return neg ? -(s64)left : (s64)left;
+}
+
+bool st_eevdf_renewed(const struct st_ev_request *before,
+		      const struct st_ev_request *after, u64 slice)
+{
+	s64 ran = (s64)(after->sum_exec - before->sum_exec);
+	s64 gained;
+
+	/* update_curr() calls update_deadline() only for time run */
+	if (ran <= 0 || after->deadline == before->deadline)
+		return false;
+	gained = st_eevdf_request_left(after) - st_eevdf_request_left(before) + ran;
+	return gained > (s64)(slice / 2);
 }

@@ -518,6 +518,38 @@ u64 st_eevdf_slice(unsigned int mode, u64 base, u64 fixed, u64 latency,
 u64 st_eevdf_deadline(u64 vruntime, u64 deadline, u64 old_slice,
 		      u64 new_slice);
 
+/* NICE_0_LOAD of a 64-bit kernel: se->load.weight of a nice-0 task */
+#define ST_NICE_0_LOAD_SHIFT	20
+
+/* An entity's request as a tick leaves it, for st_eevdf_renewed(). */
+struct st_ev_request {
+	u64 deadline;
+	u64 vruntime;
+	u64 weight;		/* what calc_delta_fair() divides by */
+	u64 sum_exec;		/* se->sum_exec_runtime */
+};
+
+/*
+ * What is left of the request, in ns of the entity's own run time:
+ * (deadline - vruntime) * weight / NICE_0_LOAD, negative once used up.
+ * A reweight keeps it (d' - v' = (d - v) * w / w'), running takes the
+ * time run from it, a renewal resets it to the slice.
+ */
+s64 st_eevdf_request_left(const struct st_ev_request *r);
+
+/*
+ * Whether the tick between @before and @after renewed the request
+ * (update_deadline() found it used up and gave a new one of @slice ns),
+ * rather than only running it down or moving its deadline by a reweight
+ * (7.3's reweight_eevdf() after the tick, 6.12's reweight_entity() of a
+ * group entity).  Without a renewal, what is left after the tick is
+ * what was left before less the time run; a renewal leaves a whole
+ * request, which is at least that plus the request since it happens only
+ * once nothing is left.  Half a request tells the two apart.
+ */
+bool st_eevdf_renewed(const struct st_ev_request *before,
+		      const struct st_ev_request *after, u64 slice);
+
 /*
  * wake_affine() of kernel/sched/fair.c (prev_bias and sync_short need the
  * target it leaves): wake_affine_idle() on the facts of the waker's CPU

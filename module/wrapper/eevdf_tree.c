@@ -31,6 +31,8 @@
 static bool st_evt_flat;	/* 7.3: rq->cfs's tree holds every task */
 static u32 st_evt_curr_off, st_evt_timeline_off, st_evt_nr_off;
 static u32 st_evt_max_slice_off;	/* 7.3 */
+/* the load_weight calc_delta_fair() divides by: se->load, 7.3 se->h_load */
+static u32 st_evt_weight_off;
 
 static bool st_evt_member(const char *type, const char *member, u32 *off,
 			  u32 want)
@@ -55,6 +57,9 @@ const char *st_evt_probe(enum st_series series)
 		if (!st_evt_member("cfs_rq", "nr_running", &st_evt_nr_off,
 				   sizeof(unsigned int)))
 			return "struct cfs_rq has no nr_running in kernel BTF";
+		if (!st_evt_member("sched_entity", "load", &st_evt_weight_off,
+				   sizeof(struct load_weight)))
+			return "sched_entity has no load weight in kernel BTF";
 		st_evt_flat = false;
 		return NULL;
 	}
@@ -69,6 +74,9 @@ const char *st_evt_probe(enum st_series series)
 	if (!st_evt_member("cfs_rq", "h_nr_queued", &st_evt_nr_off,
 			   sizeof(unsigned int)))
 		return "struct cfs_rq has no h_nr_queued in kernel BTF";
+	if (!st_evt_member("sched_entity", "h_load", &st_evt_weight_off,
+			   sizeof(struct load_weight)))
+		return "sched_entity has no h_load in kernel BTF (7.3's hierarchical weight)";
 	st_evt_flat = true;
 	return NULL;
 }
@@ -147,6 +155,14 @@ u64 st_evt_min_slice(char *cfs_rq)
 		min = min(min, rb_entry(root, struct sched_entity,
 					run_node)->min_slice);
 	return min;
+}
+
+u64 st_evt_weight(const struct sched_entity *se)
+{
+	const struct load_weight *lw = (const void *)((const char *)se +
+						      st_evt_weight_off);
+
+	return READ_ONCE(lw->weight);
 }
 
 unsigned int st_evt_nr(const struct sched_entity *se)

@@ -23,6 +23,8 @@ bool st_evt_is_curr(const struct sched_entity *se);
 void st_evt_fix_augment(struct sched_entity *se);
 /* cfs_rq_min_slice(): the smallest slice queued on @cfs_rq, or ~0. */
 u64 st_evt_min_slice(char *cfs_rq);
+/* The weight calc_delta_fair() gives @se (6.12 se->load, 7.3 se->h_load). */
+u64 st_evt_weight(const struct sched_entity *se);
 /* The entities @se competes with in its tree, itself included. */
 unsigned int st_evt_nr(const struct sched_entity *se);
 

@@ -95,27 +95,33 @@ t_eevdf_counters() {
 		EV_STOCK_PD=$EV_PD EV_STOCK_LOC=$EV_LOC
 	else
 		ev_in_range "eevdf: tick_check_preempts within [0.9 x cpu$EV_CPU ticks, all ticks]" "$EV_TC" "$lo" "$hi"
-		# CFS: a hog's ideal runtime is sched_latency / 2, several ticks
-		ev_in_range "eevdf: tick_preempts in [1, tick_check_preempts / 2]" "$EV_TP" 1 $((EV_TC / 2))
+		# CFS: a hog's ideal runtime is sched_latency / 2 (9 ms at 4
+		# CPUs), two or three ticks (4 ms, up to 6 ms in a loaded TCG)
+		ev_in_range "eevdf: tick_preempts in [1, tick_check_preempts x 2/3]" "$EV_TP" 1 $((EV_TC * 2 / 3))
 		check_eq "eevdf: EEVDF counters stay 0 on CFS" "$EV_CD $EV_UD $EV_PD" "0 0 0"
 	fi
 	ev_hogs_stop
 	if ev_is_eevdf && ev_slice_checked; then
 		ev_hogs 2
 		check_eq "eevdf: eevdf_slice=fixed (12 ms) accepted" "$(wr eevdf_slice fixed)" OK
-		ev_window "fixed 12 ms, 2 hogs"
-		# 12 ms is three 4 ms ticks: a third of stock's preemptions; 2x
-		# fewer per tick is the bound, whatever the tick length
-		ev_in_range "eevdf: fixed 12 ms: preempt_deadline per tick at most half of stock's" \
-			$((EV_PD * 2 * EV_STOCK_LOC)) 1 $((EV_STOCK_PD * EV_LOC))
+		# shellcheck disable=SC2086 # two pids
+		ev_switch_window "fixed 12 ms, 2 hogs" $EV_PIDS
+		# a preemption once a whole 12 ms request is used up; per tick
+		# that is 12 ms / the tick fewer than stock's one a tick, which
+		# a TCG guest's 3-15 ms ticks bring down to 1.5x
+		ev_in_range "eevdf: fixed 12 ms: preempt_deadline at most 1.25 per 12 ms of the hogs' run time" \
+			$((EV_PD * 12000000)) 1 $((EV_RT * 125 / 100))
+		ev_per_tick_check "eevdf: fixed 12 ms: preempt_deadline per tick at most 2/3 of stock's" \
+			test $((EV_PD * 3 * EV_STOCK_LOC)) -le $((EV_STOCK_PD * EV_LOC * 2))
 		ev_in_range "eevdf: fixed 12 ms: check_deadline still counts every tick" \
 			"$EV_CD" $((EV_LOC * 9 / 10)) $((EV_LOC_ALL + 10))
 		check "eevdf: eevdf_slices_set grew" test "$(stat_get eevdf_slices_set)" -gt 0
 		diag "ratio stock/fixed preempt_deadline per tick: $(awk -v a="$EV_STOCK_PD" -v b="$EV_STOCK_LOC" -v c="$EV_PD" -v d="$EV_LOC" 'BEGIN { if (c && b) printf "%.2f", (a / b) / (c / d); else print "n/a" }')"
 		check_eq "eevdf: eevdf_slice=scaled accepted" "$(wr eevdf_slice scaled)" OK
 		ev_window "scaled (24 ms / 2 = 12 ms), 2 hogs"
-		ev_in_range "eevdf: scaled, 2 hogs: preempt_deadline per tick at most half of stock's" \
-			$((EV_PD * 2 * EV_STOCK_LOC)) 1 $((EV_STOCK_PD * EV_LOC))
+		# 7.3 counts delayed-dequeue tasks in h_nr_queued: 8 ms as often
+		ev_in_range "eevdf: scaled, 2 hogs: preempt_deadline per tick at most 3/4 of stock's" \
+			$((EV_PD * 4 * EV_STOCK_LOC)) 1 $((EV_STOCK_PD * EV_LOC * 3))
 		check_eq "eevdf: eevdf_slice=stock accepted" "$(wr eevdf_slice stock)" OK
 		ev_window "stock again, 2 hogs"
 		ev_in_range "eevdf: stock again: preempt_deadline >= half of cpu$EV_CPU ticks" \
@@ -327,4 +333,290 @@ ev_group_slice_restore() {
 	ev_hogs_stop
 	rmdir $EV_CG/st_ev 2>/dev/null
 	true
+}
+
+# --- seed 001 where tasks compete in groups (issue 27) ---------------------
+# Each hog writes its pid to /tmp/evp.N before it becomes the loop, so the
+# pid is the hog's whatever setsid or the cgroup move did.
+
+# ev_cg_hog GROUP CPU N: a hog pinned on CPU in cgroup GROUP (under EV_CG)
+ev_cg_hog() {
+	rm -f "/tmp/evp.$3"
+	sh -c "echo \$\$ >$EV_CG/$1/cgroup.procs && echo \$\$ >/tmp/evp.$3 && exec taskset -c $2 sh -c 'while :; do :; done'" &
+}
+# ev_sid_hog CPU N: a hog pinned on CPU in a session of its own (setsid:
+# its own autogroup)
+ev_sid_hog() {
+	rm -f "/tmp/evp.$2"
+	setsid sh -c "echo \$\$ >/tmp/evp.$2 && exec taskset -c $1 sh -c 'while :; do :; done'" &
+}
+# ev_pids N...: EV_PIDS from /tmp/evp.N once every hog wrote its pid
+ev_pids() {
+	EV_PIDS=
+	for n in "$@"; do
+		for _ in $(seq 50); do [ -s "/tmp/evp.$n" ] && break; usleep 100000; done
+		EV_PIDS="$EV_PIDS $(cat "/tmp/evp.$n" 2>/dev/null)"
+	done
+}
+# ev_nvcsw PID...: the sum of their nonvoluntary context switches
+ev_nvcsw() {
+	for p in "$@"; do awk '$1 == "nonvoluntary_ctxt_switches:" { print $2 }' "/proc/$p/status" 2>/dev/null; done |
+		awk '{ s += $1 } END { print s + 0 }'
+}
+# ev_runtime PID...: the sum of their se.sum_exec_runtime in ns
+ev_runtime() {
+	for p in "$@"; do awk '$1 == "se.sum_exec_runtime" { print $3 }' "/proc/$p/sched" 2>/dev/null; done |
+		awk '{ s += $1 * 1000000 } END { printf "%.0f\n", s }'
+}
+# ev_preempts: the tick-preemption counter of this kernel
+ev_preempts() { if ev_is_eevdf; then stat_get preempt_deadline; else stat_get tick_preempts; fi; }
+
+# ev_switch_window LABEL PID...: EV_SECS of the hogs PID...; sets EV_NV
+# (their nonvoluntary switches), EV_P (ev_preempts), EV_LOC (ticks on
+# EV_CPU), EV_RT (their run time, ns) and the counters of ev_window.
+ev_switch_window() {
+	lbl=$1; shift
+	n0=$(ev_nvcsw "$@") r0=$(ev_runtime "$@")
+	ev_window "$lbl"
+	n1=$(ev_nvcsw "$@") r1=$(ev_runtime "$@")
+	EV_NV=$((n1 - n0)) EV_RT=$((r1 - r0))
+	if ev_is_eevdf; then EV_P=$EV_PD; else EV_P=$EV_TP; fi
+	diag "  $lbl: hogs' nonvoluntary switches $EV_NV, preemptions counted $EV_P, run time $((EV_RT / 1000000)) ms, reweight_deadline $(stat_get reweight_deadline)"
+}
+
+# ev_tracks DESC: the preemption counter tracks the hogs' own switches:
+# each tick preemption is one switch of a hog, a switch from a wakeup
+# (a kworker, the shell) is not counted.  A request may not switch: the
+# pick can elect the same entity again, CFS's when its vruntime is still
+# the smallest (6.1.192: 1.39x in two cgroups), EEVDF's when the other
+# is not eligible, which a coarse tick makes frequent (6.12.95 with a
+# tick every 25 ms of run time: 1.7x).  Within 0.75..2x: a level not
+# counted reads near 0 (the issue's 15 against 257).  At least 0.75x
+# always; at most 2x where the tick is fine (ev_fine_ticks): with a tick
+# past CFS's ideal runtime every tick asks (6.1.192, a tick every 12 ms
+# of run time: 323 requests, 158 switches)
+ev_tracks() {
+	check "$1 (the hogs switched: >= 40 nonvoluntary switches, got $EV_NV)" test "$EV_NV" -ge 40
+	ev_in_range "$1" $((EV_P * 100)) $((EV_NV * 75)) $((EV_P * 100 + 1))
+	ev_per_tick_check "$1: at most 2x ($EV_P against $EV_NV)" test "$EV_P" -le $((EV_NV * 2))
+}
+
+# ev_fine_ticks: the last window's tick on cpu1 came within 10 ms of the
+# hogs' run time (EV_RT over EV_LOC): fine enough to tell a 12 ms
+# request from base_slice_ns per tick.  A loaded TCG host delivers the
+# guest's ticks 15-25 ms apart, where both renew at every tick.
+ev_fine_ticks() {
+	EV_TICK_US=$((EV_RT / (EV_LOC + 1) / 1000))
+	[ "$EV_TICK_US" -le 10000 ]
+}
+# ev_per_tick_check DESC CMD...: check DESC CMD where ev_fine_ticks
+ev_per_tick_check() {
+	d=$1; shift
+	if ev_fine_ticks; then
+		check "$d" "$@"
+	else
+		ktap_skip "$d" "the guest's tick came every $EV_TICK_US us of run time: too coarse to tell 12 ms from base_slice_ns per tick"
+	fi
+}
+
+# the entities a task in a first-level group has on an EEVDF kernel that
+# runs update_deadline() at each level: 6.12 two (task, group), 7.3 one
+ev_levels() { if ev_group_slices; then echo 2; else echo 1; fi; }
+
+t_eevdf_groups() {
+	group "eevdf: seed 001 with the hogs in two cgroups, two autogroup sessions, a spread group"
+	mountpoint -q $EV_CG || mount -t cgroup2 none $EV_CG 2>/dev/null
+	echo +cpu >$EV_CG/cgroup.subtree_control 2>/dev/null
+	mkdir -p $EV_CG/st_eva $EV_CG/st_evb 2>/dev/null
+	if [ ! -e $EV_CG/st_eva/cpu.weight ] || [ "$(nproc)" -lt 3 ]; then
+		ktap_skip "eevdf groups" "needs the cgroup2 cpu controller and 3 CPUs"
+		rmdir $EV_CG/st_eva $EV_CG/st_evb 2>/dev/null
+		return 0
+	fi
+	dmesg_mark
+	st_load eevdf_counters=1 || { ktap_fail "eevdf groups: insmod eevdf_counters=1"; return 1; }
+
+	# 1. the seed's experiment, each hog in its own cgroup
+	ev_cg_hog st_eva "$EV_CPU" 1
+	ev_cg_hog st_evb "$EV_CPU" 2
+	ev_pids 1 2
+	sleep 1
+	# shellcheck disable=SC2086 # two pids
+	ev_switch_window "cgroups a and b, stock" $EV_PIDS
+	ev_tracks "eevdf groups: two cgroups, stock: preemptions counted track the hogs' nonvoluntary switches, at least 0.75x"
+	EV_CG_RATE=$((EV_NV * 1000 / (EV_LOC + 1)))
+	if ev_is_eevdf; then
+		# every tick of cpu1 runs update_deadline() at each level
+		l=$(ev_levels)
+		diag "  levels counted per tick: $l"
+		ev_in_range "eevdf groups: two cgroups: check_deadline counts every level of the hogs' hierarchy at every tick of cpu1" \
+			"$EV_CD" $((EV_LOC * l * 85 / 100)) $((EV_LOC_ALL * l + 10))
+	else
+		# the two group entities compete at the root at every tick
+		ev_in_range "eevdf groups: two cgroups: tick_check_preempts counts the root level at every tick of cpu1" \
+			"$EV_TC" $((EV_LOC * 85 / 100)) $((EV_LOC_ALL * 2 + 10))
+	fi
+
+	# 2. the knob switched while they run, then back
+	if ev_slice_checked; then
+		check_eq "eevdf groups: eevdf_slice=fixed (12 ms) while the hogs run" "$(wr eevdf_slice fixed)" OK
+		sleep 1
+		# shellcheck disable=SC2086
+		ev_switch_window "two cgroups, fixed 12 ms set while running" $EV_PIDS
+		ev_tracks "eevdf groups: two cgroups, fixed 12 ms set while running: preemptions counted track the hogs' nonvoluntary switches, at least 0.75x"
+		rate=$((EV_NV * 1000 / (EV_LOC + 1)))
+		diag "  switches per 1000 ticks of cpu$EV_CPU: stock $EV_CG_RATE, fixed $rate"
+		ev_per_tick_check "eevdf groups: two cgroups, fixed 12 ms set while running: at least 1.33x fewer switches per tick than stock ($EV_CG_RATE -> $rate)" \
+			test $((rate * 4)) -le $((EV_CG_RATE * 3))
+		# a switch once a whole 12 ms request is used up, not at each tick
+		ev_in_range "eevdf groups: two cgroups, fixed 12 ms set while running: at most 1.25 switches per 12 ms of the hogs' run time" \
+			$((EV_NV * 12000000)) 0 $((EV_RT * 125 / 100))
+		check_eq "eevdf groups: eevdf_slice=stock while the hogs run" "$(wr eevdf_slice stock)" OK
+		sleep 1
+		# shellcheck disable=SC2086
+		ev_switch_window "two cgroups, stock again" $EV_PIDS
+		rate=$((EV_NV * 1000 / (EV_LOC + 1)))
+		check "eevdf groups: two cgroups, stock again: switches per tick back above half of stock's ($EV_CG_RATE -> $rate)" \
+			test $((rate * 2)) -ge "$EV_CG_RATE"
+	fi
+	ev_hogs_stop
+
+	# 3. two sessions (setsid) under autogroup
+	ag=/proc/sys/kernel/sched_autogroup_enabled
+	if [ ! -e $ag ] || grep -qw noautogroup /proc/cmdline; then
+		ktap_skip "eevdf groups: autogroup" "no kernel.sched_autogroup_enabled here, or noautogroup"
+	else
+		ag0=$(cat $ag)
+		echo 1 >$ag
+		ev_sid_hog "$EV_CPU" 3
+		ev_sid_hog "$EV_CPU" 4
+		ev_pids 3 4
+		# shellcheck disable=SC2086
+		set -- $EV_PIDS
+		diag "  autogroups: $(cat "/proc/$1/autogroup" 2>/dev/null) / $(cat "/proc/$2/autogroup" 2>/dev/null)"
+		check "eevdf groups: each setsid hog is in an autogroup of its own" \
+			test -n "$(cat "/proc/$1/autogroup" 2>/dev/null)" -a "$(cat "/proc/$1/autogroup" 2>/dev/null)" != "$(cat "/proc/$2/autogroup" 2>/dev/null)"
+		sleep 1
+		ev_switch_window "two autogroup sessions, stock" "$1" "$2"
+		ev_tracks "eevdf groups: two autogroup sessions, stock: preemptions counted track the hogs' nonvoluntary switches, at least 0.75x"
+		ev_hogs_stop
+		echo "$ag0" >$ag
+	fi
+	st_unload
+
+	# 4. fixed set before the hogs start (as a parameter), two cgroups
+	if ev_slice_checked; then
+		st_load eevdf_counters=1 eevdf_slice=fixed || { ktap_fail "eevdf groups: insmod eevdf_slice=fixed"; return 1; }
+		ev_cg_hog st_eva "$EV_CPU" 1
+		ev_cg_hog st_evb "$EV_CPU" 2
+		ev_pids 1 2
+		sleep 1
+		# shellcheck disable=SC2086
+		ev_switch_window "two cgroups, fixed 12 ms set before the start" $EV_PIDS
+		ev_tracks "eevdf groups: two cgroups, fixed 12 ms set before the start: preemptions counted track the hogs' nonvoluntary switches, at least 0.75x"
+		rate=$((EV_NV * 1000 / (EV_LOC + 1)))
+		ev_per_tick_check "eevdf groups: two cgroups, fixed 12 ms set before the start: at least 1.33x fewer switches per tick than stock ($EV_CG_RATE -> $rate)" \
+			test $((rate * 4)) -le $((EV_CG_RATE * 3))
+		# a switch once a whole 12 ms request is used up, not at each tick
+		ev_in_range "eevdf groups: two cgroups, fixed 12 ms set before the start: at most 1.25 switches per 12 ms of the hogs' run time" \
+			$((EV_NV * 12000000)) 0 $((EV_RT * 125 / 100))
+		ev_hogs_stop
+
+		# 5. group a spread over two CPUs, b on cpu1, and a's weight
+		# flipped every 50 ms: a's group entities change weight, and
+		# 7.3 reweights the tasks of cpu1 (reweight_eevdf() of
+		# task_tick_fair(), their hierarchical weight) at their next
+		# tick, which moves their deadlines without a renewal
+		ev_cg_hog st_eva "$EV_CPU" 1
+		ev_cg_hog st_evb "$EV_CPU" 2
+		ev_cg_hog st_eva $((EV_CPU + 1)) 3
+		ev_pids 1 2 3
+		sh -c "while :; do echo 50 >$EV_CG/st_eva/cpu.weight; usleep 50000; echo 200 >$EV_CG/st_eva/cpu.weight; usleep 50000; done" &
+		EV_FLIP=$!
+		sleep 1
+		# shellcheck disable=SC2086 # three pids
+		set -- $EV_PIDS
+		wr stats/reset 1 >/dev/null
+		c1=$(ev_loc "$EV_CPU") c2=$(ev_loc $((EV_CPU + 1)))
+		r1=$(ev_runtime "$1" "$2") r2=$(ev_runtime "$3")
+		sleep "$EV_SECS"
+		ud=$(stat_get update_deadline) rw=$(stat_get reweight_deadline)
+		r1=$(($(ev_runtime "$1" "$2") - r1)) r2=$(($(ev_runtime "$3") - r2))
+		c1=$(($(ev_loc "$EV_CPU") - c1)) c2=$(($(ev_loc $((EV_CPU + 1))) - c2))
+		kill "$EV_FLIP"
+		wait "$EV_FLIP" 2>/dev/null
+		l=$(ev_levels)
+		# a renewal at each 12 ms of run time, at each level, but only
+		# at a tick: up to a tick late (t1, t2: run time per tick, the
+		# scheduler's clock); the shell and kworkers add a few
+		t1=$((r1 / (c1 + 1))) t2=$((r2 / (c2 + 1)))
+		lo=$((l * (r1 / (12000000 + t1) + r2 / (12000000 + t2)) * 85 / 100))
+		hi=$((l * (r1 + r2) * 115 / 1200000000))
+		diag "  spread group, fixed 12 ms, a's weight flipped: update_deadline $ud, reweight_deadline $rw; run time cpu1 $((r1 / 1000000)) ms in $c1 ticks, cpu2 $((r2 / 1000000)) ms in $c2 ticks; $l level(s): renewals expected in [$lo, $hi]; counting every deadline move would read $((ud + rw))"
+		ev_in_range "eevdf groups: spread group, fixed 12 ms: update_deadline at one renewal per 12 ms of run time per level, up to a tick late" \
+			"$ud" "$lo" "$hi"
+		if ! ev_group_slices; then
+			check "eevdf groups: 7.3, spread group: some deadlines moved by a reweight alone (reweight_deadline $rw)" test "${rw:-0}" -gt 0
+		fi
+		ev_hogs_stop
+		st_unload
+	else
+		ktap_skip "eevdf groups: fixed slice" "eevdf_slice is not supported here (CFS)"
+	fi
+	check "eevdf groups: nothing of ours left after rmmod" not ours_in_ftrace
+	rmdir $EV_CG/st_eva $EV_CG/st_evb 2>/dev/null
+	check_no_splat "eevdf groups: no splat"
+}
+
+# The restore with many threads (issue 27): every thread is visited; a
+# fix holds only that task's locks.  st_threads makes EV_THREADS blocked
+# threads; two hogs run with the policy's slice; eevdf_slice=stock
+# restores.  The module's pr_debug line (dynamic debug) gives the walk's
+# time and the longest call under a task's locks, in the guest's clock
+# (TCG: emulated time, several times slower than hardware).
+EV_THREADS=$(st_arg eevdf_threads 20000)
+t_eevdf_restore() {
+	group "eevdf: the restore with $EV_THREADS threads"
+	if ! ev_is_eevdf || ! ev_slice_checked; then
+		ktap_skip "eevdf restore" "no slice policy here (CFS)"
+		return 0
+	fi
+	dd=/sys/kernel/debug/dynamic_debug/control
+	tm=/proc/sys/kernel/threads-max
+	tm0=$(cat $tm)
+	[ "$tm0" -ge $((EV_THREADS + 2000)) ] || echo $((EV_THREADS + 2000)) >$tm
+	st_threads "$EV_THREADS" >/tmp/ev.threads 2>&1 &
+	EV_TPID=$!
+	for _ in $(seq 1200); do grep -q ready /tmp/ev.threads && break; usleep 250000; done
+	nt=$(awk '{ split($4, a, "/"); print a[2] }' /proc/loadavg)
+	diag "eevdf restore: $(cat /tmp/ev.threads) threads of st_threads, $nt threads in all"
+	check "eevdf restore: $EV_THREADS threads made (st_threads: $(cat /tmp/ev.threads))" grep -q "ready $EV_THREADS\$" /tmp/ev.threads
+	dmesg_mark
+	st_load eevdf_slice=fixed || { ktap_fail "eevdf restore: insmod eevdf_slice=fixed"; kill "$EV_TPID"; return 1; }
+	if [ -w $dd ]; then echo "module sched_tune +p" >$dd; fi
+	ev_hogs 2
+	sleep 2
+	# shellcheck disable=SC2086 # two pids
+	set -- $EV_PIDS
+	diag "eevdf restore: running hogs' se.slice: $(ev_slice "$1") $(ev_slice "$2")"
+	r0=$(stat_get eevdf_slices_restored)
+	check_eq "eevdf restore: eevdf_slice=stock with $EV_THREADS threads" "$(wr eevdf_slice stock)" OK
+	line=$(dmesg_new | grep -o 'eevdf restore: .*' | tail -n1)
+	diag "eevdf restore (TCG time): ${line:-no pr_debug line (no dynamic debug here)}"
+	check "eevdf restore: restored the hogs (eevdf_slices_restored $r0 -> $(stat_get eevdf_slices_restored))" \
+		test "$(stat_get eevdf_slices_restored)" -gt "${r0:-0}"
+	base=$(ev_base)
+	check_eq "eevdf restore: both running hogs have base_slice_ns at once" "$(ev_slice "$1") $(ev_slice "$2")" "$base $base"
+	if [ -n "$line" ]; then
+		longest=$(echo "$line" | sed -n 's/.*longest under the locks \([0-9]*\) ns.*/\1/p')
+		check "eevdf restore: no call under a task's locks took 1 ms or more ($longest ns, TCG time)" \
+			test "${longest:-1000000}" -lt 1000000
+	fi
+	[ -w $dd ] && echo "module sched_tune -p" >$dd
+	ev_hogs_stop
+	check "eevdf restore: rmmod" st_unload
+	kill "$EV_TPID" 2>/dev/null
+	wait "$EV_TPID" 2>/dev/null
+	echo "$tm0" >$tm
+	check_no_splat "eevdf restore: no splat"
 }

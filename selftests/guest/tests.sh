@@ -760,7 +760,7 @@ ALL_UNITS="load_unload hang_guard knobs stats_reset params modprobe enabled ftra
 	ksym_missing btf_refusal all_unsupported param_livepatch unload_clean ratelimit_effect ratelimit_adaptive
 	toggle_stress cache_topology cache_effect cache_none cache_bad_input
 	cache_stress cache_hotplug numa_scan scx knob_fuzz hotplug_all tracers livepatch soak ipmodify_conflict
-	eevdf_counters eevdf_slice prev_bias sync_short unhook_exit unhook_pinned"
+	eevdf_counters eevdf_slice eevdf_groups eevdf_restore prev_bias sync_short unhook_exit unhook_pinned"
 t_whole_run() {
 	group "whole run"
 	ST_DMARK=$ST_BOOTMARK
