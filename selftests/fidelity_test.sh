@@ -10,33 +10,9 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 # shellcheck source=selftests/fidelity.sh
 . "$(dirname "$0")/fidelity.sh"
+# shellcheck source=selftests/host_tap.sh
+. "$(dirname "$0")/host_tap.sh"
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0 failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)) failed=$((failed + 1)); echo "not ok $n - $1"; }
-
-# counts CMD...: "PASSED FAILED" of the st_results CMD gave, in a subshell.
-counts() {
-	(
-		ST_PASS=0 ST_FAIL=0 ST_SKIP=0 ST_NUM=0
-		"$@" >"$tmp/out" 2>&1
-		echo "$ST_PASS $ST_FAIL"
-	)
-}
-# expect WHAT "PASSED FAILED" CMD...
-expect() {
-	local what=$1 want=$2 got
-	shift 2
-	got=$(counts "$@")
-	if [[ $got == "$want" ]]; then
-		ok "$what: $want passed/failed"
-	else
-		not_ok "$what: got $got passed/failed, want $want"
-		sed 's/^/# /' "$tmp/out"
-	fi
-}
 
 # --- the tree's own pages: each result of the check is one here -------------
 ST_PASS=0 ST_FAIL=0 ST_SKIP=0 ST_NUM=0

@@ -11,34 +11,10 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 # shellcheck source=selftests/support.sh
 . "$(dirname "$0")/support.sh"
+# shellcheck source=selftests/host_tap.sh
+. "$(dirname "$0")/host_tap.sh"
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 src=${ST_SRC:-$ST_ROOT}
-n=0 failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)) failed=$((failed + 1)); echo "not ok $n - $1"; }
-
-# counts CMD...: "PASSED FAILED" of the st_results CMD gave, in a subshell.
-counts() {
-	(
-		ST_PASS=0 ST_FAIL=0 ST_SKIP=0 ST_NUM=0
-		"$@" >"$tmp/out" 2>&1
-		echo "$ST_PASS $ST_FAIL"
-	)
-}
-# expect WHAT "PASSED FAILED" CMD...
-expect() {
-	local what=$1 want=$2 got
-	shift 2
-	got=$(counts "$@")
-	if [[ $got == "$want" ]]; then
-		ok "$what: $want passed/failed"
-	else
-		not_ok "$what: got $got passed/failed, want $want"
-		sed 's/^/# /' "$tmp/out"
-	fi
-}
 
 # guest_log FILE RATELIMIT CACHE_LEVEL NUMA_SCAN [EEVDF]: a guest's log around the
 # line the guest's feat_probe prints with those states; "fail" as the
