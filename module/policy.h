@@ -664,12 +664,16 @@ enum st_prev_bias_verdict {
 int st_prev_bias_decide(const struct st_prev_bias_in *in);
 
 /*
- * Stock kept prev, and the task's recent_used_cpu is prev: no step of the
- * patch moves it (st_prev_bias_decide()'s first test, without a call).
+ * Stock kept prev, and the task's recent_used_cpu is prev or outside
+ * prev's LLC (@recent_llc): no step of the patch moves it
+ * (st_prev_bias_decide()'s first test, without a call).  Inline, the
+ * compiler reads @recent_llc only where it matters.
  */
-static inline bool st_prev_bias_stock_kept(int prev, int new, int recent)
+static __always_inline bool st_prev_bias_stock_kept(int prev, int new,
+						    int recent,
+						    bool recent_llc)
 {
-	return new == prev && recent == prev;
+	return new == prev && (recent == prev || !recent_llc);
 }
 
 /*

@@ -183,7 +183,8 @@ static __always_inline int st_place(const struct st_config *cfg,
 		ss = st_sync_short_pre(p, wake_flags, wakee_avg);
 	new_cpu = st_kcall(st_orig_select_task_rq_fair)(p, prev_cpu, wake_flags);
 	if (st_prev_bias_on(cfg) &&
-	    !st_prev_bias_stock_kept(prev_cpu, new_cpu, recent)) {
+	    !st_prev_bias_stock_kept(prev_cpu, new_cpu, recent,
+				     st_cpus_share_cache(recent, new_cpu))) {
 		cpu = st_prev_bias_select(cfg, p, prev_cpu, new_cpu, recent,
 					  wake_flags);
 		if (cpu != new_cpu)

@@ -160,7 +160,7 @@ static int module_prev_bias(const struct world *w, int new, int *asked)
 	};
 	int v, f, t = -1;
 
-	if (st_prev_bias_stock_kept(w->prev, new, w->recent))
+	if (st_prev_bias_stock_kept(w->prev, new, w->recent, llc(w->recent, new)))
 		return new;
 	while ((v = st_prev_bias_decide(&in)) < 0) {
 		f = -1 - v;
