@@ -23,7 +23,8 @@
  * fixed, lossy table indexed by task pointer: no allocation and no lock
  * in the wakeup path, nothing to free when a task exits.  A slot names
  * its owner by pointer and start time; a task whose slot another task
- * took is simply not limited until it migrates again.
+ * took is simply not limited until it migrates again
+ * (stats/ratelimit_stamps_lost counts those).
  *
  * ratelimit_mode=adaptive is patch 2/2 of the series, "sched: Implement
  * adaptative rate limiting of task migrations" (Mathieu Desnoyers,
@@ -247,13 +248,21 @@ static void st_migrate_task_rq_fair(struct task_struct *p, int new_cpu)
 	/*
 	 * Another task of the same slot being stamped on another CPU makes
 	 * us skip ours: the table is lossy, and no lock spins here.  The
-	 * tat is at most a window ahead of now (st_rl_stamp()).
+	 * tat is at most a window ahead of now (st_rl_stamp()).  Either
+	 * that or taking the slot of a task whose stamp still held leaves
+	 * a task unlimited: ratelimit_stamps_lost.
 	 */
 	if (cfg && cfg->rl.window) {
-		switch (st_rl_slot_stamp(st_rl_slot(p), &cfg->rl,
-					 st_rl_owner(p),
-					 sched_clock_cpu(new_cpu),
-					 jiffies + cfg->rl_window_jiffies)) {
+		unsigned long now;
+		unsigned int ret;
+
+		now = jiffies;
+		ret = st_rl_slot_stamp(st_rl_slot(p), &cfg->rl, st_rl_owner(p),
+				       sched_clock_cpu(new_cpu), now,
+				       now + cfg->rl_window_jiffies);
+		if (ret & ST_RL_EVICTED)
+			st_stat_inc(ST_STAT_RL_STAMPS_LOST);
+		switch (ret & ST_RL_STAMP_MASK) {
 		case ST_RL_HALVED:
 			st_stat_inc(ST_STAT_RL_QUOTA_HALVED);
 			fallthrough;
@@ -265,6 +274,7 @@ static void st_migrate_task_rq_fair(struct task_struct *p, int new_cpu)
 			st_stat_inc(ST_STAT_RL_MIGRATIONS_STAMPED);
 			break;
 		case ST_RL_BUSY:
+			st_stat_inc(ST_STAT_RL_STAMPS_LOST);
 			break;
 		}
 	}
