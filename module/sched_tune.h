@@ -194,6 +194,9 @@ static inline bool st_sync_short_on(const struct st_config *cfg)
 	return cfg->placement & ST_PLACE_SYNC_SHORT;
 }
 
+/* debugfs sched_tune/ratelimit_table (ratelimit.c) */
+int st_rl_table_show(char *buf, size_t size);
+
 int st_sysfs_init(void);
 void st_sysfs_exit(void);
 
