@@ -70,6 +70,7 @@ struct st_gate_config {
 };
 
 #define ST_GATE_RANGE(...)
+#define ST_GATE_STRICT(...)
 #define ST_GATE_CONFIG(_feature, _major, _minor, _option, _want)	\
 	{ .feature = #_feature, .major = (_major), .minor = (_minor),	\
 	  .option = #_option, .want = (_want),				\
@@ -81,11 +82,12 @@ static const struct st_gate_config st_gate_configs[] = {
 
 #undef ST_GATE_RANGE
 #undef ST_GATE_CONFIG
+#undef ST_GATE_STRICT
 
 static bool st_allow_unchecked;
 module_param_named(allow_unchecked, st_allow_unchecked, bool, 0444);
 MODULE_PARM_DESC(allow_unchecked,
-		 "0|1: run a feature on a kernel of a series it was checked on but outside the checked stable sublevels, or not built by Debian; its state then says (unchecked) (default 0)");
+		 "0|1: run a feature on a kernel of a series it was checked on but outside the checked stable sublevels, or not built by Debian; its state then says (unchecked); never numa_scan (default 0)");
 
 /*
  * For the selftests, entries that make the module meet a kernel it was not
@@ -201,6 +203,7 @@ static void st_gate_judge_config(struct st_gate_feature *g,
 				 const struct st_gate_kernel *k)
 {
 	const char *release = init_utsname()->release;
+	bool allow = st_allow_unchecked && !st_gate_strict(g->feature);
 	char sim[48];
 	int i;
 
@@ -216,14 +219,12 @@ static void st_gate_judge_config(struct st_gate_feature *g,
 			continue;
 		snprintf(g->verdict, sizeof(g->verdict),
 			 "%skernel %s is built with CONFIG_%s=%s%s, and this feature's %u.%u copy was compared with Debian's =%s only%s",
-			 st_allow_unchecked ? "unchecked: " : "",
+			 allow ? "unchecked: " : "",
 			 release, c->option, have ? "y" : "n",
 			 flip ? " (simulated by gate_simulate)" : "",
 			 c->major, c->minor, c->want ? "y" : "n",
-			 st_allow_unchecked ?
-			 "; running it anyway (allow_unchecked=1)" :
-			 ": load with allow_unchecked=1 to run it anyway");
-		if (st_allow_unchecked) {
+			 st_gate_post(g->feature, allow));
+		if (allow) {
 			g->unchecked = true;
 			continue;
 		}
@@ -269,7 +270,7 @@ static void st_gate_judge_feature(struct st_gate_feature *g,
 	else
 		simulated = false;
 
-	if (!st_gate_admits(&v, st_allow_unchecked)) {
+	if (!st_gate_admits(g->feature, &v, st_allow_unchecked)) {
 		st_gate_explain(g->verdict, sizeof(g->verdict), g->feature,
 				release, simulated ? &seen : k, &v, false,
 				st_allow_unchecked, simulated);

@@ -97,3 +97,12 @@ ST_GATE_CONFIG(cache_level, 7, 3, SCHED_CACHE, 1)
 ST_GATE_CONFIG(numa_scan, 6, 12, NUMA_BALANCING, 1)
 ST_GATE_CONFIG(numa_scan, 7, 3, NUMA_BALANCING, 1)
 ST_GATE_CONFIG(numa_scan, 7, 3, CPUSETS, 1)
+
+/*
+ * Features allow_unchecked=1 never runs off the kernels they were checked
+ * on: ST_GATE_STRICT(feature, why).  numa_scan's copy of task_numa_work
+ * allocates and fills vma->numab_state itself, a structure the kernel
+ * then frees and reads as its own: on a kernel whose layout or rules
+ * nobody compared, that is the kernel's memory at stake, not a decision.
+ */
+ST_GATE_STRICT(numa_scan, "it allocates vma->numab_state itself")

@@ -31,13 +31,28 @@
 	  .first = (_first), .last = (_last) },
 /* gate.c reads these: their values come from the kernel's config */
 #define ST_GATE_CONFIG(...)
+#define ST_GATE_STRICT(...)
 
 const struct st_gate_range st_gate_ranges[] = {
 #include "gate_checked.h"
 };
 
 #undef ST_GATE_RANGE
+#undef ST_GATE_STRICT
+#define ST_GATE_RANGE(...)
+/* the end of a strict feature's refusal, its why after the prefix */
+#define ST_GATE_STRICT_PRE "; allow_unchecked=1 does not cover this feature: "
+#define ST_GATE_STRICT(_feature, _why) { #_feature, ST_GATE_STRICT_PRE _why },
+
+static const struct {
+	const char *feature, *post;
+} st_gate_stricts[] = {
+#include "gate_checked.h"
+};
+
+#undef ST_GATE_RANGE
 #undef ST_GATE_CONFIG
+#undef ST_GATE_STRICT
 
 const unsigned int st_gate_nr_ranges = ARRAY_SIZE(st_gate_ranges);
 
@@ -143,10 +158,34 @@ void st_gate_judge(const char *feature, const struct st_gate_kernel *k,
 		v->by_headers = true;
 }
 
-bool st_gate_admits(const struct st_gate_verdict *v, bool allow_unchecked)
+const char *st_gate_strict(const char *feature)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(st_gate_stricts); i++)
+		if (!strcmp(st_gate_stricts[i].feature, feature))
+			return st_gate_stricts[i].post + strlen(ST_GATE_STRICT_PRE);
+	return NULL;
+}
+
+bool st_gate_admits(const char *feature, const struct st_gate_verdict *v,
+		    bool allow_unchecked)
 {
 	return v->why == ST_GATE_CHECKED ||
-	       (allow_unchecked && v->why != ST_GATE_SERIES);
+	       (allow_unchecked && v->why != ST_GATE_SERIES &&
+		!st_gate_strict(feature));
+}
+
+const char *st_gate_post(const char *feature, bool admitted)
+{
+	unsigned int i;
+
+	if (admitted)
+		return "; running it anyway (allow_unchecked=1)";
+	for (i = 0; i < ARRAY_SIZE(st_gate_stricts); i++)
+		if (!strcmp(st_gate_stricts[i].feature, feature))
+			return st_gate_stricts[i].post;
+	return ": load with allow_unchecked=1 to run it anyway";
 }
 
 void st_gate_series_list(const char *feature, char *buf, size_t size)
@@ -174,8 +213,7 @@ void st_gate_explain(char *buf, size_t size, const char *feature,
 {
 	const struct st_gate_range *r = v->range;
 	const char *pre = admitted ? "unchecked: " : "";
-	const char *post = admitted ? "; running it anyway (allow_unchecked=1)" :
-		": load with allow_unchecked=1 to run it anyway";
+	const char *post = st_gate_post(feature, admitted);
 	const char *sim = simulated ? " (simulated by gate_simulate)" : "";
 	const char *dir = v->why == ST_GATE_OLDER ? "older" : "newer";
 	char range[48], series[16], list[64];

@@ -63,7 +63,14 @@ void st_gate_judge(const char *feature, const struct st_gate_kernel *k,
  * Whether the copy runs: on a checked kernel, or with allow_unchecked on
  * a checked series; never on a series nobody compared it with.
  */
-bool st_gate_admits(const struct st_gate_verdict *v, bool allow_unchecked);
+bool st_gate_admits(const char *feature, const struct st_gate_verdict *v,
+		    bool allow_unchecked);
+
+/*
+ * Why allow_unchecked=1 never runs @feature off the kernels it was
+ * checked on (gate_checked.h, ST_GATE_STRICT), or NULL.
+ */
+const char *st_gate_strict(const char *feature);
 
 /* "6.12, 7.3": the series checked for @feature. */
 void st_gate_series_list(const char *feature, char *buf, size_t size);
@@ -78,5 +85,14 @@ void st_gate_explain(char *buf, size_t size, const char *feature,
 		     const char *release, const struct st_gate_kernel *k,
 		     const struct st_gate_verdict *v, bool admitted,
 		     bool allow_unchecked, bool simulated);
+
+/*
+ * The end of a reason: what allow_unchecked=1 does for @feature, the
+ * copy running anyway (@admitted) or refused: "; running it anyway
+ * (allow_unchecked=1)", ": load with allow_unchecked=1 to run it anyway"
+ * or, for a strict feature, "; allow_unchecked=1 does not cover this
+ * feature: <why>".
+ */
+const char *st_gate_post(const char *feature, bool admitted);
 
 #endif /* SCHED_TUNE_WRAPPER_GATE_RANGE_H */

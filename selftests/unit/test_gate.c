@@ -117,6 +117,14 @@ static const struct judge_case judges[] = {
 	  ST_GATE_SERIES, false, false, false,
 	  "kernel 6.1.0-57-amd64 (series 6.1) is not a series this feature was checked against (6.12, 7.3)",
 	  NULL },
+	{ "6.12.119, above: numa_scan never runs unchecked", "numa_scan", "6.12.119+deb13-amd64",
+	  "#1 SMP PREEMPT_DYNAMIC Debian 6.12.119-1 (2026-12-10)", 119,
+	  ST_GATE_NEWER, false, false, false,
+	  "is 6.12.119, newer than the 6.12.95..6.12.118 this feature's copy was compared with; allow_unchecked=1 does not cover this feature: it allocates vma->numab_state itself",
+	  NULL },
+	{ "another vendor's 6.12.95: numa_scan never runs unchecked", "numa_scan",
+	  "6.12.95-custom", "#1 SMP PREEMPT_DYNAMIC", 95, ST_GATE_VENDOR, false, false, false,
+	  "is not a Debian build", "; allow_unchecked=1 does not cover this feature: it allocates vma->numab_state itself" },
 	{ "a feature not in the table", "nosuch", "6.12.95+deb12-amd64", V612, 95,
 	  ST_GATE_SERIES, false, false, false, "checked against ()", NULL },
 	{ "a release it cannot read", "ratelimit", "linux", V612, 95,
@@ -190,8 +198,8 @@ int main(void)
 				"judge: %s %s: %s%s", c->feature, c->what, why_names[c->why],
 				c->by_headers ? " (by the headers)" : ""))
 			ktap_diag("got %s, by_headers %d", why_names[v.why], v.by_headers);
-		ktap_check(st_gate_admits(&v, false) == c->runs &&
-			   st_gate_admits(&v, true) == c->runs_allowed,
+		ktap_check(st_gate_admits(c->feature, &v, false) == c->runs &&
+			   st_gate_admits(c->feature, &v, true) == c->runs_allowed,
 			   "judge: %s %s: runs %s, with allow_unchecked %s", c->feature, c->what,
 			   c->runs ? "yes" : "no", c->runs_allowed ? "yes" : "no");
 		st_gate_explain(buf, sizeof(buf), c->feature, c->release, &k, &v, false,
