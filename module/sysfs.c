@@ -248,6 +248,8 @@ int st_sysfs_init(void)
 	st_debugfs_dir = debugfs_create_dir("sched_tune", NULL);
 	debugfs_create_file("features", 0444, st_debugfs_dir, NULL,
 			    &st_features_summary_fops);
+	debugfs_create_file("gate_sizes", 0444, st_debugfs_dir,
+			    st_gate_sizes_show, &st_debugfs_text_fops);
 	debugfs_create_file("ratelimit_table", 0444, st_debugfs_dir,
 			    st_rl_table_show, &st_debugfs_text_fops);
 	return 0;

@@ -31,6 +31,8 @@ struct st_gate_kernel {
 	unsigned int sublevel;		/* of the running kernel */
 	unsigned int built_sublevel;	/* of the headers the module was built with */
 	bool debian;			/* built by Debian, as Debian names it */
+	/* the Debian package version its version string names, or "" */
+	char package[48];
 };
 
 /*
@@ -94,5 +96,53 @@ void st_gate_explain(char *buf, size_t size, const char *feature,
  * feature: <why>".
  */
 const char *st_gate_post(const char *feature, bool admitted);
+
+/* Function fingerprints (gate_checked.h, ST_GATE_FUNC and ST_GATE_SIZE). */
+struct st_gate_func {
+	const char *feature, *func;
+};
+
+struct st_gate_size {
+	const char *release, *package, *func;
+	unsigned long size;
+};
+
+extern const struct st_gate_func st_gate_funcs[];
+extern const unsigned int st_gate_nr_funcs;
+extern const struct st_gate_size st_gate_sizes[];
+extern const unsigned int st_gate_nr_sizes;
+
+/* Whether gate_checked.h records the function sizes of this build. */
+bool st_gate_recorded(const char *release, const struct st_gate_kernel *k);
+/* @func's size recorded for this build, or 0. */
+unsigned long st_gate_recorded_size(const char *release,
+				    const struct st_gate_kernel *k,
+				    const char *func);
+
+/* A function whose size is not the one recorded. */
+struct st_gate_size_verdict {
+	const char *func;
+	unsigned long recorded, here;
+};
+
+/*
+ * On a recorded build: whether a function of @feature has another size
+ * than recorded, the first one in *@sv.  @measure gives a function's
+ * size in the running kernel, 0 when kallsyms lacks it (left to the
+ * feature's own probe, which names it).
+ */
+bool st_gate_sizes_differ(const char *feature, const char *release,
+			  const struct st_gate_kernel *k,
+			  unsigned long (*measure)(const char *func, void *arg),
+			  void *arg, struct st_gate_size_verdict *sv);
+
+/*
+ * The reason for a size that differs: refused, or running unchecked
+ * (@admitted); @simulated marks a size gate_simulate made up.
+ */
+void st_gate_explain_size(char *buf, size_t size, const char *feature,
+			  const char *release, const struct st_gate_kernel *k,
+			  const struct st_gate_size_verdict *sv, bool admitted,
+			  bool simulated);
 
 #endif /* SCHED_TUNE_WRAPPER_GATE_RANGE_H */

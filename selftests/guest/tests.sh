@@ -766,7 +766,7 @@ t_toggle_stress() {
 
 # Every unit this boot runs, in order; st_only=a,b picks some.
 ALL_UNITS="load_unload hang_guard knobs stats_reset params modprobe enabled ftrace_sysctl gate_refusal
-	gate_strict ksym_missing btf_refusal all_unsupported param_livepatch unload_clean
+	gate_strict gate_sizes ksym_missing btf_refusal all_unsupported param_livepatch unload_clean
 	ratelimit_effect ratelimit_adaptive ratelimit_reconfig ratelimit_slots toggle_stress cache_topology cache_effect cache_none cache_bad_input
 	cache_stress cache_hotplug numa_scan scx knob_fuzz hotplug_all tracers livepatch soak ipmodify_conflict
 	eevdf_counters eevdf_slice prev_bias sync_short unhook_exit unhook_pinned"
