@@ -44,7 +44,7 @@ struct st_gate_feature {
 	/* runs only because of allow_unchecked */
 	bool unchecked;
 	/* why it refuses, or why it runs unchecked */
-	char verdict[256];
+	char verdict[ST_GATE_REASON_LEN];
 	/* a prototype that does not match (st_gate_shapes) */
 	char reason[320];
 };
@@ -61,7 +61,7 @@ static struct st_gate_feature st_gate_features[] = {
 };
 
 /* verdict and the state's own reason, for st_gate_reason() */
-static char st_gate_notes[ARRAY_SIZE(st_gate_features)][416];
+static char st_gate_notes[ARRAY_SIZE(st_gate_features)][ST_GATE_REASON_LEN + 160];
 
 /* gate_checked.h's config facts, with the value this build has */
 struct st_gate_config {

@@ -15,6 +15,9 @@
 #include <stddef.h>
 #endif
 
+/* Room for a reason of the gate (st_gate_explain(), st_gate_explain_size()). */
+#define ST_GATE_REASON_LEN 384
+
 /* One line of gate_checked.h. */
 struct st_gate_range {
 	const char *feature;
