@@ -34,6 +34,7 @@ const char *const st_stat_names[ST_NR_STATS] = {
 	[ST_STAT_RL_MIGRATIONS_STAMPED] = "ratelimit_migrations_stamped",
 	[ST_STAT_RL_QUOTA_HALVED] = "ratelimit_quota_halved",
 	[ST_STAT_RL_QUOTA_REPLENISHED] = "ratelimit_quota_replenished",
+	[ST_STAT_RL_STAMPS_LOST] = "ratelimit_stamps_lost",
 	[ST_STAT_TTWU_QUEUED_BY_LEVEL] = "ttwu_queued_by_level",
 	[ST_STAT_TTWU_DIRECT_BY_LEVEL] = "ttwu_direct_by_level",
 	[ST_STAT_TTWU_CHECKED] = "ttwu_checked",

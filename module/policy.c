@@ -282,22 +282,27 @@ u64 st_rl_stamp(const struct st_rl_params *rp, u64 tat, u64 now)
 	return next < now + rp->window ? next : now + rp->window;
 }
 
-enum st_rl_stamped st_rl_slot_stamp(struct st_rl_slot *slot,
-				    const struct st_rl_params *rp, u64 owner,
-				    u64 now, u64 now_new,
-				    unsigned long expires)
+unsigned int st_rl_slot_stamp(struct st_rl_slot *slot,
+			      const struct st_rl_params *rp, u64 owner,
+			      u64 now, u64 now_new, unsigned long jnow,
+			      unsigned long expires)
 {
-	enum st_rl_stamped ret = ST_RL_STAMPED;
+	unsigned int ret = ST_RL_STAMPED, evicted = 0;
 	struct st_rl_quota q;
+	u64 tat, prev;
 	bool mine;
 	u32 seq;
-	u64 tat;
 
 	if (!st_rl_write_begin(slot, &seq))
 		return ST_RL_BUSY;
 	/* claimed: no other writer can change the fields under us */
-	mine = st_rl_read_owner(slot) == owner;
+	prev = st_rl_read_owner(slot);
+	mine = prev == owner;
 	tat = mine ? st_rl_read_tat(slot) : 0;
+	/* owner 0: an empty or forgotten slot */
+	if (!mine && prev &&
+	    st_time_before_eq(jnow, st_rl_read_expires(slot)))
+		evicted = ST_RL_EVICTED;
 	st_rl_write_owner(slot, owner);
 	if (!rp->adaptive) {
 		st_rl_write_tat(slot, st_rl_stamp(rp, tat, now_new));
@@ -322,7 +327,7 @@ enum st_rl_stamped st_rl_slot_stamp(struct st_rl_slot *slot,
 		st_rl_write_quota(slot, q.used, q.quota);
 	}
 	st_rl_write_end(slot, seq);
-	return ret;
+	return ret | evicted;
 }
 
 bool st_wake_wide(unsigned int waker_flips, unsigned int wakee_flips,

@@ -175,6 +175,12 @@ enum st_rl_stamped {
 	ST_RL_STAMPED,
 	ST_RL_HALVED,		/* opened a window with a smaller quota */
 	ST_RL_REPLENISHED,	/* opened a window with a larger quota */
+	ST_RL_STAMP_MASK = 0x7,
+	/*
+	 * or'd in by st_rl_slot_stamp(): the slot held another task's
+	 * stamp whose window was still open, and that task lost it
+	 */
+	ST_RL_EVICTED = 0x8,
 };
 
 /* used counts saturate here: a u16 in the slot */
@@ -366,16 +372,19 @@ static inline void st_rl_write_end(struct st_rl_slot *slot, u32 seq)
 
 /*
  * Stamps a migration of @owner; @now and @now_new are the clocks of
- * st_rl_quota_migrate() (fixed mode, patch 1/2, reads @now_new only);
- * @expires is the jiffies value by which a tat set now has surely
- * passed.  ST_RL_BUSY if another CPU is stamping the slot: nothing is
- * then written.  In adaptive mode a slot another task held starts from
- * st_rl_quota_init().
+ * st_rl_quota_migrate() (fixed mode, patch 1/2, reads @now_new only),
+ * @jnow the jiffies; @expires is the jiffies value by which a tat set
+ * now has surely passed.  ST_RL_BUSY if another CPU is stamping the
+ * slot: nothing is then written.  In adaptive mode a slot another task
+ * held starts from st_rl_quota_init().  Returns an enum st_rl_stamped,
+ * with ST_RL_EVICTED when the stamp replaced another task's that had not
+ * expired at @jnow.  A task whose stamp is lost, either way, is not
+ * limited until it migrates again.
  */
-enum st_rl_stamped st_rl_slot_stamp(struct st_rl_slot *slot,
-				    const struct st_rl_params *rp, u64 owner,
-				    u64 now, u64 now_new,
-				    unsigned long expires);
+unsigned int st_rl_slot_stamp(struct st_rl_slot *slot,
+			      const struct st_rl_params *rp, u64 owner,
+			      u64 now, u64 now_new, unsigned long jnow,
+			      unsigned long expires);
 
 /*
  * The stock wake_wide() heuristic applied to the waker's flip count as

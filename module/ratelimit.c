@@ -23,7 +23,8 @@
  * fixed, lossy table indexed by task pointer: no allocation and no lock
  * in the wakeup path, nothing to free when a task exits.  A slot names
  * its owner by pointer and start time; a task whose slot another task
- * took is simply not limited until it migrates again.
+ * took is simply not limited until it migrates again
+ * (stats/ratelimit_stamps_lost counts those).
  *
  * ratelimit_mode=adaptive is patch 2/2 of the series, "sched: Implement
  * adaptative rate limiting of task migrations" (Mathieu Desnoyers,
@@ -53,9 +54,12 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/delay.h>
 #include <linux/hash.h>
 #include <linux/jiffies.h>
 #include <linux/jump_label.h>
+#include <linux/moduleparam.h>
+#include <linux/mutex.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/vmalloc.h>
@@ -70,6 +74,8 @@
 
 /* struct st_rl_slot and its protocol: policy.h */
 static struct st_rl_slot *st_rl_table;
+/* the table's release against debugfs's reader (st_rl_table_show()) */
+static DEFINE_MUTEX(st_rl_table_lock);
 static int __percpu *st_sd_llc_size;
 static const struct static_key *st_sched_energy_present = &st_key_never;
 /* kernel/sched/clock.c's; absent, both clocks are read */
@@ -91,6 +97,49 @@ static struct st_fhook st_rl_hooks[] = {
 	[ST_RL_HOOK_SELECT] = ST_FHOOK(select_task_rq_fair,
 				       st_select_task_rq_fair),
 };
+
+/*
+ * test_stamp_delay=COMM:USECS, for the selftests only: a migration of a
+ * task named COMM waits USECS between reading the configuration and
+ * stamping, so that a knob write lands inside a stamp of the old
+ * configuration (st_rl_forget_live() must wait for it).
+ */
+static DEFINE_STATIC_KEY_FALSE(st_rl_delay_key);
+static char st_rl_delay_comm[TASK_COMM_LEN];
+static unsigned int st_rl_delay_us;
+/* stamps inside the delay now, for debugfs */
+static atomic_t st_rl_delaying = ATOMIC_INIT(0);
+
+static int st_rl_delay_set(const char *val, const struct kernel_param *kp)
+{
+	const char *colon = strrchr(val, ':');
+	unsigned int us;
+
+	if (!colon || colon == val || colon - val >= TASK_COMM_LEN ||
+	    kstrtouint(colon + 1, 10, &us) || us > USEC_PER_SEC)
+		return -EINVAL;
+	memset(st_rl_delay_comm, 0, sizeof(st_rl_delay_comm));
+	memcpy(st_rl_delay_comm, val, colon - val);
+	st_rl_delay_us = us;
+	return 0;
+}
+
+static const struct kernel_param_ops st_rl_delay_ops = {
+	.set = st_rl_delay_set,
+};
+module_param_cb(test_stamp_delay, &st_rl_delay_ops, NULL, 0);
+MODULE_PARM_DESC(test_stamp_delay,
+		 "testing only: COMM:USECS: a migration of a task named COMM waits USECS (at most 1000000) with the configuration it read before it stamps");
+
+static noinline void st_rl_delay(struct task_struct *p)
+{
+	if (strncmp(p->comm, st_rl_delay_comm, TASK_COMM_LEN))
+		return;
+	atomic_inc(&st_rl_delaying);
+	mdelay(st_rl_delay_us / USEC_PER_MSEC);
+	udelay(st_rl_delay_us % USEC_PER_MSEC);
+	atomic_dec(&st_rl_delaying);
+}
 
 static inline u64 st_rl_owner(struct task_struct *p)
 {
@@ -254,9 +303,16 @@ static void st_migrate_task_rq_fair(struct task_struct *p, int new_cpu)
 	/*
 	 * Another task of the same slot being stamped on another CPU makes
 	 * us skip ours: the table is lossy, and no lock spins here.  The
-	 * tat is at most a window ahead of now (st_rl_stamp()).
+	 * tat is at most a window ahead of now (st_rl_stamp()).  Either
+	 * that or taking the slot of a task whose stamp still held leaves
+	 * a task unlimited: ratelimit_stamps_lost.
 	 */
 	if (cfg && cfg->rl.window) {
+		unsigned long jnow;
+		unsigned int ret;
+
+		if (static_branch_unlikely(&st_rl_delay_key))
+			st_rl_delay(p);
 		/*
 		 * Patch 1/2 reads the new CPU's clock; patch 2/2 the task's
 		 * own CPU's (task_cpu() is still the old one here), and the
@@ -270,9 +326,13 @@ static void st_migrate_task_rq_fair(struct task_struct *p, int new_cpu)
 			now_new = st_key_on_found(st_sched_clock_stable) ?
 				  now : sched_clock_cpu(new_cpu);
 		}
-		switch (st_rl_slot_stamp(st_rl_slot(p), &cfg->rl,
-					 st_rl_owner(p), now, now_new,
-					 jiffies + cfg->rl_window_jiffies)) {
+		jnow = jiffies;
+		ret = st_rl_slot_stamp(st_rl_slot(p), &cfg->rl, st_rl_owner(p),
+				       now, now_new, jnow,
+				       jnow + cfg->rl_window_jiffies);
+		if (ret & ST_RL_EVICTED)
+			st_stat_inc(ST_STAT_RL_STAMPS_LOST);
+		switch (ret & ST_RL_STAMP_MASK) {
 		case ST_RL_HALVED:
 			st_stat_inc(ST_STAT_RL_QUOTA_HALVED);
 			fallthrough;
@@ -284,6 +344,7 @@ static void st_migrate_task_rq_fair(struct task_struct *p, int new_cpu)
 			st_stat_inc(ST_STAT_RL_MIGRATIONS_STAMPED);
 			break;
 		case ST_RL_BUSY:
+			st_stat_inc(ST_STAT_RL_STAMPS_LOST);
 			break;
 		}
 	}
@@ -292,8 +353,44 @@ static void st_migrate_task_rq_fair(struct task_struct *p, int new_cpu)
 
 static void st_rl_release(void)
 {
+	mutex_lock(&st_rl_table_lock);
 	vfree(st_rl_table);
 	st_rl_table = NULL;
+	mutex_unlock(&st_rl_table_lock);
+}
+
+/*
+ * "slots N live L longest_ms M delaying D": the stamps whose expiry is
+ * still ahead, the furthest of them, and the stamps test_stamp_delay
+ * holds now.  Read without the slot protocol: a reader's snapshot.
+ */
+int st_rl_table_show(char *buf, size_t size)
+{
+	unsigned long now = jiffies, left, longest = 0;
+	unsigned int live = 0;
+	int i, n;
+
+	mutex_lock(&st_rl_table_lock);
+	if (!st_rl_table) {
+		mutex_unlock(&st_rl_table_lock);
+		return scnprintf(buf, size, "no table: ratelimit is unsupported\n");
+	}
+	for (i = 0; i < 1 << ST_RL_TABLE_BITS; i++) {
+		const struct st_rl_slot *slot = &st_rl_table[i];
+
+		if (!st_rl_read_owner(slot) ||
+		    !time_before_eq(now, st_rl_read_expires(slot)))
+			continue;
+		live++;
+		left = st_rl_read_expires(slot) - now;
+		if (left > longest)
+			longest = left;
+	}
+	mutex_unlock(&st_rl_table_lock);
+	n = scnprintf(buf, size, "slots %d live %u longest_ms %u delaying %d\n",
+		      1 << ST_RL_TABLE_BITS, live, jiffies_to_msecs(longest),
+		      atomic_read(&st_rl_delaying));
+	return n;
 }
 
 static const struct st_func_shape st_rl_shapes[] = {
@@ -307,6 +404,8 @@ static int st_rl_probe(struct st_feature *f)
 	s64 ttwu;
 	int i;
 
+	if (st_rl_delay_comm[0])
+		static_branch_enable(&st_rl_delay_key);
 	f->reason = st_gate_shapes(f->name, st_rl_shapes,
 				   ARRAY_SIZE(st_rl_shapes));
 	if (f->reason)
@@ -337,7 +436,9 @@ static int st_rl_probe(struct st_feature *f)
 	st_sched_energy_present = st_ksym_key_or_never("sched_energy_present");
 	st_sched_clock_stable = st_ksym_key_or_never("__sched_clock_stable");
 
+	mutex_lock(&st_rl_table_lock);
 	st_rl_table = vzalloc(sizeof(*st_rl_table) << ST_RL_TABLE_BITS);
+	mutex_unlock(&st_rl_table_lock);
 	if (!st_rl_table) {
 		f->reason = "out of memory";
 		return -EOPNOTSUPP;
@@ -392,6 +493,17 @@ static void st_rl_forget_live(void)
 	u32 seq;
 	int i;
 
+	/*
+	 * A migrate hook that read the old configuration may still be on
+	 * its way to a stamp with the old window, which would land after
+	 * the wipe.  The new one is published before ->reconfigure runs
+	 * (st_publish()), and the hooks read it with rcu_dereference_sched()
+	 * in migrate_task_rq_fair() (rq lock held) and select_task_rq_fair()
+	 * (p->pi_lock held), both with IRQs off: an RCU read side, which
+	 * synchronize_rcu() waits for (one RCU flavour since 5.0).  After
+	 * it, every stamp uses the new configuration.
+	 */
+	synchronize_rcu();
 	for (i = 0; i < 1 << ST_RL_TABLE_BITS; i++) {
 		while (!st_rl_write_begin(&st_rl_table[i], &seq))
 			cpu_relax();

@@ -126,6 +126,7 @@ enum st_stat_id {
 	ST_STAT_RL_MIGRATIONS_STAMPED,
 	ST_STAT_RL_QUOTA_HALVED,
 	ST_STAT_RL_QUOTA_REPLENISHED,
+	ST_STAT_RL_STAMPS_LOST,
 	ST_STAT_TTWU_QUEUED_BY_LEVEL,
 	ST_STAT_TTWU_DIRECT_BY_LEVEL,
 	ST_STAT_TTWU_CHECKED,
@@ -193,6 +194,9 @@ static inline bool st_sync_short_on(const struct st_config *cfg)
 {
 	return cfg->placement & ST_PLACE_SYNC_SHORT;
 }
+
+/* debugfs sched_tune/ratelimit_table (ratelimit.c) */
+int st_rl_table_show(char *buf, size_t size);
 
 int st_sysfs_init(void);
 void st_sysfs_exit(void);

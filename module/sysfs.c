@@ -202,6 +202,21 @@ static int st_features_summary_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(st_features_summary);
 
+/* A debugfs file written by a text function: its inode's private data. */
+static int st_debugfs_text_show(struct seq_file *m, void *v)
+{
+	int (*show)(char *buf, size_t size) = m->private;
+	char *buf = kmalloc(PAGE_SIZE, GFP_KERNEL);
+
+	if (!buf)
+		return -ENOMEM;
+	show(buf, PAGE_SIZE);
+	seq_puts(m, buf);
+	kfree(buf);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(st_debugfs_text);
+
 int st_sysfs_init(void)
 {
 	int i, ret;
@@ -233,6 +248,10 @@ int st_sysfs_init(void)
 	st_debugfs_dir = debugfs_create_dir("sched_tune", NULL);
 	debugfs_create_file("features", 0444, st_debugfs_dir, NULL,
 			    &st_features_summary_fops);
+	debugfs_create_file("gate_sizes", 0444, st_debugfs_dir,
+			    st_gate_sizes_show, &st_debugfs_text_fops);
+	debugfs_create_file("ratelimit_table", 0444, st_debugfs_dir,
+			    st_rl_table_show, &st_debugfs_text_fops);
 	return 0;
 }
 

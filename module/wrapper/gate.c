@@ -14,6 +14,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/kallsyms.h>
 #include <linux/kernel.h>
 #include <linux/moduleparam.h>
 #include <linux/string.h>
@@ -22,6 +23,7 @@
 
 #include "gate.h"
 #include "gate_range.h"
+#include "ksym.h"
 #include "layout.h"
 
 struct st_gate_series_name {
@@ -42,7 +44,7 @@ struct st_gate_feature {
 	/* runs only because of allow_unchecked */
 	bool unchecked;
 	/* why it refuses, or why it runs unchecked */
-	char verdict[256];
+	char verdict[ST_GATE_REASON_LEN];
 	/* a prototype that does not match (st_gate_shapes) */
 	char reason[320];
 };
@@ -59,7 +61,7 @@ static struct st_gate_feature st_gate_features[] = {
 };
 
 /* verdict and the state's own reason, for st_gate_reason() */
-static char st_gate_notes[ARRAY_SIZE(st_gate_features)][416];
+static char st_gate_notes[ARRAY_SIZE(st_gate_features)][ST_GATE_REASON_LEN + 160];
 
 /* gate_checked.h's config facts, with the value this build has */
 struct st_gate_config {
@@ -70,6 +72,9 @@ struct st_gate_config {
 };
 
 #define ST_GATE_RANGE(...)
+#define ST_GATE_STRICT(...)
+#define ST_GATE_FUNC(...)
+#define ST_GATE_SIZE(...)
 #define ST_GATE_CONFIG(_feature, _major, _minor, _option, _want)	\
 	{ .feature = #_feature, .major = (_major), .minor = (_minor),	\
 	  .option = #_option, .want = (_want),				\
@@ -81,11 +86,14 @@ static const struct st_gate_config st_gate_configs[] = {
 
 #undef ST_GATE_RANGE
 #undef ST_GATE_CONFIG
+#undef ST_GATE_STRICT
+#undef ST_GATE_FUNC
+#undef ST_GATE_SIZE
 
 static bool st_allow_unchecked;
 module_param_named(allow_unchecked, st_allow_unchecked, bool, 0444);
 MODULE_PARM_DESC(allow_unchecked,
-		 "0|1: run a feature on a kernel of a series it was checked on but outside the checked stable sublevels, or not built by Debian; its state then says (unchecked) (default 0)");
+		 "0|1: run a feature on a kernel of a series it was checked on but outside the checked stable sublevels, not built by Debian, or whose functions differ in size from the checked build; its state then says (unchecked); never numa_scan (default 0)");
 
 /*
  * For the selftests, entries that make the module meet a kernel it was not
@@ -96,6 +104,8 @@ MODULE_PARM_DESC(allow_unchecked,
  *  feature=shape	its first function has another prototype in BTF
  *  feature=shape:FUNC	FUNC, one of its functions, has another prototype
  *  feature=nobtf:FUNC	BTF has no prototype of FUNC
+ *  feature=size:FUNC	FUNC, a function it is fingerprinted by, is 16
+ *			bytes larger than this build's record
  *  nosym:SYM		kallsyms finds no SYM, whoever asks (st_ksym())
  *  nokprobe		the kprobe that finds kallsyms fails: the load fails
  * It can only make a feature refuse or run unchecked, never pick another
@@ -104,7 +114,7 @@ MODULE_PARM_DESC(allow_unchecked,
 static char st_gate_simulate[128];
 module_param_string(gate_simulate, st_gate_simulate, sizeof(st_gate_simulate), 0);
 MODULE_PARM_DESC(gate_simulate,
-		 "testing only: feature=series|sublevel:N|vendor|config:OPTION|shape|shape:FUNC|nobtf:FUNC, nosym:SYM, nokprobe[,...]: refuses as if the kernel were that series, that stable sublevel, not Debian's build, built with the other value of CONFIG_OPTION, had another prototype or none in BTF, no symbol SYM, or no kprobe on kallsyms");
+		 "testing only: feature=series|sublevel:N|vendor|config:OPTION|shape|shape:FUNC|nobtf:FUNC|size:FUNC, nosym:SYM, nokprobe[,...]: refuses as if the kernel were that series, that stable sublevel, not Debian's build, built with the other value of CONFIG_OPTION, had another prototype or none in BTF, FUNC of another size than recorded, no symbol SYM, or no kprobe on kallsyms");
 
 static struct st_gate_feature *st_gate_find(const char *feature)
 {
@@ -201,6 +211,7 @@ static void st_gate_judge_config(struct st_gate_feature *g,
 				 const struct st_gate_kernel *k)
 {
 	const char *release = init_utsname()->release;
+	bool allow = st_allow_unchecked && !st_gate_strict(g->feature);
 	char sim[48];
 	int i;
 
@@ -216,20 +227,67 @@ static void st_gate_judge_config(struct st_gate_feature *g,
 			continue;
 		snprintf(g->verdict, sizeof(g->verdict),
 			 "%skernel %s is built with CONFIG_%s=%s%s, and this feature's %u.%u copy was compared with Debian's =%s only%s",
-			 st_allow_unchecked ? "unchecked: " : "",
+			 allow ? "unchecked: " : "",
 			 release, c->option, have ? "y" : "n",
 			 flip ? " (simulated by gate_simulate)" : "",
 			 c->major, c->minor, c->want ? "y" : "n",
-			 st_allow_unchecked ?
-			 "; running it anyway (allow_unchecked=1)" :
-			 ": load with allow_unchecked=1 to run it anyway");
-		if (st_allow_unchecked) {
+			 st_gate_post(g->feature, allow));
+		if (allow) {
 			g->unchecked = true;
 			continue;
 		}
 		g->series = ST_SERIES_UNCHECKED;
 		return;
 	}
+}
+
+/*
+ * @func's size as kallsyms has it (%pS prints "name+0x0/size"), 0 when
+ * it has no such function.  @arg, the feature's gate_simulate value,
+ * may make it 16 bytes larger.
+ */
+static unsigned long st_gate_measure(const char *func, void *arg)
+{
+	const char *sim = arg;
+	char buf[KSYM_SYMBOL_LEN], *slash;
+	unsigned long addr = st_ksym(func), size;
+
+	if (!addr)
+		return 0;
+	sprint_symbol(buf, addr);
+	slash = strrchr(buf, '/');
+	if (!slash || kstrtoul(slash + 1, 16, &size))
+		return 0;
+	if (sim && st_gate_sim_func(sim, "size:", func))
+		size += 16;
+	return size;
+}
+
+/*
+ * On a build whose function sizes gate_checked.h records: each function
+ * the feature hooks or stands for still has its size, or the feature
+ * refuses (runs unchecked with allow_unchecked=1).
+ */
+static void st_gate_judge_sizes(struct st_gate_feature *g,
+				const struct st_gate_kernel *k)
+{
+	const char *release = init_utsname()->release;
+	bool allow = st_allow_unchecked && !st_gate_strict(g->feature);
+	struct st_gate_size_verdict sv;
+	char sim[48];
+
+	if (!st_gate_simulated(g->feature, sim, sizeof(sim)))
+		sim[0] = '\0';
+	if (!st_gate_sizes_differ(g->feature, release, k, st_gate_measure, sim,
+				  &sv))
+		return;
+	st_gate_explain_size(g->verdict, sizeof(g->verdict), g->feature,
+			     release, k, &sv, allow,
+			     st_gate_sim_func(sim, "size:", sv.func));
+	if (allow)
+		g->unchecked = true;
+	else
+		g->series = ST_SERIES_UNCHECKED;
 }
 
 static void st_gate_judge_feature(struct st_gate_feature *g,
@@ -245,7 +303,8 @@ static void st_gate_judge_feature(struct st_gate_feature *g,
 	g->series = ST_SERIES_UNCHECKED;
 	g->unchecked = false;
 	if (st_gate_simulated(g->feature, sim, sizeof(sim)) &&
-	    !st_gate_sim_btf(sim) && !str_has_prefix(sim, "config:")) {
+	    !st_gate_sim_btf(sim) && !str_has_prefix(sim, "config:") &&
+	    !str_has_prefix(sim, "size:")) {
 		simulated = true;
 		if (!strcmp(sim, "vendor")) {
 			seen.debian = false;
@@ -269,7 +328,7 @@ static void st_gate_judge_feature(struct st_gate_feature *g,
 	else
 		simulated = false;
 
-	if (!st_gate_admits(&v, st_allow_unchecked)) {
+	if (!st_gate_admits(g->feature, &v, st_allow_unchecked)) {
 		st_gate_explain(g->verdict, sizeof(g->verdict), g->feature,
 				release, simulated ? &seen : k, &v, false,
 				st_allow_unchecked, simulated);
@@ -290,6 +349,8 @@ static void st_gate_judge_feature(struct st_gate_feature *g,
 		return;
 	}
 	st_gate_judge_config(g, k);
+	if (g->series != ST_SERIES_UNCHECKED && !g->unchecked)
+		st_gate_judge_sizes(g, k);
 }
 
 void st_gate_init(void)
@@ -389,4 +450,29 @@ const char *st_gate_shapes(const char *feature,
 		}
 	}
 	return NULL;
+}
+
+int st_gate_sizes_show(char *buf, size_t size)
+{
+	const char *release = init_utsname()->release;
+	struct st_gate_kernel k;
+	unsigned long rec;
+	size_t n;
+	int i;
+
+	st_gate_kernel_parse(&k, release, init_utsname()->version,
+			     LINUX_VERSION_SUBLEVEL);
+	n = scnprintf(buf, size, "build %s %s %s\n", release,
+		      *k.package ? k.package : "-",
+		      st_gate_recorded(release, &k) ? "recorded" : "unrecorded");
+	for (i = 0; i < st_gate_nr_funcs; i++) {
+		const struct st_gate_func *f = &st_gate_funcs[i];
+
+		rec = st_gate_recorded_size(release, &k, f->func);
+		n += scnprintf(buf + n, size - n, "%s %s %lu ", f->feature,
+			       f->func, st_gate_measure(f->func, NULL));
+		n += rec ? scnprintf(buf + n, size - n, "%lu\n", rec) :
+			   scnprintf(buf + n, size - n, "-\n");
+	}
+	return n;
 }

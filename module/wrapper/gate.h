@@ -48,6 +48,13 @@ const char *st_gate_shapes(const char *feature,
 			   const struct st_func_shape *shapes, int nr);
 
 /*
+ * debugfs sched_tune/gate_sizes: the build ("build <release> <package>
+ * recorded|unrecorded"), then "<feature> <function> <size here>
+ * <recorded size or ->" for each function gate_checked.h fingerprints.
+ */
+int st_gate_sizes_show(char *buf, size_t size);
+
+/*
  * gate_simulate, for the selftests: kallsyms is to find no @sym, the
  * kprobe that finds kallsyms is to fail.
  */

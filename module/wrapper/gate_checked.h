@@ -97,3 +97,139 @@ ST_GATE_CONFIG(cache_level, 7, 3, SCHED_CACHE, 1)
 ST_GATE_CONFIG(numa_scan, 6, 12, NUMA_BALANCING, 1)
 ST_GATE_CONFIG(numa_scan, 7, 3, NUMA_BALANCING, 1)
 ST_GATE_CONFIG(numa_scan, 7, 3, CPUSETS, 1)
+
+/*
+ * Features allow_unchecked=1 never runs off the kernels they were checked
+ * on: ST_GATE_STRICT(feature, why).  numa_scan's copy of task_numa_work
+ * allocates and fills vma->numab_state itself, a structure the kernel
+ * then frees and reads as its own: on a kernel whose layout or rules
+ * nobody compared, that is the kernel's memory at stake, not a decision.
+ */
+ST_GATE_STRICT(numa_scan, "it allocates vma->numab_state itself")
+
+/*
+ * The functions each feature hooks or stands for (its copy, or the
+ * inlined code it judges the result of): ST_GATE_FUNC(feature, function).
+ * Each one's size as kallsyms has it (the distance to the next symbol,
+ * what %pS prints after the slash) is recorded per build that make check
+ * builds: ST_GATE_SIZE("release", "Debian package version", function,
+ * size), as `uname -r` and /proc/version name the build, measured in it
+ * (debugfs sched_tune/gate_sizes; guest unit gate_sizes prints these
+ * lines for a build not recorded yet).  On a recorded build a feature
+ * whose function has another size refuses, as on an unchecked kernel: a
+ * Debian source package rebuilt with local fair.c changes keeps both
+ * names.  A change that keeps every size is not seen (6.12.95 and
+ * bookworm's 6.12.118, one compiler, none of these functions changed,
+ * measure the same).  A checked build with no record (a sublevel
+ * between those measured) is judged by its range alone.  A function a
+ * build does not have (inlined there) has no line for it.
+ */
+ST_GATE_FUNC(ratelimit, select_task_rq_fair)
+ST_GATE_FUNC(ratelimit, migrate_task_rq_fair)
+ST_GATE_FUNC(cache_level, ttwu_queue_wakelist)
+ST_GATE_FUNC(numa_scan, task_numa_work)
+ST_GATE_FUNC(eevdf, task_tick_fair)
+ST_GATE_FUNC(eevdf_slice, task_tick_fair)
+ST_GATE_FUNC(eevdf_slice, update_deadline)
+ST_GATE_FUNC(eevdf_slice, place_entity)
+ST_GATE_FUNC(eevdf_slice, enqueue_task_fair)
+ST_GATE_FUNC(eevdf_slice, dequeue_entities)
+ST_GATE_FUNC(prev_bias, select_task_rq_fair)
+ST_GATE_FUNC(sync_short, select_task_rq_fair)
+
+/*
+ * Measured 2026-12-04 in each build booted under qemu (the cloud flavours
+ * measured the same as their generic twins, but are builds of their own).
+ */
+
+/* 6.1.192 (bookworm, ABI 57; CFS: no update_deadline or dequeue_entities) */
+ST_GATE_SIZE("6.1.0-57-amd64", "6.1.192-3", select_task_rq_fair, 6208)
+ST_GATE_SIZE("6.1.0-57-amd64", "6.1.192-3", migrate_task_rq_fair, 448)
+ST_GATE_SIZE("6.1.0-57-amd64", "6.1.192-3", ttwu_queue_wakelist, 272)
+ST_GATE_SIZE("6.1.0-57-amd64", "6.1.192-3", task_numa_work, 928)
+ST_GATE_SIZE("6.1.0-57-amd64", "6.1.192-3", task_tick_fair, 896)
+ST_GATE_SIZE("6.1.0-57-amd64", "6.1.192-3", place_entity, 272)
+ST_GATE_SIZE("6.1.0-57-amd64", "6.1.192-3", enqueue_task_fair, 976)
+ST_GATE_SIZE("6.1.0-57-cloud-amd64", "6.1.192-3", select_task_rq_fair, 6208)
+ST_GATE_SIZE("6.1.0-57-cloud-amd64", "6.1.192-3", migrate_task_rq_fair, 448)
+ST_GATE_SIZE("6.1.0-57-cloud-amd64", "6.1.192-3", ttwu_queue_wakelist, 272)
+ST_GATE_SIZE("6.1.0-57-cloud-amd64", "6.1.192-3", task_numa_work, 928)
+ST_GATE_SIZE("6.1.0-57-cloud-amd64", "6.1.192-3", task_tick_fair, 896)
+ST_GATE_SIZE("6.1.0-57-cloud-amd64", "6.1.192-3", place_entity, 272)
+ST_GATE_SIZE("6.1.0-57-cloud-amd64", "6.1.192-3", enqueue_task_fair, 976)
+
+/* 6.12.95 (bookworm-backports, gcc 12) */
+ST_GATE_SIZE("6.12.95+deb12-amd64", "6.12.95-1~bpo12+1", select_task_rq_fair, 6096)
+ST_GATE_SIZE("6.12.95+deb12-amd64", "6.12.95-1~bpo12+1", migrate_task_rq_fair, 432)
+ST_GATE_SIZE("6.12.95+deb12-amd64", "6.12.95-1~bpo12+1", ttwu_queue_wakelist, 256)
+ST_GATE_SIZE("6.12.95+deb12-amd64", "6.12.95-1~bpo12+1", task_numa_work, 2336)
+ST_GATE_SIZE("6.12.95+deb12-amd64", "6.12.95-1~bpo12+1", task_tick_fair, 752)
+ST_GATE_SIZE("6.12.95+deb12-amd64", "6.12.95-1~bpo12+1", update_deadline, 128)
+ST_GATE_SIZE("6.12.95+deb12-amd64", "6.12.95-1~bpo12+1", place_entity, 304)
+ST_GATE_SIZE("6.12.95+deb12-amd64", "6.12.95-1~bpo12+1", enqueue_task_fair, 2064)
+ST_GATE_SIZE("6.12.95+deb12-amd64", "6.12.95-1~bpo12+1", dequeue_entities, 1648)
+ST_GATE_SIZE("6.12.95+deb12-cloud-amd64", "6.12.95-1~bpo12+1", select_task_rq_fair, 6096)
+ST_GATE_SIZE("6.12.95+deb12-cloud-amd64", "6.12.95-1~bpo12+1", migrate_task_rq_fair, 432)
+ST_GATE_SIZE("6.12.95+deb12-cloud-amd64", "6.12.95-1~bpo12+1", ttwu_queue_wakelist, 256)
+ST_GATE_SIZE("6.12.95+deb12-cloud-amd64", "6.12.95-1~bpo12+1", task_numa_work, 2336)
+ST_GATE_SIZE("6.12.95+deb12-cloud-amd64", "6.12.95-1~bpo12+1", task_tick_fair, 752)
+ST_GATE_SIZE("6.12.95+deb12-cloud-amd64", "6.12.95-1~bpo12+1", update_deadline, 128)
+ST_GATE_SIZE("6.12.95+deb12-cloud-amd64", "6.12.95-1~bpo12+1", place_entity, 304)
+ST_GATE_SIZE("6.12.95+deb12-cloud-amd64", "6.12.95-1~bpo12+1", enqueue_task_fair, 2064)
+ST_GATE_SIZE("6.12.95+deb12-cloud-amd64", "6.12.95-1~bpo12+1", dequeue_entities, 1648)
+
+/* 6.12.118 (bookworm-security, trixie's 6.12.118 rebuilt with gcc 12) */
+ST_GATE_SIZE("6.12.118+deb12-amd64", "6.12.118-1~deb12u1", select_task_rq_fair, 6096)
+ST_GATE_SIZE("6.12.118+deb12-amd64", "6.12.118-1~deb12u1", migrate_task_rq_fair, 432)
+ST_GATE_SIZE("6.12.118+deb12-amd64", "6.12.118-1~deb12u1", ttwu_queue_wakelist, 256)
+ST_GATE_SIZE("6.12.118+deb12-amd64", "6.12.118-1~deb12u1", task_numa_work, 2336)
+ST_GATE_SIZE("6.12.118+deb12-amd64", "6.12.118-1~deb12u1", task_tick_fair, 752)
+ST_GATE_SIZE("6.12.118+deb12-amd64", "6.12.118-1~deb12u1", update_deadline, 128)
+ST_GATE_SIZE("6.12.118+deb12-amd64", "6.12.118-1~deb12u1", place_entity, 304)
+ST_GATE_SIZE("6.12.118+deb12-amd64", "6.12.118-1~deb12u1", enqueue_task_fair, 2064)
+ST_GATE_SIZE("6.12.118+deb12-amd64", "6.12.118-1~deb12u1", dequeue_entities, 1648)
+ST_GATE_SIZE("6.12.118+deb12-cloud-amd64", "6.12.118-1~deb12u1", select_task_rq_fair, 6096)
+ST_GATE_SIZE("6.12.118+deb12-cloud-amd64", "6.12.118-1~deb12u1", migrate_task_rq_fair, 432)
+ST_GATE_SIZE("6.12.118+deb12-cloud-amd64", "6.12.118-1~deb12u1", ttwu_queue_wakelist, 256)
+ST_GATE_SIZE("6.12.118+deb12-cloud-amd64", "6.12.118-1~deb12u1", task_numa_work, 2336)
+ST_GATE_SIZE("6.12.118+deb12-cloud-amd64", "6.12.118-1~deb12u1", task_tick_fair, 752)
+ST_GATE_SIZE("6.12.118+deb12-cloud-amd64", "6.12.118-1~deb12u1", update_deadline, 128)
+ST_GATE_SIZE("6.12.118+deb12-cloud-amd64", "6.12.118-1~deb12u1", place_entity, 304)
+ST_GATE_SIZE("6.12.118+deb12-cloud-amd64", "6.12.118-1~deb12u1", enqueue_task_fair, 2064)
+ST_GATE_SIZE("6.12.118+deb12-cloud-amd64", "6.12.118-1~deb12u1", dequeue_entities, 1648)
+
+/* 6.12.118 (trixie-security, gcc 14) */
+ST_GATE_SIZE("6.12.118+deb13-amd64", "6.12.118-1", select_task_rq_fair, 6128)
+ST_GATE_SIZE("6.12.118+deb13-amd64", "6.12.118-1", migrate_task_rq_fair, 432)
+ST_GATE_SIZE("6.12.118+deb13-amd64", "6.12.118-1", ttwu_queue_wakelist, 256)
+ST_GATE_SIZE("6.12.118+deb13-amd64", "6.12.118-1", task_numa_work, 2320)
+ST_GATE_SIZE("6.12.118+deb13-amd64", "6.12.118-1", task_tick_fair, 736)
+ST_GATE_SIZE("6.12.118+deb13-amd64", "6.12.118-1", update_deadline, 128)
+ST_GATE_SIZE("6.12.118+deb13-amd64", "6.12.118-1", place_entity, 304)
+ST_GATE_SIZE("6.12.118+deb13-amd64", "6.12.118-1", enqueue_task_fair, 2016)
+ST_GATE_SIZE("6.12.118+deb13-amd64", "6.12.118-1", dequeue_entities, 1632)
+ST_GATE_SIZE("6.12.118+deb13-cloud-amd64", "6.12.118-1", select_task_rq_fair, 6128)
+ST_GATE_SIZE("6.12.118+deb13-cloud-amd64", "6.12.118-1", migrate_task_rq_fair, 432)
+ST_GATE_SIZE("6.12.118+deb13-cloud-amd64", "6.12.118-1", ttwu_queue_wakelist, 256)
+ST_GATE_SIZE("6.12.118+deb13-cloud-amd64", "6.12.118-1", task_numa_work, 2320)
+ST_GATE_SIZE("6.12.118+deb13-cloud-amd64", "6.12.118-1", task_tick_fair, 736)
+ST_GATE_SIZE("6.12.118+deb13-cloud-amd64", "6.12.118-1", update_deadline, 128)
+ST_GATE_SIZE("6.12.118+deb13-cloud-amd64", "6.12.118-1", place_entity, 304)
+ST_GATE_SIZE("6.12.118+deb13-cloud-amd64", "6.12.118-1", enqueue_task_fair, 2016)
+ST_GATE_SIZE("6.12.118+deb13-cloud-amd64", "6.12.118-1", dequeue_entities, 1632)
+
+/* 7.3.4 (trixie-backports; update_deadline and dequeue_entities inlined) */
+ST_GATE_SIZE("7.3.4+deb13-amd64", "7.3.4-1~bpo13+1", select_task_rq_fair, 11312)
+ST_GATE_SIZE("7.3.4+deb13-amd64", "7.3.4-1~bpo13+1", migrate_task_rq_fair, 464)
+ST_GATE_SIZE("7.3.4+deb13-amd64", "7.3.4-1~bpo13+1", ttwu_queue_wakelist, 432)
+ST_GATE_SIZE("7.3.4+deb13-amd64", "7.3.4-1~bpo13+1", task_numa_work, 2464)
+ST_GATE_SIZE("7.3.4+deb13-amd64", "7.3.4-1~bpo13+1", task_tick_fair, 1744)
+ST_GATE_SIZE("7.3.4+deb13-amd64", "7.3.4-1~bpo13+1", place_entity, 448)
+ST_GATE_SIZE("7.3.4+deb13-amd64", "7.3.4-1~bpo13+1", enqueue_task_fair, 3264)
+ST_GATE_SIZE("7.3.4+deb13-cloud-amd64", "7.3.4-1~bpo13+1", select_task_rq_fair, 11312)
+ST_GATE_SIZE("7.3.4+deb13-cloud-amd64", "7.3.4-1~bpo13+1", migrate_task_rq_fair, 464)
+ST_GATE_SIZE("7.3.4+deb13-cloud-amd64", "7.3.4-1~bpo13+1", ttwu_queue_wakelist, 432)
+ST_GATE_SIZE("7.3.4+deb13-cloud-amd64", "7.3.4-1~bpo13+1", task_numa_work, 2464)
+ST_GATE_SIZE("7.3.4+deb13-cloud-amd64", "7.3.4-1~bpo13+1", task_tick_fair, 1744)
+ST_GATE_SIZE("7.3.4+deb13-cloud-amd64", "7.3.4-1~bpo13+1", place_entity, 448)
+ST_GATE_SIZE("7.3.4+deb13-cloud-amd64", "7.3.4-1~bpo13+1", enqueue_task_fair, 3264)

@@ -31,15 +31,58 @@
 	  .first = (_first), .last = (_last) },
 /* gate.c reads these: their values come from the kernel's config */
 #define ST_GATE_CONFIG(...)
+#define ST_GATE_STRICT(...)
+#define ST_GATE_FUNC(...)
+#define ST_GATE_SIZE(...)
 
 const struct st_gate_range st_gate_ranges[] = {
 #include "gate_checked.h"
 };
 
 #undef ST_GATE_RANGE
+#undef ST_GATE_STRICT
+#define ST_GATE_RANGE(...)
+/* the end of a strict feature's refusal, its why after the prefix */
+#define ST_GATE_STRICT_PRE "; allow_unchecked=1 does not cover this feature: "
+#define ST_GATE_STRICT(_feature, _why) { #_feature, ST_GATE_STRICT_PRE _why },
+
+static const struct {
+	const char *feature, *post;
+} st_gate_stricts[] = {
+#include "gate_checked.h"
+};
+
+#undef ST_GATE_STRICT
+#undef ST_GATE_FUNC
+#define ST_GATE_STRICT(...)
+#define ST_GATE_FUNC(_feature, _func) { .feature = #_feature, .func = #_func },
+
+const struct st_gate_func st_gate_funcs[] = {
+#include "gate_checked.h"
+};
+
+#undef ST_GATE_FUNC
+#undef ST_GATE_SIZE
+#define ST_GATE_FUNC(...)
+#define ST_GATE_SIZE(_release, _package, _func, _size)			\
+	{ .release = (_release), .package = (_package), .func = #_func,	\
+	  .size = (_size) },
+
+const struct st_gate_size st_gate_sizes[] = {
+#include "gate_checked.h"
+	/* a build with no record at all: the table may be empty */
+	{ NULL }
+};
+
+#undef ST_GATE_RANGE
 #undef ST_GATE_CONFIG
+#undef ST_GATE_STRICT
+#undef ST_GATE_FUNC
+#undef ST_GATE_SIZE
 
 const unsigned int st_gate_nr_ranges = ARRAY_SIZE(st_gate_ranges);
+const unsigned int st_gate_nr_funcs = ARRAY_SIZE(st_gate_funcs);
+const unsigned int st_gate_nr_sizes = ARRAY_SIZE(st_gate_sizes) - 1;
 
 /* A decimal number at *@p, which moves past it; false if none. */
 static bool st_gate_uint(const char **p, unsigned int *val)
@@ -91,8 +134,18 @@ void st_gate_kernel_parse(struct st_gate_kernel *k, const char *release,
 	if (deb) {
 		const char *q = deb + strlen(" Debian ");
 
+		const char *pkg = q;
+		size_t n;
+
 		named = st_gate_version(&q, &vmajor, &vminor, &vsub) &&
 			*q == '-' && vmajor == k->major && vminor == k->minor;
+		if (named) {
+			n = strcspn(pkg, " ");
+			if (n >= sizeof(k->package))
+				n = sizeof(k->package) - 1;
+			memcpy(k->package, pkg, n);
+			k->package[n] = '\0';
+		}
 	}
 	/*
 	 * and a release string of Debian's forms: "6.12.95+deb12-amd64"
@@ -143,10 +196,34 @@ void st_gate_judge(const char *feature, const struct st_gate_kernel *k,
 		v->by_headers = true;
 }
 
-bool st_gate_admits(const struct st_gate_verdict *v, bool allow_unchecked)
+const char *st_gate_strict(const char *feature)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(st_gate_stricts); i++)
+		if (!strcmp(st_gate_stricts[i].feature, feature))
+			return st_gate_stricts[i].post + strlen(ST_GATE_STRICT_PRE);
+	return NULL;
+}
+
+bool st_gate_admits(const char *feature, const struct st_gate_verdict *v,
+		    bool allow_unchecked)
 {
 	return v->why == ST_GATE_CHECKED ||
-	       (allow_unchecked && v->why != ST_GATE_SERIES);
+	       (allow_unchecked && v->why != ST_GATE_SERIES &&
+		!st_gate_strict(feature));
+}
+
+const char *st_gate_post(const char *feature, bool admitted)
+{
+	unsigned int i;
+
+	if (admitted)
+		return "; running it anyway (allow_unchecked=1)";
+	for (i = 0; i < ARRAY_SIZE(st_gate_stricts); i++)
+		if (!strcmp(st_gate_stricts[i].feature, feature))
+			return st_gate_stricts[i].post;
+	return ": load with allow_unchecked=1 to run it anyway";
 }
 
 void st_gate_series_list(const char *feature, char *buf, size_t size)
@@ -174,8 +251,7 @@ void st_gate_explain(char *buf, size_t size, const char *feature,
 {
 	const struct st_gate_range *r = v->range;
 	const char *pre = admitted ? "unchecked: " : "";
-	const char *post = admitted ? "; running it anyway (allow_unchecked=1)" :
-		": load with allow_unchecked=1 to run it anyway";
+	const char *post = st_gate_post(feature, admitted);
 	const char *sim = simulated ? " (simulated by gate_simulate)" : "";
 	const char *dir = v->why == ST_GATE_OLDER ? "older" : "newer";
 	char range[48], series[16], list[64];
@@ -218,4 +294,81 @@ void st_gate_explain(char *buf, size_t size, const char *feature,
 			 "%skernel %s is %u.%u.%u%s, %s than the %s this feature's copy was compared with%s",
 			 pre, release, k->major, k->minor, k->sublevel, sim,
 			 dir, range, post);
+}
+
+/* The build's line for @func, or NULL. */
+static const struct st_gate_size *st_gate_size_line(const char *release,
+						    const struct st_gate_kernel *k,
+						    const char *func)
+{
+	unsigned int i;
+
+	for (i = 0; i < st_gate_nr_sizes; i++) {
+		const struct st_gate_size *s = &st_gate_sizes[i];
+
+		if (!strcmp(s->release, release) &&
+		    !strcmp(s->package, k->package) &&
+		    (!func || !strcmp(s->func, func)))
+			return s;
+	}
+	return NULL;
+}
+
+bool st_gate_recorded(const char *release, const struct st_gate_kernel *k)
+{
+	return k->debian && st_gate_size_line(release, k, NULL);
+}
+
+unsigned long st_gate_recorded_size(const char *release,
+				    const struct st_gate_kernel *k,
+				    const char *func)
+{
+	const struct st_gate_size *s;
+
+	if (!k->debian)
+		return 0;
+	s = st_gate_size_line(release, k, func);
+	return s ? s->size : 0;
+}
+
+bool st_gate_sizes_differ(const char *feature, const char *release,
+			  const struct st_gate_kernel *k,
+			  unsigned long (*measure)(const char *func, void *arg),
+			  void *arg, struct st_gate_size_verdict *sv)
+{
+	unsigned long recorded, here;
+	unsigned int i;
+
+	if (!st_gate_recorded(release, k))
+		return false;
+	for (i = 0; i < st_gate_nr_funcs; i++) {
+		const char *func = st_gate_funcs[i].func;
+
+		if (strcmp(st_gate_funcs[i].feature, feature))
+			continue;
+		/* a function this build does not have is not recorded */
+		recorded = st_gate_recorded_size(release, k, func);
+		if (!recorded)
+			continue;
+		here = measure(func, arg);
+		if (!here || here == recorded)
+			continue;
+		sv->func = func;
+		sv->recorded = recorded;
+		sv->here = here;
+		return true;
+	}
+	return false;
+}
+
+void st_gate_explain_size(char *buf, size_t size, const char *feature,
+			  const char *release, const struct st_gate_kernel *k,
+			  const struct st_gate_size_verdict *sv, bool admitted,
+			  bool simulated)
+{
+	snprintf(buf, size,
+		 "%skernel %s: %s is %lu bytes here%s, %lu in Debian's %s build this feature's copy was compared with (a rebuilt or patched kernel?)%s",
+		 admitted ? "unchecked: " : "", release, sv->func, sv->here,
+		 simulated ? " (simulated by gate_simulate)" : "", sv->recorded,
+		 k->package, st_gate_post(feature, admitted));
 }

@@ -15,6 +15,9 @@
 #include <stddef.h>
 #endif
 
+/* Room for a reason of the gate (st_gate_explain(), st_gate_explain_size()). */
+#define ST_GATE_REASON_LEN 384
+
 /* One line of gate_checked.h. */
 struct st_gate_range {
 	const char *feature;
@@ -31,6 +34,8 @@ struct st_gate_kernel {
 	unsigned int sublevel;		/* of the running kernel */
 	unsigned int built_sublevel;	/* of the headers the module was built with */
 	bool debian;			/* built by Debian, as Debian names it */
+	/* the Debian package version its version string names, or "" */
+	char package[48];
 };
 
 /*
@@ -63,7 +68,14 @@ void st_gate_judge(const char *feature, const struct st_gate_kernel *k,
  * Whether the copy runs: on a checked kernel, or with allow_unchecked on
  * a checked series; never on a series nobody compared it with.
  */
-bool st_gate_admits(const struct st_gate_verdict *v, bool allow_unchecked);
+bool st_gate_admits(const char *feature, const struct st_gate_verdict *v,
+		    bool allow_unchecked);
+
+/*
+ * Why allow_unchecked=1 never runs @feature off the kernels it was
+ * checked on (gate_checked.h, ST_GATE_STRICT), or NULL.
+ */
+const char *st_gate_strict(const char *feature);
 
 /* "6.12, 7.3": the series checked for @feature. */
 void st_gate_series_list(const char *feature, char *buf, size_t size);
@@ -78,5 +90,62 @@ void st_gate_explain(char *buf, size_t size, const char *feature,
 		     const char *release, const struct st_gate_kernel *k,
 		     const struct st_gate_verdict *v, bool admitted,
 		     bool allow_unchecked, bool simulated);
+
+/*
+ * The end of a reason: what allow_unchecked=1 does for @feature, the
+ * copy running anyway (@admitted) or refused: "; running it anyway
+ * (allow_unchecked=1)", ": load with allow_unchecked=1 to run it anyway"
+ * or, for a strict feature, "; allow_unchecked=1 does not cover this
+ * feature: <why>".
+ */
+const char *st_gate_post(const char *feature, bool admitted);
+
+/* Function fingerprints (gate_checked.h, ST_GATE_FUNC and ST_GATE_SIZE). */
+struct st_gate_func {
+	const char *feature, *func;
+};
+
+struct st_gate_size {
+	const char *release, *package, *func;
+	unsigned long size;
+};
+
+extern const struct st_gate_func st_gate_funcs[];
+extern const unsigned int st_gate_nr_funcs;
+extern const struct st_gate_size st_gate_sizes[];
+extern const unsigned int st_gate_nr_sizes;
+
+/* Whether gate_checked.h records the function sizes of this build. */
+bool st_gate_recorded(const char *release, const struct st_gate_kernel *k);
+/* @func's size recorded for this build, or 0. */
+unsigned long st_gate_recorded_size(const char *release,
+				    const struct st_gate_kernel *k,
+				    const char *func);
+
+/* A function whose size is not the one recorded. */
+struct st_gate_size_verdict {
+	const char *func;
+	unsigned long recorded, here;
+};
+
+/*
+ * On a recorded build: whether a function of @feature has another size
+ * than recorded, the first one in *@sv.  @measure gives a function's
+ * size in the running kernel, 0 when kallsyms lacks it (left to the
+ * feature's own probe, which names it).
+ */
+bool st_gate_sizes_differ(const char *feature, const char *release,
+			  const struct st_gate_kernel *k,
+			  unsigned long (*measure)(const char *func, void *arg),
+			  void *arg, struct st_gate_size_verdict *sv);
+
+/*
+ * The reason for a size that differs: refused, or running unchecked
+ * (@admitted); @simulated marks a size gate_simulate made up.
+ */
+void st_gate_explain_size(char *buf, size_t size, const char *feature,
+			  const char *release, const struct st_gate_kernel *k,
+			  const struct st_gate_size_verdict *sv, bool admitted,
+			  bool simulated);
 
 #endif /* SCHED_TUNE_WRAPPER_GATE_RANGE_H */

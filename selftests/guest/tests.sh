@@ -31,6 +31,10 @@
 . /st/ratelimit_adaptive.sh
 # shellcheck source=selftests/guest/placement.sh
 . /st/placement.sh
+# shellcheck source=selftests/guest/gate.sh
+. /st/gate.sh
+# shellcheck source=selftests/guest/ratelimit_table.sh
+. /st/ratelimit_table.sh
 
 # --- load / unload -------------------------------------------------------
 t_load_unload() {
@@ -748,6 +752,11 @@ t_toggle_stress() {
 	wr ratelimit_window_ns 2000000 >/dev/null
 	bg_stop
 	check_eq "toggle: $TG_N writes to enabled/ratelimit_window_ns under workload succeed" "$bad" 0
+	c=$(stat_get ratelimit_checked) k=$(stat_get ratelimit_kept_prev_cpu)
+	s=$(stat_get ratelimit_migrations_stamped) l=$(stat_get ratelimit_stamps_lost)
+	diag "toggle: checked $c, kept $k, stamped $s, lost $l"
+	check "toggle: counters sane (kept <= checked, some stamped, lost <= stamped)" \
+		test "${c:-0}" -gt 0 -a "${k:-1}" -le "${c:-0}" -a "${s:-0}" -gt 0 -a "${l:-1}" -le "${s:-0}"
 	check "toggle: workload completed every run ($(bg_runs) runs)" test ! -s /tmp/bg.fail
 	check "toggle: hooks back after toggling" hooked select_task_rq_fair
 	st_unload
@@ -757,8 +766,8 @@ t_toggle_stress() {
 
 # Every unit this boot runs, in order; st_only=a,b picks some.
 ALL_UNITS="load_unload hang_guard knobs stats_reset params modprobe enabled ftrace_sysctl gate_refusal
-	ksym_missing btf_refusal all_unsupported param_livepatch unload_clean ratelimit_effect ratelimit_adaptive
-	toggle_stress cache_topology cache_effect cache_none cache_bad_input
+	gate_strict gate_sizes ksym_missing btf_refusal all_unsupported param_livepatch unload_clean
+	ratelimit_effect ratelimit_adaptive ratelimit_reconfig ratelimit_slots toggle_stress cache_topology cache_effect cache_none cache_bad_input
 	cache_stress cache_hotplug numa_scan scx knob_fuzz hotplug_all tracers livepatch soak ipmodify_conflict
 	eevdf_counters eevdf_slice eevdf_groups eevdf_restore prev_bias sync_short unhook_exit unhook_pinned"
 t_whole_run() {

@@ -20,33 +20,37 @@ struct parse_case {
 	unsigned int built;
 	unsigned int major, minor, sublevel;
 	bool debian;
+	/* the Debian package version named, "" for none */
+	const char *package;
 };
 
 static const struct parse_case parses[] = {
-	{ "6.12 of bookworm-backports", "6.12.95+deb12-amd64", V612, 95, 6, 12, 95, true },
+	{ "6.12 of bookworm-backports", "6.12.95+deb12-amd64", V612, 95, 6, 12, 95, true,
+	  "6.12.95-1~bpo12+1" },
 	{ "6.12 of trixie-security", "6.12.118+deb13-amd64",
-	  "#1 SMP PREEMPT_DYNAMIC Debian 6.12.118-1 (2026-11-20)", 118, 6, 12, 118, true },
+	  "#1 SMP PREEMPT_DYNAMIC Debian 6.12.118-1 (2026-11-20)", 118, 6, 12, 118, true, "6.12.118-1" },
 	{ "6.1's ABI name: the sublevel from the version string", "6.1.0-57-amd64", V61, 192,
-	  6, 1, 192, true },
-	{ "6.1 cloud flavour", "6.1.0-57-cloud-amd64", V61, 192, 6, 1, 192, true },
-	{ "7.3 of trixie-backports", "7.3.4+deb13-amd64", V73, 4, 7, 3, 4, true },
+	  6, 1, 192, true, "6.1.192-1" },
+	{ "6.1 cloud flavour", "6.1.0-57-cloud-amd64", V61, 192, 6, 1, 192, true, "6.1.192-1" },
+	{ "7.3 of trixie-backports", "7.3.4+deb13-amd64", V73, 4, 7, 3, 4, true, "7.3.4-1~bpo13+1" },
 	{ "older backports name +bpo", "6.12.9+bpo-amd64",
-	  "#1 SMP PREEMPT_DYNAMIC Debian 6.12.9-1~bpo12+1 (2025-01-20)", 9, 6, 12, 9, true },
+	  "#1 SMP PREEMPT_DYNAMIC Debian 6.12.9-1~bpo12+1 (2025-01-20)", 9, 6, 12, 9, true,
+	  "6.12.9-1~bpo12+1" },
 	{ "another vendor: sublevel from the release", "6.12.95-custom",
-	  "#1 SMP PREEMPT_DYNAMIC Tue Jul  1 10:00:00 UTC 2026", 95, 6, 12, 95, false },
+	  "#1 SMP PREEMPT_DYNAMIC Tue Jul  1 10:00:00 UTC 2026", 95, 6, 12, 95, false, "" },
 	{ "Ubuntu-like 6.1.0-57-generic", "6.1.0-57-generic", "#57-Ubuntu SMP PREEMPT_DYNAMIC",
-	  0, 6, 1, 0, false },
+	  0, 6, 1, 0, false, "" },
 	{ "a +deb release whose version string names no Debian package", "6.12.95+deb12-amd64",
-	  "#1 SMP PREEMPT_DYNAMIC Wed Jul  2 2026", 95, 6, 12, 95, false },
+	  "#1 SMP PREEMPT_DYNAMIC Wed Jul  2 2026", 95, 6, 12, 95, false, "" },
 	{ "a version string naming another series", "6.12.95+deb12-amd64", V61, 95, 6, 12, 95,
-	  false },
+	  false, "" },
 	{ "a +deb release and a Debian package of another sublevel", "6.12.95+deb12-amd64",
-	  "#1 SMP PREEMPT_DYNAMIC Debian 6.12.96-1 (2026-07-09)", 95, 6, 12, 96, false },
+	  "#1 SMP PREEMPT_DYNAMIC Debian 6.12.96-1 (2026-07-09)", 95, 6, 12, 96, false, "6.12.96-1" },
 	{ "'Debian 6.12.95' with no package revision", "6.12.95+deb12-amd64",
-	  "#1 SMP PREEMPT_DYNAMIC Debian 6.12.95 (custom)", 95, 6, 12, 95, false },
+	  "#1 SMP PREEMPT_DYNAMIC Debian 6.12.95 (custom)", 95, 6, 12, 95, false, "" },
 	{ "Debian's package named, release of no Debian form", "6.12.95-foo", V612, 95,
-	  6, 12, 95, false },
-	{ "a release it cannot read", "linux", V612, 95, 0, 0, 0, false },
+	  6, 12, 95, false, "6.12.95-1~bpo12+1" },
+	{ "a release it cannot read", "linux", V612, 95, 0, 0, 0, false, "" },
 };
 
 static struct st_gate_kernel kern(const char *release, const char *version,
@@ -117,6 +121,14 @@ static const struct judge_case judges[] = {
 	  ST_GATE_SERIES, false, false, false,
 	  "kernel 6.1.0-57-amd64 (series 6.1) is not a series this feature was checked against (6.12, 7.3)",
 	  NULL },
+	{ "6.12.119, above: numa_scan never runs unchecked", "numa_scan", "6.12.119+deb13-amd64",
+	  "#1 SMP PREEMPT_DYNAMIC Debian 6.12.119-1 (2026-12-10)", 119,
+	  ST_GATE_NEWER, false, false, false,
+	  "is 6.12.119, newer than the 6.12.95..6.12.118 this feature's copy was compared with; allow_unchecked=1 does not cover this feature: it allocates vma->numab_state itself",
+	  NULL },
+	{ "another vendor's 6.12.95: numa_scan never runs unchecked", "numa_scan",
+	  "6.12.95-custom", "#1 SMP PREEMPT_DYNAMIC", 95, ST_GATE_VENDOR, false, false, false,
+	  "is not a Debian build", "; allow_unchecked=1 does not cover this feature: it allocates vma->numab_state itself" },
 	{ "a feature not in the table", "nosuch", "6.12.95+deb12-amd64", V612, 95,
 	  ST_GATE_SERIES, false, false, false, "checked against ()", NULL },
 	{ "a release it cannot read", "ratelimit", "linux", V612, 95,
@@ -156,6 +168,135 @@ static bool range_is(const char *feature, unsigned int major, unsigned int minor
 	return r && r->first == first && r->last == last;
 }
 
+/* A kernel's function sizes for st_gate_sizes_differ(): the record's. */
+struct fake_sizes {
+	const char *release;
+	const struct st_gate_kernel *k;
+	const char *bump;	/* this one 16 bytes larger */
+	bool absent;		/* and this one absent instead */
+};
+
+static unsigned long fake_measure(const char *func, void *arg)
+{
+	const struct fake_sizes *f = arg;
+	unsigned long size = st_gate_recorded_size(f->release, f->k, func);
+
+	if (f->bump && !strcmp(func, f->bump))
+		return f->absent ? 0 : size + 16;
+	return size ? size : 100;
+}
+
+/* the first feature fingerprinted by @func */
+static const char *feature_of(const char *func)
+{
+	unsigned int i;
+
+	for (i = 0; i < st_gate_nr_funcs; i++)
+		if (!strcmp(st_gate_funcs[i].func, func))
+			return st_gate_funcs[i].feature;
+	return NULL;
+}
+
+/*
+ * The fingerprints (gate_checked.h, ST_GATE_SIZE), on the first build
+ * recorded: its own sizes pass, one function 16 bytes larger refuses the
+ * features it fingerprints and no other, an absent one is left to the
+ * probe, another package or vendor of the same release is not recorded.
+ */
+static void test_sizes(void)
+{
+	const struct st_gate_size *rec = st_gate_nr_sizes ? &st_gate_sizes[0] : NULL;
+	struct st_gate_size_verdict sv;
+	struct fake_sizes fs = { 0 };
+	struct st_gate_kernel k = { .debian = true };
+	char buf[ST_GATE_REASON_LEN + 64], want[ST_GATE_REASON_LEN + 64];
+	unsigned int i, j;
+	bool ok, found;
+
+	ok = st_gate_nr_sizes > 0;
+	for (i = 0; i < st_gate_nr_sizes; i++) {
+		found = false;
+		for (j = 0; j < st_gate_nr_funcs; j++)
+			found |= !strcmp(st_gate_funcs[j].func, st_gate_sizes[i].func);
+		ok &= found && st_gate_sizes[i].size > 0;
+	}
+	ktap_check(ok, "sizes: %u recorded, each of a function ST_GATE_FUNC names, none 0",
+		   st_gate_nr_sizes);
+	if (!rec) {
+		for (i = 0; i < 7; i++)
+			ktap_skip("sizes", "no build recorded in gate_checked.h");
+		return;
+	}
+	snprintf(k.package, sizeof(k.package), "%s", rec->package);
+	fs.release = rec->release;
+	fs.k = &k;
+	ok = st_gate_recorded(rec->release, &k);
+	for (i = 0; i < st_gate_nr_funcs; i++)
+		ok &= !st_gate_sizes_differ(st_gate_funcs[i].feature, rec->release, &k,
+					    fake_measure, &fs, &sv);
+	ktap_check(ok, "sizes: %s (%s) recorded, its own sizes pass every feature",
+		   rec->release, rec->package);
+
+	fs.bump = rec->func;
+	ok = st_gate_sizes_differ(feature_of(rec->func), rec->release, &k, fake_measure,
+				  &fs, &sv) &&
+	     !strcmp(sv.func, rec->func) && sv.recorded == rec->size &&
+	     sv.here == rec->size + 16;
+	for (i = 0; i < st_gate_nr_funcs; i++) {
+		bool uses = false;
+
+		for (j = 0; j < st_gate_nr_funcs; j++)
+			uses |= !strcmp(st_gate_funcs[j].feature, st_gate_funcs[i].feature) &&
+				!strcmp(st_gate_funcs[j].func, rec->func) &&
+				st_gate_recorded_size(rec->release, &k, rec->func);
+		ok &= st_gate_sizes_differ(st_gate_funcs[i].feature, rec->release, &k,
+					   fake_measure, &fs, &sv) == uses;
+	}
+	ktap_check(ok, "sizes: %s 16 bytes larger refuses the features it fingerprints, no other",
+		   rec->func);
+
+	st_gate_sizes_differ(feature_of(rec->func), rec->release, &k, fake_measure, &fs, &sv);
+	st_gate_explain_size(buf, sizeof(buf), "ratelimit", rec->release, &k, &sv, false, false);
+	snprintf(want, sizeof(want),
+		 "kernel %s: %s is %lu bytes here, %lu in Debian's %s build this feature's copy was compared with (a rebuilt or patched kernel?): load with allow_unchecked=1 to run it anyway",
+		 rec->release, rec->func, rec->size + 16, rec->size, rec->package);
+	if (!ktap_check(!strcmp(buf, want), "sizes: the reason names the function, both sizes, the build"))
+		ktap_diag("got '%s'", buf);
+	st_gate_explain_size(buf, sizeof(buf), "numa_scan", rec->release, &k, &sv, false, true);
+	ok = strstr(buf, "bytes here (simulated by gate_simulate), ") &&
+	     strstr(buf, "; allow_unchecked=1 does not cover this feature: it allocates vma->numab_state itself");
+	st_gate_explain_size(buf, sizeof(buf), "ratelimit", rec->release, &k, &sv, true, false);
+	ok &= !strncmp(buf, "unchecked: kernel ", 18) &&
+	      strstr(buf, "; running it anyway (allow_unchecked=1)");
+	ktap_check(ok, "sizes: numa_scan's says allow_unchecked does not cover it; one run unchecked says so");
+
+	/* the longest: a cloud release, a security package, numa_scan's end */
+	snprintf(k.package, sizeof(k.package), "6.12.118-1~deb12u1");
+	sv.func = "select_task_rq_fair";
+	sv.recorded = 11312;
+	sv.here = 11328;
+	st_gate_explain_size(buf, sizeof(buf), "numa_scan", "6.12.118+deb12-cloud-amd64", &k, &sv,
+			     false, true);
+	ktap_check(strlen(buf) + 1 < ST_GATE_REASON_LEN &&
+		   strstr(buf, "it allocates vma->numab_state itself"),
+		   "sizes: the longest reason fits the gate's %d bytes whole (%zu)",
+		   ST_GATE_REASON_LEN, strlen(buf));
+	snprintf(k.package, sizeof(k.package), "%s", rec->package);
+
+	fs.absent = true;
+	ktap_check(!st_gate_sizes_differ(feature_of(rec->func), rec->release, &k, fake_measure,
+					 &fs, &sv),
+		   "sizes: a function kallsyms lacks is left to the feature's probe");
+	fs.absent = false;
+	snprintf(k.package, sizeof(k.package), "%s+local1", rec->package);
+	ok = !st_gate_recorded(rec->release, &k) &&
+	     !st_gate_sizes_differ(feature_of(rec->func), rec->release, &k, fake_measure, &fs, &sv);
+	snprintf(k.package, sizeof(k.package), "%s", rec->package);
+	k.debian = false;
+	ok &= !st_gate_recorded(rec->release, &k) && !st_gate_recorded_size(rec->release, &k, rec->func);
+	ktap_check(ok, "sizes: another package version, or not Debian's build: not recorded");
+}
+
 int main(void)
 {
 	const int nparse = sizeof(parses) / sizeof(parses[0]);
@@ -167,7 +308,7 @@ int main(void)
 	unsigned int i;
 	int j;
 
-	ktap_header(nparse + 3 * njudge + 12);
+	ktap_header(nparse + 3 * njudge + 12 + 8);
 
 	for (j = 0; j < nparse; j++) {
 		const struct parse_case *c = &parses[j];
@@ -175,10 +316,11 @@ int main(void)
 		k = kern(c->release, c->version, c->built);
 		ok = k.major == c->major && k.minor == c->minor &&
 		     (!c->major || k.sublevel == c->sublevel) &&
-		     k.debian == c->debian && k.built_sublevel == c->built;
+		     k.debian == c->debian && k.built_sublevel == c->built &&
+		     (!c->major || !strcmp(k.package, c->package));
 		if (!ktap_check(ok, "parse: %s (%s)", c->what, c->release))
-			ktap_diag("got %u.%u.%u debian %d built %u", k.major, k.minor,
-				  k.sublevel, k.debian, k.built_sublevel);
+			ktap_diag("got %u.%u.%u debian %d built %u package '%s'", k.major,
+				  k.minor, k.sublevel, k.debian, k.built_sublevel, k.package);
 	}
 
 	for (j = 0; j < njudge; j++) {
@@ -190,8 +332,8 @@ int main(void)
 				"judge: %s %s: %s%s", c->feature, c->what, why_names[c->why],
 				c->by_headers ? " (by the headers)" : ""))
 			ktap_diag("got %s, by_headers %d", why_names[v.why], v.by_headers);
-		ktap_check(st_gate_admits(&v, false) == c->runs &&
-			   st_gate_admits(&v, true) == c->runs_allowed,
+		ktap_check(st_gate_admits(c->feature, &v, false) == c->runs &&
+			   st_gate_admits(c->feature, &v, true) == c->runs_allowed,
 			   "judge: %s %s: runs %s, with allow_unchecked %s", c->feature, c->what,
 			   c->runs ? "yes" : "no", c->runs_allowed ? "yes" : "no");
 		st_gate_explain(buf, sizeof(buf), c->feature, c->release, &k, &v, false,
@@ -263,5 +405,6 @@ int main(void)
 	st_gate_series_list("numa_scan", buf, sizeof(buf));
 	ktap_check(!strcmp(buf, "6.12, 7.3"), "series list: numa_scan '%s'", buf);
 
+	test_sizes();
 	return ktap_finish();
 }

@@ -193,6 +193,24 @@ static void gen_schedules(void)
 
 /* --- tests ---------------------------------------------------------------- */
 
+/*
+ * A stamp at jiffies NOW with the clocks @now and @now_new, what it did
+ * without ST_RL_EVICTED.
+ */
+static unsigned int stamp2(const struct st_rl_params *rp, u64 owner, u64 now,
+			   u64 now_new, unsigned long expires)
+{
+	return st_rl_slot_stamp(&slot, rp, owner, now, now_new, NOW, expires) &
+	       ST_RL_STAMP_MASK;
+}
+
+/* the same, both clocks at @now */
+static unsigned int stamp(const struct st_rl_params *rp, u64 owner, u64 now,
+			  unsigned long expires)
+{
+	return stamp2(rp, owner, now, now, expires);
+}
+
 static void test_sequential(void)
 {
 	struct st_rl_params rp;
@@ -210,7 +228,7 @@ static void test_sequential(void)
 		   !st_rl_slot_may_limit(&slot, OWN_A, 0),
 		   "slot: an empty slot has no stamp");
 
-	ok = st_rl_slot_stamp(&slot, &rp, OWN_A, t, t, NOW);
+	ok = stamp(&rp, OWN_A, t, NOW);
 	tat = st_rl_slot_tat(&slot, OWN_A);
 	ktap_check(ok && tat == st_rl_stamp(&rp, 0, t) && !(slot.seq & 1) &&
 		   st_rl_slot_may_limit(&slot, OWN_A, NOW) &&
@@ -219,13 +237,13 @@ static void test_sequential(void)
 		   !st_rl_slot_may_limit(&slot, OWN_B, 0),
 		   "slot: a stamp reads back for its owner only, live until its expiry");
 
-	ok = st_rl_slot_stamp(&slot, &rp, OWN_A, t, t, NOW) &&
-	     st_rl_slot_stamp(&slot, &rp, OWN_A, t, t, NOW);
+	ok = stamp(&rp, OWN_A, t, NOW) &&
+	     stamp(&rp, OWN_A, t, NOW);
 	ktap_check(ok && st_rl_slot_tat(&slot, OWN_A) == t + 300 &&
 		   st_rl_limited(&rp, st_rl_slot_tat(&slot, OWN_A), t),
 		   "slot: the owner's stamps build on its tat (burst 3 used up)");
 
-	ok = st_rl_slot_stamp(&slot, &rp, OWN_B, t, t, NOW);
+	ok = stamp(&rp, OWN_B, t, NOW);
 	ktap_check(ok && !st_rl_slot_tat(&slot, OWN_A) &&
 		   st_rl_slot_tat(&slot, OWN_B) == t + 100,
 		   "slot: another task's stamp replaces it and starts from 0");
@@ -233,7 +251,7 @@ static void test_sequential(void)
 	/* a writer between its claim and its end */
 	slot_reset(NOW, NOW);
 	ok = st_rl_write_begin(&slot, &w.seq);
-	ktap_check(ok && !st_rl_slot_stamp(&slot, &rp, OWN_B, t, t, NOW) &&
+	ktap_check(ok && !stamp(&rp, OWN_B, t, NOW) &&
 		   slot.owner == OWN_A && slot.seq == 3 &&
 		   !st_rl_slot_tat(&slot, OWN_A) &&
 		   !st_rl_slot_may_limit(&slot, OWN_A, 0),
@@ -243,9 +261,9 @@ static void test_sequential(void)
 		   "slot: released, the stamp reads again");
 
 	slot.seq = 0xfffffffe;
-	ok = st_rl_slot_stamp(&slot, &rp, OWN_B, t, t, NOW);
+	ok = stamp(&rp, OWN_B, t, NOW);
 	ktap_check(ok && slot.seq == 0 && st_rl_slot_tat(&slot, OWN_B) == t + 100 &&
-		   st_rl_slot_stamp(&slot, &rp, OWN_B, t, t, NOW) && slot.seq == 2,
+		   stamp(&rp, OWN_B, t, NOW) && slot.seq == 2,
 		   "slot: the count wraps past u32 and stamps go on");
 }
 
@@ -267,35 +285,80 @@ static void test_adaptive_slot(void)
 	memset(&slot, 0, sizeof(slot));
 	for (i = 0; i < 3; i++) {
 		ok &= !st_rl_slot_may_limit(&slot, OWN_A, NOW);
-		ok &= st_rl_slot_stamp(&slot, &rp, OWN_A, t, t, NOW) == ST_RL_STAMPED;
+		ok &= stamp(&rp, OWN_A, t, NOW) == ST_RL_STAMPED;
 	}
 	ktap_check(ok && slot.used == 3 && slot.quota == 3 &&
 		   st_rl_slot_may_limit(&slot, OWN_A, NOW) &&
 		   st_rl_limited(&rp, st_rl_slot_tat(&slot, OWN_A), t + 300) &&
 		   !st_rl_limited(&rp, st_rl_slot_tat(&slot, OWN_A), t + 301),
 		   "adaptive slot: free below the quota (no clock), limited once 3 of 3 are used, until the window ends");
-	ok = st_rl_slot_stamp(&slot, &rp, OWN_A, t + 301, t + 301, NOW + 5) == ST_RL_HALVED;
+	ok = stamp(&rp, OWN_A, t + 301, NOW + 5) == ST_RL_HALVED;
 	ktap_check(ok && slot.quota == 1 && slot.used == 1 &&
 		   slot.tat == t + 601 && slot.expires == NOW + 5,
 		   "adaptive slot: the next window halves the quota (3 -> 1) and sets its own expiry");
-	ok = st_rl_slot_stamp(&slot, &rp, OWN_A, t + 302, t + 302, NOW + 9) == ST_RL_STAMPED;
+	ok = stamp(&rp, OWN_A, t + 302, NOW + 9) == ST_RL_STAMPED;
 	ktap_check(ok && slot.tat == t + 601 && slot.expires == NOW + 5 &&
 		   slot.used == 2,
 		   "adaptive slot: a migration inside the window keeps its end and expiry");
-	ok = st_rl_slot_stamp(&slot, &rp, OWN_A, t + 303, t + 310, NOW + 9) == ST_RL_STAMPED;
+	ok = stamp2(&rp, OWN_A, t + 303, t + 310, NOW + 9) == ST_RL_STAMPED;
 	ktap_check(ok && slot.tat == t + 608 && slot.expires == NOW + 9 &&
 		   slot.used == 3,
 		   "adaptive slot: an unstable clock moves the window's end by the two clocks' difference and takes the later expiry");
-	ok = st_rl_slot_stamp(&slot, &rp, OWN_B, t + 302, t + 302, NOW) == ST_RL_STAMPED;
+	ok = stamp(&rp, OWN_B, t + 302, NOW) == ST_RL_STAMPED;
 	ktap_check(ok && slot.quota == 3 && slot.used == 1 &&
 		   !st_rl_slot_may_limit(&slot, OWN_B, NOW) &&
 		   !st_rl_slot_may_limit(&slot, OWN_A, NOW),
 		   "adaptive slot: another task takes the slot with a full quota; the first is forgotten");
 	st_rl_params_adaptive(&rp, false, 3, 1);
-	ok = st_rl_slot_stamp(&slot, &rp, OWN_B, t, t, NOW) == ST_RL_STAMPED;
+	ok = stamp(&rp, OWN_B, t, NOW) == ST_RL_STAMPED;
 	ktap_check(ok && !slot.used && !slot.quota &&
 		   st_rl_slot_may_limit(&slot, OWN_B, NOW),
 		   "fixed slot: no quota counts, every stamp may limit until its expiry");
+}
+
+/*
+ * ST_RL_EVICTED, what stats/ratelimit_stamps_lost counts: a stamp that
+ * replaced another task's stamp still inside its window, never an empty,
+ * forgotten or expired slot, nor the task's own stamp.
+ */
+static void test_evicted(void)
+{
+	struct st_rl_params rp;
+	struct writer w = { .owner = OWN_A };
+	u64 t = 5000;
+	unsigned int r1, r2;
+
+	st_rl_params_init(&rp, 300, 1);
+	memset(&slot, 0, sizeof(slot));
+	r1 = st_rl_slot_stamp(&slot, &rp, OWN_A, t, t, NOW, NOW + 2);
+	r2 = st_rl_slot_stamp(&slot, &rp, OWN_A, t + 1, t + 1, NOW + 1, NOW + 3);
+	ktap_check(r1 == ST_RL_STAMPED && r2 == ST_RL_STAMPED,
+		   "evicted: not on an empty slot, nor over the task's own stamp");
+	r1 = st_rl_slot_stamp(&slot, &rp, OWN_B, t + 2, t + 2, NOW + 3, NOW + 5);
+	ktap_check(r1 == (ST_RL_STAMPED | ST_RL_EVICTED) &&
+		   slot.owner == OWN_B && st_rl_slot_tat(&slot, OWN_B) &&
+		   !st_rl_slot_tat(&slot, OWN_A),
+		   "evicted: another task's stamp replaced at its last live jiffy");
+	r1 = st_rl_slot_stamp(&slot, &rp, OWN_A, t + 3, t + 3, NOW + 6, NOW + 8);
+	ktap_check(r1 == ST_RL_STAMPED && slot.owner == OWN_A,
+		   "evicted: not over another task's expired stamp");
+	/* what st_rl_forget_live() leaves: owner 0, the expiry kept */
+	slot.owner = 0;
+	r1 = st_rl_slot_stamp(&slot, &rp, OWN_B, t + 4, t + 4, NOW + 6, NOW + 8);
+	ktap_check(r1 == ST_RL_STAMPED, "evicted: not over a forgotten slot");
+	/* across the jiffies wrap: expiry 5 jiffies past it */
+	slot.expires = 4;
+	r1 = st_rl_slot_stamp(&slot, &rp, OWN_A, t + 5, t + 5, (unsigned long)-2, 8);
+	st_rl_params_adaptive(&rp, true, 3, 1);
+	r2 = st_rl_slot_stamp(&slot, &rp, OWN_B, t + 6, t + 6, 7, 9);
+	ktap_check(r1 == (ST_RL_STAMPED | ST_RL_EVICTED) &&
+		   r2 == (ST_RL_STAMPED | ST_RL_EVICTED) && slot.quota == 3,
+		   "evicted: across the jiffies wrap, and in adaptive mode (the slot restarts at a full quota)");
+	st_rl_write_begin(&slot, &w.seq);
+	r1 = st_rl_slot_stamp(&slot, &rp, OWN_A, t + 7, t + 7, 7, 9);
+	st_rl_write_end(&slot, w.seq);
+	ktap_check(r1 == ST_RL_BUSY && slot.owner == OWN_B,
+		   "evicted: a busy slot is ST_RL_BUSY alone, nothing written");
 }
 
 /*
@@ -413,7 +476,7 @@ static void *stress_write(void *arg)
 		/* window 1: the tat is now + 1, which still tells the owner */
 		if (st_rl_slot_stamp(&slot, &stress_rp, w->owner,
 				     TAT(w->owner, w->stamped & 0x7fff),
-				     TAT(w->owner, w->stamped & 0x7fff),
+				     TAT(w->owner, w->stamped & 0x7fff), NOW,
 				     exp_of(w->owner))) {
 			/* read by the reader thread while we run */
 			__atomic_store_n(&w->stamped, w->stamped + 1,
@@ -491,9 +554,10 @@ static void test_stress(void)
 
 int main(void)
 {
-	ktap_header(8 + 6 + 1 + 4 + 1);
+	ktap_header(8 + 6 + 6 + 1 + 4 + 1);
 	test_sequential();
 	test_adaptive_slot();
+	test_evicted();
 	test_scenario();
 	test_interleavings();
 	test_stress();

@@ -1,0 +1,109 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash
+# The rate limit's table of stamps (module/ratelimit.c), sourced by
+# tests.sh after lib.sh and claims.sh: a window change waits for the
+# stamps of the old window before it forgets the table, and the stamps
+# lost to a shared slot are counted (stats/ratelimit_stamps_lost).
+
+RT_TABLE=/sys/kernel/debug/sched_tune/ratelimit_table
+# how long a delayed stamp waits (test_stamp_delay), and rounds of it
+RT_DELAY_US=$(st_arg rt_delay_us 300000)
+RT_ROUNDS=$(st_arg rt_rounds 3)
+
+# rt_field NAME: a number of debugfs ratelimit_table ("slots N live L
+# longest_ms M delaying D").
+rt_field() { awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }' "$RT_TABLE" 2>/dev/null; }
+# rt_wait_delaying N SECS: until N stamps wait in test_stamp_delay.
+rt_wait_delaying() {
+	i=0
+	while [ "$(rt_field delaying)" != "$1" ]; do
+		i=$((i + 1))
+		[ "$i" -gt $(($2 * 50)) ] && return 1
+		usleep 20000
+	done
+}
+
+# A migration of st_hopper waits RT_DELAY_US between reading the
+# configuration and stamping (test_stamp_delay, IRQs off, the rq lock
+# held); taskset starts it on cpu0 (as taskset, not delayed) and it hops
+# once.  While that stamp waits with the 1 s window, the window goes to 1 ms:
+# once the delayed stamp is done, no stamp may hold for more than the new
+# window (2 jiffies, 8 ms at HZ=250: 100 ms allowed).  Without a grace
+# period before the table is forgotten, the delayed stamp lands after it
+# with the old window: about 1000 ms left.
+t_ratelimit_reconfig() {
+	group "rate limit: a window change waits for stamps of the old window"
+	if ! supported ratelimit; then
+		ktap_skip "ratelimit reconfigure" "ratelimit unsupported on this kernel"
+		return 0
+	fi
+	dmesg_mark
+	if ! check "reconfigure: insmod test_stamp_delay=st_hopper:$RT_DELAY_US" \
+		st_load "test_stamp_delay=st_hopper:$RT_DELAY_US" ratelimit_window_ns=1000000000 \
+		cache_share_level=llc numa_scan_threshold=0; then
+		dmesg_new | tail -n 5 | sed 's/^/#   dmesg: /'
+		return 1
+	fi
+	check_eq "reconfigure: debugfs ratelimit_table has the table's 32768 slots" "$(rt_field slots)" 32768
+	bad=0 waited=0 done=0
+	for r in $(seq "$RT_ROUNDS"); do
+		wr ratelimit_window_ns 1000000000 >/dev/null
+		# one hop, cpu0 -> cpu1, its stamp delayed; then 300 ms asleep on
+		# cpu1: no later stamp of its own covers the delayed one
+		taskset -c 0 st_hopper 0 1 200000000 0 0 1 "$ST/stats" >/tmp/rt.hop 2>&1 &
+		hop=$!
+		if ! rt_wait_delaying 1 20; then
+			diag "round $r: no delayed stamp within 20 s"
+			kill "$hop" 2>/dev/null
+			wait "$hop"
+			continue
+		fi
+		t0=$(now_cs)
+		w=$(wr ratelimit_window_ns 1000000)
+		t1=$(now_cs)
+		rt_wait_delaying 0 20
+		longest=$(rt_field longest_ms)
+		live=$(rt_field live)
+		kill "$hop" 2>/dev/null
+		wait "$hop"
+		diag "round $r: window 1 s -> 1 ms written ($w) in $(secs "$t0" "$t1") s while a stamp waited; after it, $live live stamps, the longest $longest ms ahead"
+		[ "$w" = OK ] || bad=$((bad + 1))
+		[ "${longest:-9999}" -le 100 ] || waited=$((waited + 1))
+		done=$((done + 1))
+	done
+	check_eq "reconfigure: a delayed stamp was caught in each of $RT_ROUNDS rounds" "$done" "$RT_ROUNDS"
+	check_eq "reconfigure: every window write works" "$bad" 0
+	check_eq "reconfigure: no stamp of the old 1 s window outlives the change to 1 ms (rounds with one)" "$waited" 0
+	check "reconfigure: rmmod" st_unload
+	check_no_splat "reconfigure: no splat"
+}
+
+# Many tasks migrating inside a 1 s window: with 32768 slots indexed by
+# task pointer, about THREADS^2 / 65536 pairs share a slot, and a stamp
+# that replaces another task's live one (or finds the slot being written)
+# is counted in ratelimit_stamps_lost.
+RT_THREADS=$(st_arg rt_threads 3072)
+t_ratelimit_slots() {
+	group "rate limit: stamps lost to a shared slot"
+	if ! supported ratelimit; then
+		ktap_skip "ratelimit_stamps_lost" "ratelimit unsupported on this kernel"
+		return 0
+	fi
+	st_load ratelimit_window_ns=1000000000 cache_share_level=llc numa_scan_threshold=0 ||
+		{ ktap_fail "slots: insmod"; return 1; }
+	check_eq "slots: ratelimit_stamps_lost starts at 0" "$(stat_get ratelimit_stamps_lost)" 0
+	l0=$(stat_get ratelimit_stamps_lost) s0=$(stat_get ratelimit_migrations_stamped)
+	t0=$(now_cs)
+	out=$(timeout 900 st_crowd "$RT_THREADS" 4 2>&1)
+	rc=$?
+	t1=$(now_cs)
+	l1=$(stat_get ratelimit_stamps_lost) s1=$(stat_get ratelimit_migrations_stamped)
+	diag "st_crowd $RT_THREADS threads, 4 hops each: $out (exit $rc) in $(secs "$t0" "$t1") s; stamped +$((s1 - s0)), lost +$((l1 - l0)); about $((RT_THREADS * RT_THREADS / 65536)) pairs of tasks share a slot"
+	check "slots: st_crowd's $RT_THREADS threads all hopped" test "$rc" = 0
+	check "slots: the hops were stamped (+$((s1 - s0)) for $((RT_THREADS * 4)) hops)" \
+		test $((s1 - s0)) -ge $((RT_THREADS * 4))
+	check "slots: ratelimit_stamps_lost grew with $RT_THREADS tasks migrating (+$((l1 - l0)))" \
+		test $((l1 - l0)) -gt 0
+	check "slots: rmmod" st_unload
+	check_no_splat "slots: no splat"
+}
