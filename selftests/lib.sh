@@ -222,7 +222,7 @@ ST_DEADLINE=${ST_DEADLINE:-}
 # reference seconds: a kernel's builds, a boot's start and end, a unit of
 # the functional suite on average (about 1000 s for 38 units), the
 # two-node, 8-CPU, icount (each of its boots) and bench boots
-declare -A ST_EST=([build]=150 [build_only]=90 [boot]=40 [unit]=25 [numa]=200
+declare -A ST_EST=([build]=120 [build_only]=90 [boot]=40 [unit]=25 [numa]=200
 	[llc8]=150 [icount]=150 [bench]=450)
 # the guest pace (st_boot records it, "# pace: 400 hackbench loops in N cs")
 # of a machine as fast as the one the ST_EST figures were taken on, or

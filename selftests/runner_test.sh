@@ -296,6 +296,26 @@ PY
 expect_fail "the bench's unit tests exiting 3 with every test ok" 1 bench_unit
 expect_named "the bench's unit tests exiting 3" '^not ok .*exited 3'
 
+# --- one deadline: the machine's factor, the budget's decision -------------------------
+factor_of() {
+	(
+		ST_RUN=$tmp/factor ST_DEADLINE=$((EPOCHSECONDS + 100)) ST_PACE=${1:-1}
+		echo "$(st_factor) $(st_estimate 30) $(st_budget_ok fake "a boot" 30 >/dev/null && echo fits || echo dropped)"
+	)
+}
+rm -rf "$tmp/factor"
+mkdir -p "$tmp/factor/pace" "$tmp/factor/boots"
+f1=$(factor_of)
+echo 1200 >"$tmp/factor/pace/first"
+f2=$(factor_of) f3=$(factor_of 0.5)
+echo "tests 100 400" >"$tmp/factor/boots/one"
+f4=$(factor_of)
+if [[ $f1 == "1.000 30 fits" && $f2 == "2.000 60 fits" && $f3 == "4.000 120 dropped" && $f4 == "4.000 120 dropped" ]]; then
+	ok "budget: factor 1 with nothing measured, 2 at a pace of 1200 cs, 4 at ST_PACE=0.5 or after a boot 4x its estimate (a 30 s boot then needs 120 s: dropped with 100 s left)"
+else
+	not_ok "budget: the machine's factor: got '$f1', '$f2', '$f3', '$f4'"
+fi
+
 # --- one deadline: a run stopped by SIGTERM or by its deadline -------------------------
 # A make check in small (run.sh's own loop and stop): two kernels, one
 # job at a time, each a fake boot that hangs, then a second boot.
