@@ -388,7 +388,8 @@ st_children() {
 		echo "${p%/stat}"
 	done
 }
-# st_kill_tree PID: PID and every process below it, all listed first.
+# st_kill_tree PID: PID and every process below it, all listed first;
+# SIGKILL 2 s after SIGTERM for what is left.
 st_kill_tree() {
 	local all=("$1") i=0 c
 	while ((i < ${#all[@]})); do
@@ -396,6 +397,8 @@ st_kill_tree() {
 		i=$((i + 1))
 	done
 	kill -TERM "${all[@]}" 2>/dev/null
+	sleep 2
+	kill -KILL "${all[@]}" 2>/dev/null
 	return 0
 }
 # st_jobs_stop: once the run is stopped, its jobs stop their guests and
@@ -1066,7 +1069,9 @@ ST_GUEST_WATCHDOGS=${ST_GUEST_WATCHDOGS-rcupdate.rcu_cpu_stall_timeout=300 rcupd
 # that stops (st_stop) stops its guests at once, OUTDIR/stopped saying
 # why.  The guest learns ST_GUEST_SILENCE (st_silence=), which its
 # workloads' timeouts stay under, and its pace goes to $ST_RUN/pace
-# (st_factor).  Returns qemu's status, 124 for a hung or stopped guest.
+# (st_factor).  ST_POLL: seconds between looks at the guest (1; the
+# runner's test on its fake qemu looks more often).  Returns qemu's
+# status, 124 for a hung or stopped guest.
 st_boot() {
 	local vmlinuz=$1 initrd=$2 out=$3 pid mon rc t0=$SECONDS limit=$ST_GUEST_TIMEOUT pace=
 	shift 3
@@ -1128,11 +1133,13 @@ st_boot() {
 			rm -f "$mon.in" "$mon.out"
 			return 124
 		fi
-		sleep 1
+		sleep "${ST_POLL:-1}"
 	done
 	wait "$pid"
 	rc=$?
 	rm -f "$mon.in" "$mon.out"
+	# a terminal's SIGINT reaches qemu too: it ended with the run
+	if st_stopped; then st_stop_reason >"$out/stopped"; return 124; fi
 	return "$rc"
 }
 
