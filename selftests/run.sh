@@ -50,6 +50,8 @@ set -uo pipefail
 
 [[ $EUID == 0 ]] || st_die "run as root (installs packages, loads nothing on the host)"
 ST_SRC=${ST_SRC:-$ST_ROOT}
+# KTAP: the version line first; the plan, 1..N, comes last (st_summary)
+echo "KTAP version 1"
 START=$SECONDS
 stamp() { st_log "[$((SECONDS - START)) s] $*"; }
 # One deadline (lib.sh st_run_init): ST_BUDGET s from here, summary
