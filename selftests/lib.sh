@@ -158,37 +158,275 @@ st_summary() {
 # this shell's counters, in job order, so the summary counts every result.
 # A job's last line is "# job-end RC" (run_job); one without it died
 # (st_die, a signal), and one that ended non-zero failed: either counts.
+# replay_line and replay_end do the same a line at a time (st_jobs_pump).
 replay() {
-	local line res group desc why end="" n=0
-	while IFS= read -r line; do
-		if [[ $line =~ ^\#\ job-end\ ([0-9]+)$ ]]; then
-			end=${BASH_REMATCH[1]}
-			continue
+	local line
+	REPLAY_END='' REPLAY_N=0
+	while IFS= read -r line; do replay_line "$line"; done <"$1"
+	replay_end "$2"
+}
+# replay_line LINE: one line of a job, counted; sets REPLAY_END on its
+# "# job-end RC" and counts its results in REPLAY_N.
+replay_line() {
+	local line=$1 res group desc why
+	if [[ $line =~ ^\#\ job-end\ ([0-9]+)$ ]]; then
+		REPLAY_END=${BASH_REMATCH[1]}
+		return
+	fi
+	if [[ $line =~ ^(not\ ok|ok)\ [0-9]+\ -\ \[([^]]*)\]\ (.*)$ ]]; then
+		res=pass group=${BASH_REMATCH[2]} desc=${BASH_REMATCH[3]} why=
+		[[ ${BASH_REMATCH[1]} == 'not ok' ]] && res=fail
+		if [[ $res == pass && $desc =~ ^(.*)\ \#\ SKIP\ (.*)$ ]]; then
+			res=skip desc=${BASH_REMATCH[1]} why=${BASH_REMATCH[2]}
 		fi
-		if [[ $line =~ ^(not\ ok|ok)\ [0-9]+\ -\ \[([^]]*)\]\ (.*)$ ]]; then
-			res=pass group=${BASH_REMATCH[2]} desc=${BASH_REMATCH[3]} why=
-			[[ ${BASH_REMATCH[1]} == 'not ok' ]] && res=fail
-			if [[ $res == pass && $desc =~ ^(.*)\ \#\ SKIP\ (.*)$ ]]; then
-				res=skip desc=${BASH_REMATCH[1]} why=${BASH_REMATCH[2]}
-			fi
-			st_result "$res" "$group" "$desc" "$why"
-		elif [[ $line == '# matrix: '* ]]; then
-			ST_MATRIX+=("${line#\# matrix: }")
-		else
-			printf '%s\n' "$line"
-		fi
-		[[ $line == *ok\ [0-9]*\ -\ * ]] && n=$((n + 1))
-	done <"$1"
-	if [[ -z $end ]]; then
-		st_result fail "$2" "job ran to its end (it died after $n results; its last lines are above)"
-	elif ((end != 0)); then
-		st_result fail "$2" "job ran to its end (it exited $end after $n results)"
-	elif ((n == 0)); then
-		st_result fail "$2" "job printed results (none)"
+		st_result "$res" "$group" "$desc" "$why"
+	elif [[ $line == '# matrix: '* ]]; then
+		ST_MATRIX+=("${line#\# matrix: }")
+	else
+		printf '%s\n' "$line"
+	fi
+	[[ $line == *ok\ [0-9]*\ -\ * ]] && REPLAY_N=$((REPLAY_N + 1))
+	return 0
+}
+# replay_end GROUP [WHY]: the job's own verdict, once its output is all
+# read; WHY says why a job that died was ended (st_jobs_stop).
+replay_end() {
+	if [[ -z $REPLAY_END ]]; then
+		st_result fail "$1" "job ran to its end (it died after $REPLAY_N results${2:+, $2}; its last lines are above)"
+	elif ((REPLAY_END != 0)); then
+		st_result fail "$1" "job ran to its end (it exited $REPLAY_END after $REPLAY_N results)"
+	elif ((REPLAY_N == 0)); then
+		st_result fail "$1" "job printed results (none)"
 	fi
 }
 # run_job CMD...: CMD, then its exit status as the job's last line.
 run_job() { "$@"; echo "# job-end $?"; }
+
+# --- one deadline: budget, estimates, stop -----------------------------------
+# make check has one time budget, ST_BUDGET seconds from its start (CI's
+# 90 minutes less a margin for CI's own setup).  Its guests are stopped at
+# ST_DEADLINE, ST_BUDGET_TAIL seconds before the budget ends, which leaves
+# the time to count what they printed and print the summary.  Every boot's
+# timeout is cut to what is left (st_boot); a kernel or boot whose estimate
+# does not fit is not started, and fails by name (st_not_run: a skip in a
+# run declared short, ST_SHORT=1); SIGTERM, SIGINT or the deadline write
+# the reason to $ST_RUN/stop, which every job's guest and the jobs
+# themselves obey.  Estimates are reference seconds (ST_EST_*, the
+# README's timings) times the machine's factor (st_factor).
+ST_BUDGET=${ST_BUDGET:-4800}
+ST_BUDGET_TAIL=${ST_BUDGET_TAIL:-90}
+# seconds a stopped job has to end on its own before it is killed
+ST_STOP_GRACE=${ST_STOP_GRACE:-45}
+ST_RUN=${ST_RUN:-$ST_BUILD/run}
+ST_DEADLINE=${ST_DEADLINE:-}
+# reference seconds: a kernel's builds, a boot's start and end, a unit of
+# the functional suite on average (about 1000 s for 38 units), the
+# two-node, 8-CPU, icount (each of its boots) and bench boots
+declare -A ST_EST=([build]=120 [build_only]=90 [boot]=40 [unit]=25 [numa]=200
+	[llc8]=150 [icount]=150 [bench]=450)
+# the guest pace (st_boot records it, "# pace: 400 hackbench loops in N cs")
+# of a machine as fast as the one the ST_EST figures were taken on, or
+# slower: beside other guests, 245 to 640 cs on 2026-12-04
+ST_PACE_HOST_CS=${ST_PACE_HOST_CS:-600}
+
+# st_run_init: this run's clock, deadline and shared state ($ST_RUN).
+st_run_init() {
+	ST_T0=$EPOCHSECONDS
+	ST_DEADLINE=$((ST_T0 + ST_BUDGET - ST_BUDGET_TAIL))
+	rm -rf "$ST_RUN"
+	mkdir -p "$ST_RUN/pace" "$ST_RUN/boots"
+}
+# st_stopped: the run was told to stop (deadline, signal); its reason is
+# st_stop_reason's.
+st_stopped() { [[ -n $ST_DEADLINE && -f $ST_RUN/stop ]]; }
+st_stop_reason() { cat "$ST_RUN/stop" 2>/dev/null; }
+# st_stop REASON: stops the run; the first reason stays.
+st_stop() {
+	[[ -n $ST_DEADLINE && ! -f $ST_RUN/stop ]] || return 0
+	echo "$1" >"$ST_RUN/stop.new" && mv "$ST_RUN/stop.new" "$ST_RUN/stop"
+	st_log "stopping: $1"
+}
+# st_deadline_check: past the deadline, the run stops.
+st_deadline_check() {
+	[[ -n $ST_DEADLINE ]] && ((EPOCHSECONDS >= ST_DEADLINE)) &&
+		st_stop "the run's deadline, $((ST_DEADLINE - ST_T0)) s after its start (ST_BUDGET=$ST_BUDGET s less $ST_BUDGET_TAIL s to count and sum up)"
+	return 0
+}
+# st_factor: how much slower than the reference this machine runs: the
+# mean of measured/estimated over this run's boots that ended, else the
+# first guest's pace against ST_PACE_HOST_CS (never below 1); divided by
+# ST_PACE (0.5: the host at half speed).
+st_factor() {
+	local f pace
+	f=$(cat "$ST_RUN"/boots/* 2>/dev/null | awk '$2 > 0 { s += $3 / $2; n++ } END { if (n) printf "%.3f", s / n }')
+	if [[ -z $f ]]; then
+		# shellcheck disable=SC2012 # our own file names: the first pace measured
+		pace=$(ls -tr "$ST_RUN"/pace/ 2>/dev/null | head -n1)
+		[[ -n $pace ]] && pace=$(cat "$ST_RUN/pace/$pace")
+		f=$(awk -v p="${pace:-0}" -v r="$ST_PACE_HOST_CS" 'BEGIN { f = p / r; printf "%.3f", (f < 1 ? 1 : f) }')
+	fi
+	awk -v f="$f" -v s="${ST_PACE:-1}" 'BEGIN { printf "%.3f", (s > 0 ? f / s : f) }'
+}
+# st_estimate SECS: reference seconds at this machine's factor.
+st_estimate() { awk -v s="$1" -v f="$(st_factor)" 'BEGIN { printf "%d", s * f + 0.999 }'; }
+st_time_left() { echo $((ST_DEADLINE - EPOCHSECONDS)); }
+# st_boot_record KIND EST SECS: a boot that ran to its end: estimated
+# reference seconds and what it took, for st_factor.
+st_boot_record() {
+	[[ -n $ST_DEADLINE ]] || return 0
+	echo "$1 $2 $3" >"$ST_RUN/boots/$1.$BASHPID.$EPOCHSECONDS"
+}
+# st_not_run GROUP DESC WHY: DESC did not run: a failure naming why (the
+# run's stop reason first), a skip in a run declared short (ST_SHORT=1)
+# when only the budget dropped it.
+st_not_run() {
+	if st_stopped; then
+		st_result fail "$1" "$2: not run"
+		st_log "$1: $2: not run: the run stopped: $(st_stop_reason)"
+	elif [[ ${ST_SHORT:-0} == 1 ]]; then
+		st_result skip "$1" "$2" "not run in a short run (ST_SHORT=1): $3"
+	else
+		st_result fail "$1" "$2: not run"
+		st_log "$1: $2: not run: $3"
+	fi
+}
+# st_budget_ok GROUP DESC SECS [measured]: whether DESC, SECS reference
+# seconds (measured: seconds this run measured, not scaled), fits before
+# the deadline and the run goes on; if not, st_not_run.
+st_budget_ok() {
+	local need=$3
+	[[ -n $ST_DEADLINE ]] || return 0
+	if st_stopped; then st_not_run "$1" "$2" ""; return 1; fi
+	[[ ${4:-} == measured ]] || need=$(st_estimate "$3")
+	((EPOCHSECONDS + need <= ST_DEADLINE)) && return 0
+	st_not_run "$1" "$2" "it needs about $need s at this machine's pace (factor $(st_factor)), $(st_time_left) s are left before the deadline (ST_BUDGET=$ST_BUDGET s)"
+	return 1
+}
+
+# --- jobs, their results streamed as they come --------------------------------
+# st_job_start NAME FILE [side] -- CMD...: CMD as a background job (run_job),
+# its output in FILE, counted as it comes by st_jobs_pump; a side job (the
+# package stage) does not count against ST_JOBS.
+ST_JOB_PID=() ST_JOB_NAME=() ST_JOB_FILE=() ST_JOB_SIDE=() ST_JOB_LINES=()
+ST_JOB_END=() ST_JOB_N=() ST_JOB_DONE=() ST_JOB_WHY=()
+ST_CRITICAL=0 ST_FINISHING=0
+st_job_start() {
+	local name=$1 file=$2 side=
+	shift 2
+	[[ $1 == side ]] && { side=1; shift; }
+	[[ $1 == -- ]] && shift
+	ST_CRITICAL=1
+	: >"$file"
+	run_job "$@" >"$file" 2>&1 &
+	ST_JOB_PID+=("$!") ST_JOB_NAME+=("$name") ST_JOB_FILE+=("$file") ST_JOB_SIDE+=("$side")
+	ST_JOB_LINES+=(0) ST_JOB_END+=('') ST_JOB_N+=(0) ST_JOB_DONE+=('') ST_JOB_WHY+=('')
+	ST_CRITICAL=0
+}
+# st_job_pid NAME: the pid of job NAME (empty if none).
+st_job_pid() {
+	local i
+	for i in "${!ST_JOB_NAME[@]}"; do
+		[[ ${ST_JOB_NAME[i]} == "$1" ]] && { echo "${ST_JOB_PID[i]}"; return; }
+	done
+}
+# st_jobs_pump: every job's new complete lines into this shell's counters
+# (replay_line); a job that ended is read to its last byte and judged
+# (replay_end).
+st_jobs_pump() {
+	local i line alive n
+	ST_CRITICAL=1
+	for i in "${!ST_JOB_PID[@]}"; do
+		[[ -z ${ST_JOB_DONE[i]} ]] || continue
+		alive=1
+		kill -0 "${ST_JOB_PID[i]}" 2>/dev/null || alive=0
+		REPLAY_END=${ST_JOB_END[i]} REPLAY_N=${ST_JOB_N[i]} n=${ST_JOB_LINES[i]}
+		# a line still being written is left for the next round
+		while IFS= read -r line || { ((!alive)) && [[ -n $line ]]; }; do
+			replay_line "$line"
+			n=$((n + 1))
+		done < <(tail -n +"$((n + 1))" "${ST_JOB_FILE[i]}" 2>/dev/null)
+		ST_JOB_LINES[i]=$n ST_JOB_END[i]=$REPLAY_END ST_JOB_N[i]=$REPLAY_N
+		if ((!alive)); then
+			wait "${ST_JOB_PID[i]}" 2>/dev/null
+			replay_end "${ST_JOB_NAME[i]}" "${ST_JOB_WHY[i]}"
+			ST_JOB_DONE[i]=1
+		fi
+	done
+	ST_CRITICAL=0
+	[[ -z ${ST_PUMP_HOOK:-} ]] || "$ST_PUMP_HOOK"
+}
+# st_jobs_alive [all]: how many jobs run, side jobs only with "all".
+st_jobs_alive() {
+	local i c=0
+	for i in "${!ST_JOB_PID[@]}"; do
+		[[ -z ${ST_JOB_DONE[i]} ]] || continue
+		[[ -z ${ST_JOB_SIDE[i]} || ${1:-} == all ]] || continue
+		c=$((c + 1))
+	done
+	echo "$c"
+}
+# st_jobs_wait MAX [all]: streams the jobs' results until fewer than MAX
+# of them run; returns 1 as soon as the run is stopped.
+st_jobs_wait() {
+	while :; do
+		st_jobs_pump
+		(($(st_jobs_alive "${2:-}") < $1)) && return 0
+		st_deadline_check
+		st_stopped && return 1
+		sleep 1
+	done
+}
+# st_children PID: the pids whose parent is PID (from /proc: no procps
+# needed; a process gone meanwhile is skipped).
+st_children() {
+	local f st ppid p
+	for f in /proc/[0-9]*/stat; do
+		{ read -r st <"$f"; } 2>/dev/null || continue
+		read -r _ ppid _ <<<"${st##*) }"
+		[[ $ppid == "$1" ]] || continue
+		p=${f#/proc/}
+		echo "${p%/stat}"
+	done
+}
+# st_kill_tree PID: PID and every process below it, all listed first;
+# SIGKILL 2 s after SIGTERM for what is left.
+st_kill_tree() {
+	local all=("$1") i=0 c
+	while ((i < ${#all[@]})); do
+		while read -r c; do all+=("$c"); done < <(st_children "${all[i]}")
+		i=$((i + 1))
+	done
+	kill -TERM "${all[@]}" 2>/dev/null
+	sleep 2
+	kill -KILL "${all[@]}" 2>/dev/null
+	return 0
+}
+# st_jobs_stop: once the run is stopped, its jobs stop their guests and
+# name what they did not run; ST_STOP_GRACE s later whatever still runs
+# is killed with all its processes.  Every line they printed is counted.
+st_jobs_stop() {
+	local t=$EPOCHSECONDS i
+	while (($(st_jobs_alive all) > 0)) && ((EPOCHSECONDS - t < ST_STOP_GRACE)); do
+		st_jobs_pump
+		sleep 1
+	done
+	for i in "${!ST_JOB_PID[@]}"; do
+		[[ -z ${ST_JOB_DONE[i]} ]] || continue
+		kill -0 "${ST_JOB_PID[i]}" 2>/dev/null || continue
+		ST_JOB_WHY[i]="killed $ST_STOP_GRACE s after the run stopped: $(st_stop_reason)"
+		st_kill_tree "${ST_JOB_PID[i]}"
+	done
+	sleep 1
+	st_jobs_pump
+}
+# st_on_signal SIG: SIGTERM or SIGINT stop the run; st_finish (the
+# runner's own) counts and sums up at once, unless this shell is in the
+# middle of counting (then the runner's loop sees the stop).
+st_on_signal() {
+	st_stop "$1 (make check was killed)"
+	((ST_CRITICAL || ST_FINISHING)) && return 0
+	st_finish
+}
 
 # st_slowest_units N: the N longest guest units of this run, each from
 # the uptime on its "# RUNNING UNIT (uptime X s)" line to the next unit's
@@ -813,18 +1051,41 @@ st_build_initramfs() {
 	rm -rf "$root"
 }
 
+# The kernel's own stall detectors, at what TCG on a shared host allows:
+# a guest whose host ran other guests for a while is starved, not stuck.
+# RCU's CPU stall at its longest (300 s; 6.1 caps the expedited one at
+# 21 s), the soft lockup at 120 s (twice watchdog_thresh, 60 at most by
+# sysctl), the hung-task detector at 240 s: each still reports a real
+# hang, with its backtraces, before ST_GUEST_SILENCE (600 s) ends the guest.
+ST_GUEST_WATCHDOGS=${ST_GUEST_WATCHDOGS-rcupdate.rcu_cpu_stall_timeout=300 rcupdate.rcu_exp_cpu_stall_timeout=300000 watchdog_thresh=60 sysctl.kernel.hung_task_timeout_secs=240}
+
 # st_boot VMLINUZ INITRAMFS OUTDIR CMDLINE-EXTRA...
 # Console (kernel log) -> OUTDIR/console.log, TAP -> OUTDIR/tap.log via a
 # second serial port so printk never interleaves with results.  A guest
 # that outlives ST_GUEST_TIMEOUT gets an NMI through the monitor first: with
 # unknown_nmi_panic and panic_print=0x40 the kernel then logs every CPU's
 # backtrace (a CPU looping with IRQs off, a tail call into an original, shows where), and only
-# then is qemu killed.  Returns qemu's status, 124 for a hung guest.
+# then is qemu killed.  No boot outlives the run's deadline, and a run
+# that stops (st_stop) stops its guests at once, OUTDIR/stopped saying
+# why.  The guest learns ST_GUEST_SILENCE (st_silence=), which its
+# workloads' timeouts stay under, and its pace goes to $ST_RUN/pace
+# (st_factor).  ST_POLL: seconds between looks at the guest (1; the
+# runner's test on its fake qemu looks more often).  Returns qemu's
+# status, 124 for a hung or stopped guest.
 st_boot() {
-	local vmlinuz=$1 initrd=$2 out=$3 pid mon rc t0=$SECONDS
+	local vmlinuz=$1 initrd=$2 out=$3 pid mon rc t0=$SECONDS limit=$ST_GUEST_TIMEOUT pace=
 	shift 3
+	if [[ -n $ST_DEADLINE ]] && ((ST_DEADLINE - EPOCHSECONDS < limit)); then
+		limit=$((ST_DEADLINE - EPOCHSECONDS))
+	fi
 	mkdir -p "$out"
 	: >"$out/console.log"; : >"$out/tap.log"
+	rm -f "$out/hung" "$out/stopped"
+	st_deadline_check
+	if st_stopped || ((limit <= 0)); then
+		echo "not started: $(st_stop_reason)" >"$out/stopped"
+		return 124
+	fi
 	mon=$out/monitor
 	rm -f "$mon.in" "$mon.out"
 	mkfifo "$mon.in" "$mon.out"
@@ -835,7 +1096,7 @@ st_boot() {
 		-nographic -no-reboot -nodefaults -monitor "pipe:$mon" \
 		-serial "file:$out/console.log" -serial "file:$out/tap.log" \
 		-kernel "$vmlinuz" -initrd "$initrd" \
-		-append "console=ttyS0 panic=-1 log_buf_len=8M unknown_nmi_panic panic_print=0x40 softlockup_all_cpu_backtrace=1 $ST_MEMDEBUG $*" \
+		-append "console=ttyS0 panic=-1 log_buf_len=8M unknown_nmi_panic panic_print=0x40 softlockup_all_cpu_backtrace=1 $ST_GUEST_WATCHDOGS $ST_MEMDEBUG st_silence=$ST_GUEST_SILENCE $*" \
 		</dev/null >"$out/qemu.log" 2>&1 &
 	pid=$!
 	# drain the monitor so qemu never blocks writing to it
@@ -843,10 +1104,22 @@ st_boot() {
 	# a guest that prints nothing for ST_GUEST_SILENCE s hangs too: every
 	# unit names its groups as it starts them, and no unit is that long
 	local size=0 n seen=$SECONDS
-	rm -f "$out/hung"
 	while kill -0 "$pid" 2>/dev/null; do
 		n=$(stat -c %s "$out/tap.log")
 		((n != size)) && size=$n seen=$SECONDS
+		if [[ -z $pace && -n $ST_DEADLINE ]] && ((n > 0)); then
+			# the guest's third line; "?" in a boot with counts of its own
+			pace=$(head -n 20 "$out/tap.log" | tr -d '\r' | sed -n 's/^# pace: 400 hackbench loops in \([^ ]*\) cs.*/\1/p' | head -n1)
+			[[ $pace =~ ^[0-9]+$ ]] && echo "$pace" >"$ST_RUN/pace/${out//\//_}"
+		fi
+		((SECONDS - t0 >= limit && limit < ST_GUEST_TIMEOUT)) && st_deadline_check
+		if st_stopped; then
+			st_stop_reason >"$out/stopped"
+			kill "$pid" 2>/dev/null; sleep 2; kill -9 "$pid" 2>/dev/null
+			wait "$pid" 2>/dev/null
+			rm -f "$mon.in" "$mon.out"
+			return 124
+		fi
 		if ((SECONDS - t0 >= ST_GUEST_TIMEOUT || SECONDS - seen >= ST_GUEST_SILENCE)); then
 			if ((SECONDS - seen >= ST_GUEST_SILENCE)); then
 				echo "silent for ${ST_GUEST_SILENCE} s" >"$out/hung"
@@ -860,11 +1133,13 @@ st_boot() {
 			rm -f "$mon.in" "$mon.out"
 			return 124
 		fi
-		sleep 1
+		sleep "${ST_POLL:-1}"
 	done
 	wait "$pid"
 	rc=$?
 	rm -f "$mon.in" "$mon.out"
+	# a terminal's SIGINT reaches qemu too: it ended with the run
+	if st_stopped; then st_stop_reason >"$out/stopped"; return 124; fi
 	return "$rc"
 }
 
@@ -1005,16 +1280,23 @@ st_icount_results() {
 		pct2='' rest2=''
 		[[ -z $log2 ]] ||
 			read -r pct2 rest2 < <(awk -v c="$c" '$1 == c { $1 = ""; print }' <<<"$second")
+		# the names carry no figure, so they are the same every run: the
+		# figures follow on a '#' line
 		if [[ -n $pct ]] && st_icount_within "$pct"; then
-			st_result pass "$label" "icount: $c costs $pct% instructions per round trip (<= $ST_IC_MAX_PCT%; $rest)"
+			st_result pass "$label" "icount: $c costs at most $ST_IC_MAX_PCT% instructions per round trip"
+			st_log "icount: $c costs $pct% instructions per round trip (<= $ST_IC_MAX_PCT%; $rest)"
 		elif [[ -n $pct2 ]] && st_icount_within "$pct2"; then
-			st_result pass "$label" "icount: $c costs $pct2% instructions per round trip in a second boot (<= $ST_IC_MAX_PCT%; $rest2), ${pct:-not measured (never apart)}${pct:+%} in the first${rest:+ ($rest)}"
+			st_result pass "$label" "icount: $c costs at most $ST_IC_MAX_PCT% instructions per round trip in a second boot"
+			st_log "icount: $c costs $pct2% instructions per round trip in a second boot (<= $ST_IC_MAX_PCT%; $rest2), ${pct:-not measured (never apart)}${pct:+%} in the first${rest:+ ($rest)}"
 		elif [[ -n $pct && -n $log2 ]]; then
-			st_result fail "$label" "icount: $c costs over $ST_IC_MAX_PCT% instructions per round trip in two independent boots: $pct% ($rest), ${pct2:-not measured}${pct2:+%} (${rest2:-})"
+			st_result fail "$label" "icount: $c costs at most $ST_IC_MAX_PCT% instructions per round trip in one of two independent boots"
+			st_log "icount: $c costs over $ST_IC_MAX_PCT% instructions per round trip in two independent boots: $pct% ($rest), ${pct2:-not measured}${pct2:+%} (${rest2:-})"
 		elif [[ -n $pct ]]; then
-			st_result fail "$label" "icount: $c costs $pct% instructions per round trip (<= $ST_IC_MAX_PCT%; $rest)"
+			st_result fail "$label" "icount: $c costs at most $ST_IC_MAX_PCT% instructions per round trip"
+			st_log "icount: $c costs $pct% instructions per round trip (<= $ST_IC_MAX_PCT%; $rest)"
 		elif [[ -n $pct2 ]]; then
-			st_result fail "$label" "icount: $c costs $pct2% instructions per round trip in a second boot (<= $ST_IC_MAX_PCT%; $rest2), not measured (never apart) in the first"
+			st_result fail "$label" "icount: $c costs at most $ST_IC_MAX_PCT% instructions per round trip in a second boot"
+			st_log "icount: $c costs $pct2% instructions per round trip in a second boot (<= $ST_IC_MAX_PCT%; $rest2), not measured (never apart) in the first"
 		fi
 	done
 }
@@ -1037,15 +1319,79 @@ st_icount_pcts() {
 }
 st_icount_within() { awk -v p="$1" -v x="$ST_IC_MAX_PCT" 'BEGIN { exit !(p <= x) }'; }
 
-# st_guest_verdict LABEL RC DIR: a guest's KTAP (DIR/tap.log) into the
-# results, then one failure where it hung (RC 124: the last "# RUNNING"
-# names where), died before its plan or stopped short of it, and the
-# console's tail (DIR/console.log) when anything failed.
+# --- what a guest must run, and what it did ------------------------------------
+# The units a boot runs come from one list: guest/tests.sh's ALL_UNITS
+# (st_only picks, st_skip keeps a unit in the plan as a skip), the
+# units_run line of any other mode's script (numa, icount, benchsmoke).
+# The guest prints its plan ("# plan: UNIT..."); the host computes its
+# own from the same list and the boot's words, and the two must agree.
+# st_plan_units MODE: that list, one line.
+st_plan_units() {
+	local f
+	for f in "$ST_TESTS/guest/$1.sh" "$ST_ROOT/bench/guest/$1.sh"; do
+		[[ -f $f ]] || continue
+		if grep -q '^ALL_UNITS="' "$f"; then
+			awk '/^ALL_UNITS="/ { on = 1; sub(/^ALL_UNITS="/, "") }
+				on { if (sub(/".*/, "")) { print; exit } print }' "$f" | tr -s ' \t\n' '   '
+		else
+			sed -n 's/^units_run //p' "$f" | tail -n1
+		fi
+		return 0
+	done
+	return 1
+}
+# st_plan MODE WORDS...: the boot's plan into ST_PLAN (its units in
+# order), ST_PLAN_RUNS (how many run, skips and whole_run aside) and
+# ST_PLAN_UNKNOWN (names in st_only or st_skip that are no unit: the
+# guest then runs a failing unit, unknown_units, first).  The last
+# st_only= and st_skip= win, as in the guest (st_arg).
+st_plan() {
+	local mode=$1 all only='' skip='' words=() w u out=''
+	shift
+	ST_PLAN='' ST_PLAN_RUNS=0 ST_PLAN_UNKNOWN=''
+	all=$(st_plan_units "$mode") || return 1
+	read -ra words <<<"$all"
+	all=${words[*]}
+	if ! grep -q '^ALL_UNITS="' "$ST_TESTS/guest/$mode.sh" 2>/dev/null; then
+		ST_PLAN=$all
+		for u in $all; do [[ $u == whole_run ]] || ST_PLAN_RUNS=$((ST_PLAN_RUNS + 1)); done
+		return 0
+	fi
+	for w in "$@"; do
+		case $w in st_only=*) only=${w#st_only=} ;; st_skip=*) skip=${w#st_skip=} ;; esac
+	done
+	for u in ${only//,/ } ${skip//,/ }; do
+		[[ " $all " == *" $u "* ]] || ST_PLAN_UNKNOWN+="${ST_PLAN_UNKNOWN:+ }$u"
+	done
+	[[ -z $ST_PLAN_UNKNOWN ]] || out=unknown_units
+	for u in $all; do
+		[[ -z $only || ",$only," == *",$u,"* ]] || continue
+		out+="${out:+ }$u"
+		[[ ",$skip," == *",$u,"* ]] || ST_PLAN_RUNS=$((ST_PLAN_RUNS + 1))
+	done
+	ST_PLAN="$out${out:+ }whole_run"
+}
+
+# Kernel reports (guest/lib.sh's SPLAT, the one list of both sides).
+ST_SPLAT=$(SPLAT='' && eval "$(grep -E '^SPLAT=' "$ST_TESTS/guest/lib.sh")" && printf '%s' "$SPLAT")
+
+# st_guest_verdict LABEL RC DIR [MODE WORDS...]: a guest's KTAP
+# (DIR/tap.log) into the results, then one failure where it was stopped
+# with the run (DIR/stopped), hung (RC 124: the last "# RUNNING" names
+# where), died before its plan, stopped short of it, or qemu exited
+# non-zero after it; with MODE, its plan against the host's (st_plan
+# MODE WORDS); the console after the guest's last result (an oops at
+# poweroff, which no unit's dmesg check sees); and the console's tail
+# (DIR/console.log) when anything failed.
 st_guest_verdict() {
-	local label=$1 rc=$2 dir=$3 last fails_before=$ST_FAIL
+	local label=$1 rc=$2 dir=$3 last fails_before=$ST_FAIL got after
+	shift 3
 	st_ingest_tap "$label" "$dir/tap.log"
-	if ((rc == 124)); then
-		last=$(grep -a '^# RUNNING' "$dir/tap.log" | tail -n1 | tr -d '\r')
+	last=$(grep -a '^# RUNNING' "$dir/tap.log" | tail -n1 | tr -d '\r')
+	if [[ -f $dir/stopped ]]; then
+		st_result fail "$label" "guest ran to its end (stopped with the run)"
+		st_log "$label: $(cat "$dir/stopped"); last group: ${last#\# RUNNING }; $ST_TAP_COUNT of ${ST_TAP_PLAN:-?} results"
+	elif ((rc == 124)); then
 		st_result fail "$label" "guest hung: $(cat "$dir/hung" 2>/dev/null || echo 'no end within its timeout'), killed (last group: ${last#\# RUNNING }; NMI backtraces in the console log)"
 		st_log "last lines of $label's results:"
 		tail -n 15 "$dir/tap.log" | tr -d '\r' | sed 's/^/#   tap: /'
@@ -1053,6 +1399,30 @@ st_guest_verdict() {
 		st_result fail "$label" "guest died before printing its plan (panic or crash; qemu rc $rc)"
 	elif ((ST_TAP_PLAN != ST_TAP_COUNT)); then
 		st_result fail "$label" "guest plan 1..$ST_TAP_PLAN but $ST_TAP_COUNT results"
+	elif ((rc != 0)); then
+		st_result fail "$label" "qemu exited 0 after the guest's last result (it exited $rc)"
+	fi
+	if (($#)) && [[ -n $ST_TAP_PLAN ]] && st_plan "$@"; then
+		got=$(tr -d '\r' <"$dir/tap.log" | sed -n 's/^# plan: //p' | head -n1)
+		if [[ -n $ST_PLAN_UNKNOWN ]]; then
+			st_result fail "$label" "st_only and st_skip name units of this boot (unknown: $ST_PLAN_UNKNOWN)"
+		fi
+		if [[ $got == "$ST_PLAN" ]] && (($(wc -w <<<"$got") == ST_TAP_PLAN)); then
+			st_result pass "$label" "the guest's plan is the host's"
+		else
+			st_result fail "$label" "the guest's plan is the host's"
+			st_log "  host:  $ST_PLAN"
+			st_log "  guest: ${got:-(no plan line)}, 1..$ST_TAP_PLAN"
+		fi
+	fi
+	if [[ ! -f $dir/stopped ]] && ((rc != 124)) && grep -aq '^st-guest: done' "$dir/console.log" 2>/dev/null; then
+		after=$(tr -d '\r' <"$dir/console.log" | sed -n '/^st-guest: done/,$p' | grep -aE "$ST_SPLAT" | head -n 10)
+		if [[ -z $after ]]; then
+			st_result pass "$label" "no kernel report on the console after the guest's last result"
+		else
+			st_result fail "$label" "no kernel report on the console after the guest's last result: $(grep -aoE "$ST_SPLAT" <<<"$after" | head -n1)"
+			while IFS= read -r last; do echo "#   console after the last result: $last"; done <<<"$after"
+		fi
 	fi
 	if ((ST_FAIL > fails_before)); then
 		st_log "console log of $label (last 150 lines, full: $dir/console.log):"
@@ -1071,12 +1441,12 @@ st_guest_verdict() {
 # CPU in most runs of a boot): the first boot reports it
 # ("# icount_lost", st_ic_second=1), the second must measure it.
 st_icount_measure() {
-	local label=$1 out=$2 rc first lost second=''
+	local label=$1 out=$2 rc first lost second='' t0=$SECONDS
 	shift 2
 	rm -rf "${out:?}-2"
 	st_icount_boot "$out" "$@" st_ic_second=1
 	rc=$?
-	st_guest_verdict "$label" "$rc" "$out"
+	st_guest_verdict "$label" "$rc" "$out" icount
 	st_icount_table "$label" "$out/tap.log" | sed 's/^/# /'
 	first=$(st_icount_pcts "$out/tap.log")
 	lost=$(tr -d '\r' <"$out/tap.log" | sed -n 's/^# icount_lost//p' | head -n1)
@@ -1084,11 +1454,14 @@ st_icount_measure() {
 		{ [[ -n $first ]] && ! awk -v x="$ST_IC_MAX_PCT" '$2 > x { exit 1 }' <<<"$first"; }; then
 		if [[ -n $lost ]]; then st_log "$label: never measured apart:$lost; a second, independent boot"
 		else st_log "$label: a configuration over $ST_IC_MAX_PCT%, a second, independent boot"; fi
-		st_icount_boot "$out-2" "$@"
-		rc=$?
-		st_guest_verdict "$label, second boot" "$rc" "$out-2"
-		st_icount_table "$label, second boot" "$out-2/tap.log" | sed 's/^/# /'
-		second=$out-2/tap.log
+		# as long as the first, which this run just measured
+		if st_budget_ok "$label" "icount: a second, independent boot" $((SECONDS - t0)) measured; then
+			st_icount_boot "$out-2" "$@"
+			rc=$?
+			st_guest_verdict "$label, second boot" "$rc" "$out-2" icount
+			st_icount_table "$label, second boot" "$out-2/tap.log" | sed 's/^/# /'
+			second=$out-2/tap.log
+		fi
 	fi
 	st_icount_results "$label" "$out/tap.log" "$second"
 }

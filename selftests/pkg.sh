@@ -503,7 +503,7 @@ pkg_ko_close() {
 pkg_ko_wait() {
 	local k=$1 pid=$2 f=$ST_BUILD/pkg/ko/$1/status
 	PKG_KO_READY='' PKG_KO_WHY=''
-	while [[ ! -f $f ]] && kill -0 "$pid" 2>/dev/null; do sleep 2; done
+	while [[ ! -f $f ]] && kill -0 "$pid" 2>/dev/null && ! st_stopped; do sleep 2; done
 	if [[ $(cat "$f" 2>/dev/null) == verified ]]; then
 		PKG_KO_READY=$k
 		return 0

@@ -28,10 +28,13 @@
 # boots of the 6.12 kernel), ST_OPS_BOOT=0 (skip the direct_hooks=0 boot
 # of Debian 13's 6.12), ST_LLC8_BOOT=0 (skip sync_short's 8-CPU boot),
 # ST_SMP=4, ST_GUEST_TIMEOUT=2400 (s per boot), ST_GUEST_SILENCE=600 (s
-# without a new result: a hung guest), ST_BUDGET=4500 (s for the whole
-# run: optional boots that would end past it are skipped, and say so),
-# ST_FRESH=1 (chroots rebuilt from nothing), ST_GUEST_ARGS="st_only=knobs
-# st_hb_loops=400 st_mig_reps=2", ST_SRC=tree to test (default: this repo).
+# without a new result: a hung guest), ST_BUDGET=4800 (s for the whole
+# run, summary included: see "one deadline" below), ST_SHORT=1 (a run
+# declared short: what the budget drops is a skip, not a failure),
+# ST_PACE=0.5 (the machine taken as half as fast again: every estimate
+# doubled), ST_FRESH=1 (chroots rebuilt from nothing),
+# ST_GUEST_ARGS="st_only=knobs st_hb_loops=400 st_mig_reps=2", ST_SRC=tree
+# to test (default: this repo).
 # The last line is "N passed, N failed[, N skipped]"; exit 1 if any failed.
 set -uo pipefail
 # shellcheck source=selftests/lib.sh source-path=SCRIPTDIR/..
@@ -47,21 +50,35 @@ set -uo pipefail
 
 [[ $EUID == 0 ]] || st_die "run as root (installs packages, loads nothing on the host)"
 ST_SRC=${ST_SRC:-$ST_ROOT}
+# KTAP: the version line first; the plan, 1..N, comes last (st_summary)
+echo "KTAP version 1"
 START=$SECONDS
 stamp() { st_log "[$((SECONDS - START)) s] $*"; }
-# The run's time budget, inside CI's 90 minutes: an optional boot (the
-# direct_hooks=0 suite, the two-node boot, the hook cost, the bench smoke)
-# that would end past it is skipped, and the skip says so.
-ST_BUDGET=${ST_BUDGET:-4500}
-# budget_ok GROUP DESC NEED: whether NEED more seconds fit; if not, a skip.
-budget_ok() {
-	local used=$((SECONDS - START))
-	((used + $3 <= ST_BUDGET)) && return 0
-	st_result skip "$1" "$2" "time budget: $used s of ST_BUDGET=$ST_BUDGET s used, it needs about $3 s more"
-	return 1
+# One deadline (lib.sh st_run_init): ST_BUDGET s from here, summary
+# included.  Kernels run as jobs whose results are counted as they come;
+# a kernel or boot that does not fit is not started and fails by name;
+# at the deadline, or on SIGTERM or SIGINT, the guests stop, what they
+# printed is counted, what did not run fails by name, and the summary
+# follows (finish).
+st_run_init
+trap 'st_on_signal SIGTERM' TERM
+trap 'st_on_signal SIGINT' INT
+# what is left to do, each named as not run if the run stops first
+TODO=("host setup" "the runner's own test" "the support matrix test"
+	"the fidelity pages test" "unit tests"
+	"the bench's unit tests" lint "Debian package stage")
+STARTED=()
+HOST_STATE_TAKEN=
+done_stage() {
+	local t=() x
+	for x in "${TODO[@]}"; do [[ $x == "$1" ]] || t+=("$x"); done
+	TODO=("${t[@]}")
+	st_deadline_check
+	! st_stopped || st_finish
 }
 # stage_on VAR GROUP DESC: whether the stage VAR (ST_ICOUNT...) is on; off,
 # a skip that names it.
+# shellcheck disable=SC2317 # run in the kernel jobs
 stage_on() {
 	[[ ${!1:-1} == 1 ]] && return 0
 	st_result skip "$2" "$3" "$1=${!1}"
@@ -69,6 +86,7 @@ stage_on() {
 }
 # before anything is installed: what the user has of sched_tune
 HOST_STATE_BEFORE=$(st_host_state)
+HOST_STATE_TAKEN=1
 
 stamp "host setup"
 # ST_FRESH=1: the chroots made anew (debootstrap, apt), as a new machine
@@ -79,6 +97,7 @@ if [[ ${ST_FRESH:-0} == 1 ]]; then
 fi
 st_ensure_host
 if [[ ${ST_BENCH_SMOKE:-1} == 1 ]]; then st_apt_install "${BENCH_PKGS[@]}"; fi
+done_stage "host setup"
 
 # --- unit tests (selftests/unit, KTAP on stdout) -----------------------------
 run_unit() {
@@ -103,6 +122,7 @@ run_unit() {
 
 # --- one kernel: build, static checks, boot --------------------------------------
 # run_kernel KVER [build-only]
+# shellcheck disable=SC2317 # run through st_job_start
 run_kernel() {
 	local kver=$1 out=$ST_BUILD/$1 warn last rc desc
 	stamp "kernel $kver: build"
@@ -187,15 +207,14 @@ run_kernel() {
 	ops_skip+=,modprobe,cache_topology,cache_bad_input,soak
 	# shellcheck disable=SC2086 # ST_GUEST_ARGS is a list of words on purpose
 	ST_QEMU_SMP="$ST_SMP,sockets=1,cores=$((ST_SMP / 2)),threads=2" \
-		guest_run "$kver" "$out/guest" tests st_topology=smt $skip ${ST_GUEST_ARGS:-}
+		guest_run "$kver" "$out/guest" tests st_topology=smt $skip ${ST_GUEST_ARGS:-} || return 0
 	local boot=main
 	[[ " ${SHORT[*]} " == *" $kver "* ]] && boot=short
 	st_support_assert "$kver" "$kver" "$boot" "$out/guest/tap.log"
 	# The ftrace_ops fallback, which the boots above never take: the whole
 	# functional suite again, every load with direct_hooks=0, on one 6.12.
-	local main_secs=$GUEST_SECS desc="the functional suite with direct_hooks=0"
-	if [[ $kver == "$K612_OPS" ]] && stage_on ST_OPS_BOOT "$kver direct_hooks=0" "$desc" &&
-		budget_ok "$kver direct_hooks=0" "$desc" "$main_secs"; then
+	desc="the functional suite with direct_hooks=0"
+	if [[ $kver == "$K612_OPS" ]] && stage_on ST_OPS_BOOT "$kver direct_hooks=0" "$desc"; then
 		# shellcheck disable=SC2086
 		ST_QEMU_SMP="$ST_SMP,sockets=1,cores=$((ST_SMP / 2)),threads=2" \
 			guest_run "$kver direct_hooks=0" "$out/guest-ops" tests st_topology=smt \
@@ -207,8 +226,7 @@ run_kernel() {
 	local numa_log=$out/guest/tap.log
 	desc="numa_scan in a two-node boot"
 	if [[ $(st_guest_feature "$out/guest/tap.log" numa_scan) != unsupported ]] &&
-		stage_on ST_NUMA_BOOT "$kver numa" "$desc" &&
-		budget_ok "$kver numa" "$desc" $((main_secs / 3)); then
+		stage_on ST_NUMA_BOOT "$kver numa" "$desc"; then
 		# shellcheck disable=SC2086
 		ST_QEMU_SMP="$ST_SMP,sockets=2" ST_QEMU_EXTRA="$ST_NUMA_QEMU" \
 			guest_run "$kver numa" "$out/guest-numa" numa ${ST_GUEST_ARGS:-}
@@ -222,8 +240,7 @@ run_kernel() {
 	desc="sync_short in an 8-CPU LLC"
 	if [[ $kver != "$K612_OPS" || $kver == "$K612" ]] && [[ $boot == main ]] &&
 		[[ $(st_guest_feature "$out/guest/tap.log" sync_short) != unsupported ]] &&
-		stage_on ST_LLC8_BOOT "$kver llc8" "$desc" &&
-		budget_ok "$kver llc8" "$desc" $((main_secs / 4)); then
+		stage_on ST_LLC8_BOOT "$kver llc8" "$desc"; then
 		# shellcheck disable=SC2086
 		ST_QEMU_SMP="8,sockets=1,cores=8,threads=1" \
 			guest_run "$kver llc8" "$out/guest-llc8" tests st_only=sync_short \
@@ -233,14 +250,14 @@ run_kernel() {
 	# with its hooks in and its decisions stock under 2% (docs/hook-cost.md)
 	desc="hook cost in instructions (qemu icount), short"
 	if [[ $kver == "$K612" ]] && stage_on ST_ICOUNT "$kver icount" "$desc" &&
-		budget_ok "$kver icount" "$desc" 300; then
+		st_budget_ok "$kver icount" "$desc" "${ST_EST[icount]}"; then
 		stamp "$kver icount: hook cost, short"
 		st_icount_short "$kver icount" "$out/icount"
 	fi
 	# sched-tune-bench's smoke run (bench/README.md): one more boot, 6.12 only
 	desc="sched-tune-bench smoke run"
 	if [[ $kver == "$K612" ]] && stage_on ST_BENCH_SMOKE "$kver bench" "$desc" &&
-		budget_ok "$kver bench" "$desc" 600; then
+		st_budget_ok "$kver bench" "$desc" "${ST_EST[bench]}"; then
 		stamp "$kver bench: smoke run"
 		BENCH_BUILD=0 st_bench_smoke "$kver"
 	fi
@@ -268,16 +285,120 @@ ST_NUMA_QEMU="-object memory-backend-ram,id=m0,size=1G -object memory-backend-ra
 	-numa node,nodeid=1,cpus=$((ST_SMP / 2))-$((ST_SMP - 1)),memdev=m1"
 
 # guest_run LABEL OUTDIR MODE [WORDS...]: boots the kernel with the
-# initramfs in OUTDIR/.., runs /st/MODE.sh and counts its KTAP as LABEL.
+# initramfs in OUTDIR/.., runs /st/MODE.sh and counts its KTAP as LABEL,
+# its plan against the host's (st_plan MODE WORDS).  A boot whose
+# estimate (a unit's reference seconds per unit it runs) does not fit
+# before the deadline is not started and fails as $desc (the caller's)
+# not run; one that ran its plan records how long it took (st_factor).
+# shellcheck disable=SC2317 # run by run_kernel
 guest_run() {
-	local label=$1 gout=$2 mode=$3 rc t0=$SECONDS
+	local label=$1 gout=$2 mode=$3 rc t0=$SECONDS est
 	shift 3
-	stamp "$label: boot ($ST_QEMU_SMP vCPUs, timeout ${ST_GUEST_TIMEOUT}s)"
+	mkdir -p "$gout"
+	: >"$gout/tap.log"
+	st_plan "$mode" "$@"
+	est=$((ST_EST[boot] + ST_EST[unit] * ST_PLAN_RUNS))
+	[[ $mode == numa ]] && est=${ST_EST[numa]}
+	st_budget_ok "$label" "${desc:-the guest tests}" "$est" || return 1
+	stamp "$label: boot ($ST_QEMU_SMP vCPUs, timeout ${ST_GUEST_TIMEOUT}s, $(st_time_left) s left before the deadline)"
 	st_boot "$ST_VMLINUZ" "$(dirname "$gout")/initramfs.cpio" "$gout" st_mode="$mode" "$@"
 	rc=$?
 	GUEST_SECS=$((SECONDS - t0))
-	stamp "$label: guest exited (qemu rc $rc) after $GUEST_SECS s"
-	st_guest_verdict "$label" "$rc" "$gout"
+	stamp "$label: guest exited (qemu rc $rc) after $GUEST_SECS s, estimated $(st_estimate "$est") s (factor $(st_factor))"
+	st_guest_verdict "$label" "$rc" "$gout" "$mode" "$@"
+	if [[ ! -f $gout/stopped ]] && ((rc == 0)) && [[ $ST_TAP_PLAN == "$ST_TAP_COUNT" ]]; then
+		st_boot_record "$mode" "$est" "$GUEST_SECS"
+	fi
+}
+
+# kernel_estimate KVER: reference seconds of KVER's job as run_kernel
+# runs it (builds, the main boot by its units, the boots it adds).
+kernel_estimate() {
+	local k=$1 s=${ST_EST[build]} main short=
+	if [[ " ${KERNELS[*]} " != *" $k "* ]]; then
+		echo "${ST_EST[build_only]}"
+		return
+	fi
+	[[ " ${SHORT[*]} " == *" $k "* ]] && short=1
+	# shellcheck disable=SC2086 # lists of words
+	if [[ -n $short ]]; then st_plan tests $ST_SHORT_ARGS ${ST_GUEST_ARGS:-}
+	else st_plan tests ${ST_GUEST_ARGS:-}; fi
+	main=$((ST_EST[boot] + ST_EST[unit] * ST_PLAN_RUNS))
+	s=$((s + main))
+	# the direct_hooks=0 boot leaves about a third of the units out
+	[[ $k == "$K612_OPS" && $k != "$K612" && ${ST_OPS_BOOT:-1} == 1 ]] && s=$((s + main * 2 / 3))
+	if [[ -z $short ]]; then
+		[[ ${ST_NUMA_BOOT:-1} == 1 && $k != 6.1.* ]] && s=$((s + ST_EST[numa]))
+		[[ ($k != "$K612_OPS" || $k == "$K612") && ${ST_LLC8_BOOT:-1} == 1 ]] && s=$((s + ST_EST[llc8]))
+	fi
+	[[ $k == "$K612" && ${ST_ICOUNT:-1} == 1 ]] && s=$((s + ST_EST[icount]))
+	[[ $k == "$K612" && ${ST_BENCH_SMOKE:-1} == 1 ]] && s=$((s + ST_EST[bench]))
+	echo "$s"
+}
+
+# plan_check (st_jobs_pump's hook): once the first guest has said its
+# pace, and again once a boot has run to its end, what the rest of the
+# plan needs at this machine's pace against what is left: kernels
+# running (less what they ran so far) and those to come, in ST_JOBS
+# lanes.  Said, not counted: a kernel or boot that does not fit fails
+# by name when its turn comes.
+PLAN_SAID=
+# shellcheck disable=SC2317 # run through ST_PUMP_HOOK
+plan_check() {
+	local why k e lanes=() i min end=0
+	if compgen -G "$ST_RUN/boots/*" >/dev/null; then why=boots
+	elif compgen -G "$ST_RUN/pace/*" >/dev/null; then why=pace
+	else return 0; fi
+	[[ $PLAN_SAID != *"$why"* ]] || return 0
+	PLAN_SAID+=" $why"
+	for ((i = 0; i < ST_JOBS; i++)); do lanes+=(0); done
+	for k in "${KERNELS[@]}" "${BUILD_ONLY[@]}"; do
+		[[ -n ${K_START[$k]:-} || " ${STARTED[*]} " != *" $k "* ]] || continue
+		e=$(st_estimate "$(kernel_estimate "$k")")
+		[[ -z ${K_START[$k]:-} ]] || e=$((e - (EPOCHSECONDS - K_START[$k])))
+		((e > 0)) || e=0
+		min=0
+		for ((i = 1; i < ST_JOBS; i++)); do ((lanes[i] < lanes[min])) && min=$i; done
+		lanes[min]=$((lanes[min] + e))
+	done
+	for i in "${lanes[@]}"; do ((i > end)) && end=$i; done
+	if ((EPOCHSECONDS + end <= ST_DEADLINE)); then
+		st_log "budget: at this machine's pace (factor $(st_factor), from its $why) the rest of the plan needs about $end s; $(st_time_left) s are left before the deadline"
+	else
+		st_log "budget: at this machine's pace (factor $(st_factor), from its $why) the rest of the plan needs about $end s, $(st_time_left) s are left before the deadline (ST_BUDGET=$ST_BUDGET s): what does not fit fails as not run"
+	fi
+}
+
+# st_finish (lib.sh st_on_signal calls it too): once the kernels ended,
+# or the run stopped (its jobs then stop their guests, and are killed
+# after ST_STOP_GRACE s), counts everything they printed, names what did
+# not run, checks the machine's own state, and sums up.
+st_finish() {
+	local t k
+	ST_FINISHING=1
+	st_stopped && st_jobs_stop
+	for t in "${TODO[@]}"; do st_not_run host "$t" ""; done
+	for k in "${KERNELS[@]}" "${BUILD_ONLY[@]}"; do
+		[[ " ${STARTED[*]} " == *" $k "* ]] || st_not_run "$k" "build and boots" ""
+	done
+	# last: nothing the user had of sched_tune changed (DKMS registration and
+	# trees, modules, key, package, configuration)
+	if [[ -z $HOST_STATE_TAKEN ]]; then
+		:
+	elif [[ $(st_host_state) == "$HOST_STATE_BEFORE" ]]; then
+		st_result pass host "the machine's own sched_tune state is unchanged ($(grep -c . <<<"$HOST_STATE_BEFORE") entries: DKMS, /usr/src, modules, key, package, config)"
+	else
+		st_result fail host "the machine's own sched_tune state is unchanged"
+		diff <(echo "$HOST_STATE_BEFORE") <(st_host_state) | sed 's/^/#   /'
+	fi
+	stamp "done"
+	echo "#"
+	echo "# the ten slowest guest units:"
+	st_slowest_units 10 | sed 's/^/#   /'
+	print_matrix
+	st_summary
+	((ST_FAIL == 0)) && exit 0
+	exit 1
 }
 
 mkdir -p "$ST_BUILD"
@@ -312,6 +433,14 @@ done
 K612=$(st_resolve_kver backports) || exit 1
 # the direct_hooks=0 boot: the other 6.12, whose lane is shorter
 K612_OPS=$(st_resolve_kver trixie) || exit 1
+# Kernels that are built and checked but not booted: the same series as a
+# booted one (bookworm-security's 6.12 is 6.12.y like the others).
+BUILD_ONLY=()
+for k in ${ST_BUILD_ONLY-security612 stable-cloud trixie-cloud trixie-backports-cloud}; do
+	kv=$(st_resolve_kver "$k") || exit 1
+	st_log "kernel '$k': $kv (build only)"
+	BUILD_ONLY+=("$kv")
+done
 # a heads-up, no result: Debian kernels past what the gate checked
 st_newer_kernels
 st_log "source tree: $ST_SRC ($(git -C "$ST_SRC" describe --always --dirty 2>/dev/null || echo 'not git'))"
@@ -331,64 +460,52 @@ host_test() {
 }
 stamp "the runner's own test (selftests/runner_test.sh)"
 host_test runner runner_test.sh
+done_stage "the runner's own test"
 stamp "the support matrix (selftests/support_test.sh, support-matrix, README.md)"
 host_test support support_test.sh
+done_stage "the support matrix test"
 stamp "the fidelity pages (selftests/fidelity_test.sh, docs/features)"
 host_test fidelity fidelity_test.sh
+done_stage "the fidelity pages test"
 st_support_data_check host
 st_support_readme_check "$ST_SRC/README.md" host
 stamp "unit tests"
 run_unit
+done_stage "unit tests"
 st_bench_unit
+done_stage "the bench's unit tests"
 stamp "lint: shellcheck, checkpatch --strict"
 ST_ROOT=$ST_SRC st_lint lint
+done_stage lint
 # The package stage (chroots, apt, DKMS builds) runs beside the kernels.
 stamp "Debian package (selftests/pkg.sh), in the background"
 # a kernel job waits for the stage's verified modules: none of an earlier run
 rm -rf "$ST_BUILD/pkg/ko"
-run_job run_pkg >"$ST_BUILD/pkg.results" 2>&1 &
-PKG_PID=$!
+st_job_start pkg "$ST_BUILD/pkg.results" side -- run_pkg
+PKG_PID=$(st_job_pid pkg)
+done_stage "Debian package stage"
 # Kernels run as jobs, ST_JOBS at a time (one single-threaded qemu per
-# host core); each job's output is replayed in kernel order.
+# host core), each started only if its estimate fits before the deadline;
+# their results are counted as they come (st_jobs_pump).
 ST_JOBS=${ST_JOBS:-$(nproc)}
-# Kernels that are built and checked but not booted: the same series as a
-# booted one (bookworm-security's 6.12 is 6.12.y like the others).
-BUILD_ONLY=()
-for k in ${ST_BUILD_ONLY-security612 stable-cloud trixie-cloud trixie-backports-cloud}; do
-	kv=$(st_resolve_kver "$k") || exit 1
-	st_log "kernel '$k': $kv (build only)"
-	BUILD_ONLY+=("$kv")
-done
-# kernel_jobs: how many kernel jobs still run (the package job aside)
-kernel_jobs() { jobs -rp | grep -cvx "$PKG_PID"; }
+declare -A K_START=()
+ST_PUMP_HOOK=plan_check
 for k in "${KERNELS[@]}" "${BUILD_ONLY[@]}"; do
-	while (($(kernel_jobs) >= ST_JOBS)); do wait -n; done
+	st_jobs_wait "$ST_JOBS" || st_finish
+	STARTED+=("$k")
+	st_budget_ok "$k" "build and boots" "$(kernel_estimate "$k")" || continue
 	mkdir -p "$ST_BUILD/$k"
+	K_START[$k]=$EPOCHSECONDS
 	if [[ " ${SHORT[*]} " == *" $k "* ]]; then
 		# the user's ST_GUEST_ARGS come last and win (st_arg takes the last)
 		ST_NUMA_BOOT="0 (a short boot)" ST_GUEST_ARGS="$ST_SHORT_ARGS ${ST_GUEST_ARGS:-}" \
-			run_job run_kernel "$k" >"$ST_BUILD/$k.results" 2>&1 &
+			st_job_start "$k" "$ST_BUILD/$k.results" -- run_kernel "$k"
 	elif [[ " ${KERNELS[*]} " == *" $k "* ]]; then
-		run_job run_kernel "$k" >"$ST_BUILD/$k.results" 2>&1 &
+		st_job_start "$k" "$ST_BUILD/$k.results" -- run_kernel "$k"
 	else
-		run_job run_kernel "$k" build-only >"$ST_BUILD/$k.results" 2>&1 &
+		st_job_start "$k" "$ST_BUILD/$k.results" -- run_kernel "$k" build-only
 	fi
 done
-wait
-replay "$ST_BUILD/pkg.results" pkg
-for k in "${KERNELS[@]}" "${BUILD_ONLY[@]}"; do replay "$ST_BUILD/$k.results" "$k"; done
-# last: nothing the user had of sched_tune changed (DKMS registration and
-# trees, modules, key, package, configuration)
-if [[ $(st_host_state) == "$HOST_STATE_BEFORE" ]]; then
-	st_result pass host "the machine's own sched_tune state is unchanged ($(grep -c . <<<"$HOST_STATE_BEFORE") entries: DKMS, /usr/src, modules, key, package, config)"
-else
-	st_result fail host "the machine's own sched_tune state is unchanged"
-	diff <(echo "$HOST_STATE_BEFORE") <(st_host_state) | sed 's/^/#   /'
-fi
-stamp "done"
-echo "#"
-echo "# the ten slowest guest units:"
-st_slowest_units 10 | sed 's/^/#   /'
-print_matrix
-st_summary
-((ST_FAIL == 0))
+st_jobs_wait 1 all
+st_finish
+

@@ -2,17 +2,26 @@
 # SPDX-License-Identifier: GPL-2.0
 # The host runner tested on itself (make check runs it first): a kernel
 # job that dies, one that exits non-zero, one that prints nothing, a
-# guest that hangs, one that dies at once, a unit that runs no check.
-# Each must come out of the runner's own code (replay, st_boot,
-# st_guest_verdict, the guest's unit_run) as a failure in the summary
-# line and a non-zero status.  A fake qemu stands in for the guest.
-# KTAP on stdout, as selftests/unit prints it.
+# guest that hangs, one that dies at once, a unit that runs no check, a
+# misspelt unit name, a plan the guest did not keep, an oops after the
+# last result, qemu failing after a full plan, a failed subTest, a run
+# stopped by SIGTERM or by its deadline.  Each must come out of the
+# runner's own code (replay, st_boot, st_guest_verdict, the jobs and
+# their stop, the guest's unit_run) as a failure in the summary line,
+# naming the cause, and a non-zero status.  A fake qemu stands in for
+# the guest.  KTAP on stdout, as selftests/unit prints it.
 set -uo pipefail
 # shellcheck source=selftests/lib.sh source-path=SCRIPTDIR/..
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=bench/vm.sh
+. "$(dirname "$0")/../bench/vm.sh"
 
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap '[[ -n ${KEEP_TMP:-} ]] || rm -rf "$tmp"' EXIT
+# this test's files, never the run's own; the fake guests looked at often
+ST_BUILD=$tmp/build ST_RUN=$tmp/build/run ST_POLL=0.2
+export ST_POLL
+mkdir -p "$ST_BUILD"
 n=0 failed=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 not_ok() { n=$((n + 1)) failed=$((failed + 1)); echo "not ok $n - $1"; }
@@ -41,6 +50,12 @@ expect_fail() {
 		not_ok "$what: got '${got%|*}', status ${got##*|}"
 		sed 's/^/# /' "$tmp/out"
 	fi
+}
+# expect_named WHAT ERE: the last output names the cause, in a failed
+# result or the diagnostics right after one.
+expect_named() {
+	if grep -qE "$2" "$tmp/out"; then ok "$1: the output names it ('$2')"
+	else not_ok "$1: the output names it ('$2')"; sed 's/^/# /' "$tmp/out"; fi
 }
 
 # --- jobs (replay) --------------------------------------------------------------
@@ -94,6 +109,7 @@ echo "$boots" >"$FAKE_BOOTS"
 echo "$cmdline" >"$FAKE_BOOTS.cmdline$boots"
 if ((boots > 1)) && [[ -n ${FAKE_TAP2:-} ]]; then FAKE_TAP=$FAKE_TAP2; fi
 printf '%b' "$FAKE_TAP" >>"${serial[1]}"
+printf '%b' "${FAKE_CONSOLE:-}" >>"${serial[0]}"
 case $FAKE_END in
 hang) exec sleep 600 ;;
 *) exit "$FAKE_END" ;;
@@ -106,10 +122,10 @@ guest() {
 	ST_QEMU=$tmp/qemu ST_GUEST_SILENCE=3 ST_NMI_WAIT=1 \
 		st_boot "$tmp/vmlinuz" "$tmp/initrd" "$tmp/guest"
 	rc=$?
-	st_guest_verdict fake-guest "$rc" "$tmp/guest"
+	st_guest_verdict fake-guest "$rc" "$tmp/guest" "$@"
 }
-FAKE_BOOTS=$tmp/boots FAKE_TAP2=
-export FAKE_TAP FAKE_END FAKE_BOOTS FAKE_TAP2
+FAKE_BOOTS=$tmp/boots FAKE_TAP2='' FAKE_CONSOLE=''
+export FAKE_TAP FAKE_END FAKE_BOOTS FAKE_TAP2 FAKE_CONSOLE
 FAKE_TAP='KTAP version 1\n1..1\nok 1 - unit\n' FAKE_END=0
 if [[ $(summary_of guest) == "1 passed, 0 failed|0" ]]; then
 	ok "a guest that printed its plan and one pass: '1 passed, 0 failed', status 0"
@@ -131,7 +147,7 @@ expect_fail "a guest that died before its plan (qemu rc 1)" 1 guest
 # and a repetition given as "-" was not counted.  LAST, the guest's last
 # lines (its one result), by default a pass.
 icount_tap() {
-	local c r v t='KTAP version 1\n1..1\n'
+	local c r v t='KTAP version 1\n1..3\n# plan: ic_topology ic_measure whole_run\nok 1 - topology\n'
 	for r in 1 2 3; do
 		for c in unloaded:$1 ratelimit:$2 cache_level:$3; do
 			v=${c#*:}
@@ -139,7 +155,7 @@ icount_tap() {
 			[[ $v == - ]] || t+=$(printf '# icount %s %s\\n' "${c%:*}" "$v")
 		done
 	done
-	printf '%s\n' "${t}${4:-ok 1 - measured\n}"
+	printf '%s\n' "${t}${4:-ok 2 - measured\n}ok 3 - whole run\n"
 }
 icount() {
 	rm -f "$FAKE_BOOTS"
@@ -150,13 +166,13 @@ icount() {
 }
 FAKE_END=0
 FAKE_TAP=$(icount_tap 10000 10150 10100) FAKE_TAP2=
-if [[ $(summary_of icount) == "3 passed, 0 failed|0" ]]; then
+if [[ $(summary_of icount) == "6 passed, 0 failed|0" ]]; then
 	ok "icount: +1.5% and +1.0% pass in one boot"
 else
 	not_ok "icount: +1.5% and +1.0% pass in one boot"; sed 's/^/# /' "$tmp/out"
 fi
 FAKE_TAP=$(icount_tap 10000 10250 10100) FAKE_TAP2=$(icount_tap 10000 10150 10100)
-if [[ $(summary_of icount) == "4 passed, 0 failed|0" ]] && grep -q 'second boot' "$tmp/out"; then
+if [[ $(summary_of icount) == "10 passed, 0 failed|0" ]] && grep -q 'second boot' "$tmp/out"; then
 	ok "icount: +2.5% once, +1.5% in a second boot: passes, the second boot said"
 else
 	not_ok "icount: +2.5% once, +1.5% in a second boot: passes"; sed 's/^/# /' "$tmp/out"
@@ -166,7 +182,7 @@ expect_fail "icount: ratelimit +2.5% and +2.1% on two boots" 1 icount
 # Drift in one boot: the third repetition 3% higher in every configuration,
 # ratelimit counted there alone (+4.5% on medians, +1.5% paired).
 FAKE_TAP=$(icount_tap 10000/10000/10300 -/-/10454 10100/10100/10403) FAKE_TAP2=
-if [[ $(summary_of icount) == "3 passed, 0 failed|0" ]] && grep -q 'ratelimit costs +1.50% .*paired over 1 rep' "$tmp/out"; then
+if [[ $(summary_of icount) == "6 passed, 0 failed|0" ]] && grep -q 'ratelimit costs +1.50% .*paired over 1 rep' "$tmp/out"; then
 	ok "icount: a drift within the boot: the paired ratio holds ratelimit at +1.5%, not its median's +4.5%"
 else
 	not_ok "icount: a drift within the boot: the paired ratio holds ratelimit at +1.5%"; sed 's/^/# /' "$tmp/out"
@@ -174,7 +190,7 @@ fi
 # Where a repetition's unloaded run was not counted, its runs pair with
 # nothing: not with the repetition before.
 FAKE_TAP=$(icount_tap 10000/10000/- 10150/10150/10900 10100/10100/10100) FAKE_TAP2=
-if [[ $(summary_of icount) == "3 passed, 0 failed|0" ]] && grep -q 'ratelimit costs +1.50% .*paired over 2 rep' "$tmp/out"; then
+if [[ $(summary_of icount) == "6 passed, 0 failed|0" ]] && grep -q 'ratelimit costs +1.50% .*paired over 2 rep' "$tmp/out"; then
 	ok "icount: runs of a repetition without its unloaded run are not paired"
 else
 	not_ok "icount: runs of a repetition without its unloaded run are not paired"; sed 's/^/# /' "$tmp/out"
@@ -182,16 +198,16 @@ fi
 # A configuration the first boot never measured apart: it reports it
 # (asked to by st_ic_second=1) and skips; the second boot, asked nothing,
 # measures it or fails.
-LOST='# icount_lost ratelimit\nok 1 - icount: every configuration measured apart at least once # SKIP never apart\n'
+LOST='# icount_lost ratelimit\nok 2 - icount: every configuration measured apart at least once # SKIP never apart\n'
 FAKE_TAP=$(icount_tap 10000 - 10100 "$LOST") FAKE_TAP2=$(icount_tap 10000 10150 10100)
-if [[ $(summary_of icount) == "3 passed, 0 failed, 1 skipped|0" ]] &&
+if [[ $(summary_of icount) == "9 passed, 0 failed, 1 skipped|0" ]] &&
 	grep -q 'ratelimit costs +1.50% .* in a second boot .*not measured (never apart) in the first' "$tmp/out" &&
 	grep -q 'st_ic_second=1' "$FAKE_BOOTS.cmdline1" && ! grep -q 'st_ic_second' "$FAKE_BOOTS.cmdline2"; then
 	ok "icount: never apart in the first boot, +1.5% in a second: passes, the second boot said"
 else
 	not_ok "icount: never apart in the first boot, +1.5% in a second: passes"; sed 's/^/# /' "$tmp/out"
 fi
-FAKE_TAP=$(icount_tap 10000 - 10100 "$LOST") FAKE_TAP2=$(icount_tap 10000 - 10100 'not ok 1 - icount: every configuration measured apart at least once\n')
+FAKE_TAP=$(icount_tap 10000 - 10100 "$LOST") FAKE_TAP2=$(icount_tap 10000 - 10100 'not ok 2 - icount: every configuration measured apart at least once\n')
 expect_fail "icount: never apart in either boot" 1 icount
 FAKE_TAP=$(icount_tap 10000 - 10100 "$LOST") FAKE_TAP2=$(icount_tap 10000 10250 10100)
 expect_fail "icount: never apart in the first boot, +2.5% in the second" 1 icount
@@ -205,6 +221,192 @@ ST_TMP=$tmp/st sh -c '. "$1"; t_silent() { :; }; t_fine() { check "fine" true; }
 	sh "$ST_TESTS/guest/lib.sh" >"$tmp/unit.tap" 2>&1
 unit_tap() { st_ingest_tap fake-guest "$tmp/unit.tap"; }
 expect_fail "a guest unit that ran no check, beside one that passed" 1 unit_tap
+
+# --- the plan: one list, unknown names fail, the guest's plan compared --------------
+# the guest's own rule (guest/lib.sh plan_unknown) on a misspelt name
+# shellcheck disable=SC2016 # expanded by the guest shell
+got=$(ST_TMP=$tmp/st sh -c '. "$1"; plan_unknown "load_unload
+	hang_guard enabled" "load_unload,hang_gaurd,enabled,"' sh "$ST_TESTS/guest/lib.sh" 2>&1)
+if [[ $got == "hang_gaurd " ]]; then ok "guest: st_only=load_unload,hang_gaurd,enabled: hang_gaurd is no unit"
+else not_ok "guest: st_only=load_unload,hang_gaurd,enabled: hang_gaurd is no unit (got '$got')"; fi
+st_plan tests st_only=load_unload,hang_guard,enabled
+if [[ $ST_PLAN == "load_unload hang_guard enabled whole_run" && $ST_PLAN_RUNS == 3 && -z $ST_PLAN_UNKNOWN ]]; then
+	ok "host: the plan of st_only=load_unload,hang_guard,enabled comes from tests.sh's ALL_UNITS"
+else
+	not_ok "host: the plan of st_only=load_unload,hang_guard,enabled (got '$ST_PLAN', $ST_PLAN_RUNS, '$ST_PLAN_UNKNOWN')"
+fi
+# a guest that dropped the misspelt name and ran the other two, green
+FAKE_TAP='KTAP version 1\n1..3\n# plan: load_unload enabled whole_run\nok 1 - load\nok 2 - enabled\nok 3 - whole run\n' FAKE_END=0
+expect_fail "a misspelt unit name (st_only=load_unload,hang_gaurd,enabled), the guest green" 2 \
+	guest tests st_only=load_unload,hang_gaurd,enabled
+expect_named "a misspelt unit name" '^not ok .*unknown: hang_gaurd'
+FAKE_TAP='KTAP version 1\n1..2\n# plan: load_unload whole_run\nok 1 - load\nok 2 - whole run\n'
+expect_fail "a guest whose plan lost a unit the host expects" 1 guest tests st_only=load_unload,enabled
+expect_named "a guest whose plan lost a unit" 'host: +load_unload enabled whole_run'
+if [[ $(summary_of guest tests st_only=load_unload) == "3 passed, 0 failed|0" ]]; then
+	ok "a guest whose plan is the host's: 3 passed"
+else
+	not_ok "a guest whose plan is the host's: 3 passed"; sed 's/^/# /' "$tmp/out"
+fi
+
+# --- after the last result: the console, qemu's status ---------------------------
+FAKE_CONSOLE='st-guest: running tests on 6.12\nst-guest: done (rc 0)\n[   80.1] Oops: general protection fault, probably for non-canonical address\n[   80.2] Call Trace:\n'
+expect_fail "an oops on the console after the guest's last result (at poweroff)" 1 guest tests st_only=load_unload
+expect_named "an oops after the last result" "^not ok .*after the guest's last result: Oops"
+FAKE_CONSOLE='st-guest: done (rc 0)\n[   80.1] reboot: Power down\n'
+if [[ $(summary_of guest tests st_only=load_unload) == "4 passed, 0 failed|0" ]]; then
+	ok "a clean poweroff: the console check passes"
+else
+	not_ok "a clean poweroff: the console check passes"; sed 's/^/# /' "$tmp/out"
+fi
+FAKE_END=3
+expect_fail "qemu exiting 3 after the guest's full plan" 1 guest tests st_only=load_unload
+expect_named "qemu exiting 3 after the full plan" '^not ok .*qemu exited 0 .*\(it exited 3\)'
+FAKE_END=0 FAKE_CONSOLE=
+
+# --- every producer's exit status: the bench's unit tests -----------------------------
+mkdir -p "$tmp/py"
+cat >"$tmp/py/test_fake.py" <<'PY'
+import unittest
+
+
+class Fake(unittest.TestCase):
+    def test_cases(self):
+        for case in ("one", "two"):
+            with self.subTest(case=case):
+                self.assertEqual(case, "one")
+
+    def test_fine(self):
+        pass
+PY
+bench_unit() { BENCH_UNIT_DIR=$tmp/py st_bench_unit; }
+expect_fail "a failed subTest in the bench's unit tests" 1 bench_unit
+expect_named "a failed subTest" "^not ok .*test_cases \(subTest failed: \(case='two'\)\)"
+cat >"$tmp/py/test_fake.py" <<'PY'
+import atexit
+import os
+import unittest
+
+atexit.register(lambda: os._exit(3))
+
+
+class Fake(unittest.TestCase):
+    def test_fine(self):
+        pass
+PY
+expect_fail "the bench's unit tests exiting 3 with every test ok" 1 bench_unit
+expect_named "the bench's unit tests exiting 3" '^not ok .*exited 3'
+
+# --- one deadline: the machine's factor, the budget's decision -------------------------
+factor_of() {
+	(
+		ST_RUN=$tmp/factor ST_DEADLINE=$((EPOCHSECONDS + 100)) ST_PACE=${1:-1}
+		echo "$(st_factor) $(st_estimate 30) $(st_budget_ok fake "a boot" 30 >/dev/null && echo fits || echo dropped)"
+	)
+}
+rm -rf "$tmp/factor"
+mkdir -p "$tmp/factor/pace" "$tmp/factor/boots"
+f1=$(factor_of)
+echo 1200 >"$tmp/factor/pace/first"
+f2=$(factor_of) f3=$(factor_of 0.5)
+echo "tests 100 400" >"$tmp/factor/boots/one"
+f4=$(factor_of)
+if [[ $f1 == "1.000 30 fits" && $f2 == "2.000 60 fits" && $f3 == "4.000 120 dropped" && $f4 == "4.000 120 dropped" ]]; then
+	ok "budget: factor 1 with nothing measured, 2 at a pace of 1200 cs, 4 at ST_PACE=0.5 or after a boot 4x its estimate (a 30 s boot then needs 120 s: dropped with 100 s left)"
+else
+	not_ok "budget: the machine's factor: got '$f1', '$f2', '$f3', '$f4'"
+fi
+
+# --- one deadline: a run stopped by SIGTERM or by its deadline -------------------------
+# A make check in small (run.sh's own loop and stop): two kernels, one
+# job at a time, each a fake boot that hangs, then a second boot.
+cat >"$tmp/minirun.sh" <<'MINIRUN'
+# shellcheck shell=bash
+. "$1"
+ST_BUILD=$2 ST_RUN=$2/run ST_STOP_GRACE=10
+st_run_init
+trap 'st_on_signal SIGTERM' TERM
+STARTED=()
+fake_kernel() {
+	st_result pass "$1" "built"
+	: >"$ST_BUILD/vmlinuz"; : >"$ST_BUILD/initrd"
+	st_boot "$ST_BUILD/vmlinuz" "$ST_BUILD/initrd" "$ST_BUILD/$1/guest"
+	st_guest_verdict "$1" $? "$ST_BUILD/$1/guest"
+	if st_budget_ok "$1" "a second boot" 5; then st_result pass "$1" "a second boot"; fi
+}
+st_finish() {
+	local k
+	ST_FINISHING=1
+	st_stopped && st_jobs_stop
+	for k in k1 k2; do
+		[[ " ${STARTED[*]} " == *" $k "* ]] || st_not_run "$k" "build and boots" ""
+	done
+	st_summary
+	((ST_FAIL == 0)) && exit 0
+	exit 1
+}
+for k in k1 k2; do
+	st_jobs_wait 1 || st_finish
+	STARTED+=("$k")
+	st_job_start "$k" "$ST_BUILD/$k.results" -- fake_kernel "$k"
+done
+st_jobs_wait 1 all
+st_finish
+MINIRUN
+# minirun BUDGET [kill]: the small run, killed by SIGTERM once its first
+# guest printed a result; its output in $tmp/out, "STATUS SECONDS".
+minirun() {
+	local pid t0=$SECONDS rc i
+	rm -rf "${tmp:?}/mini"
+	mkdir -p "$tmp/mini"
+	FAKE_TAP='KTAP version 1\n1..2\n# RUNNING first (uptime 1 s)\nok 1 - first\n# RUNNING second\n' FAKE_END=hang \
+		ST_QEMU=$tmp/qemu ST_GUEST_SILENCE=600 ST_NMI_WAIT=1 ST_BUDGET=$1 ST_BUDGET_TAIL=20 \
+		bash "$tmp/minirun.sh" "$ST_TESTS/lib.sh" "$tmp/mini" >"$tmp/out" 2>&1 &
+	pid=$!
+	if [[ ${2:-} == kill ]]; then
+		for ((i = 0; i < 60; i++)); do
+			grep -qs '^ok 1' "$tmp/mini/k1/guest/tap.log" && break
+			sleep 0.5
+		done
+		kill -TERM "$pid"
+	fi
+	wait "$pid"
+	rc=$?
+	echo "$rc $((SECONDS - t0))"
+}
+read -r rc secs < <(minirun 300 kill)
+last=$(tail -n1 "$tmp/out")
+if ((rc == 1)) && [[ $last =~ ^[0-9]+\ passed,\ [1-9][0-9]*\ failed ]] && ((secs < 60)); then
+	ok "a run killed by SIGTERM: its summary line, red, status 1, within a minute"
+else
+	not_ok "a run killed by SIGTERM: its summary line, red, status 1, within a minute"; sed 's/^/# /' "$tmp/out"
+fi
+echo "# killed: '$last', status $rc, in $secs s"
+expect_named "a run killed by SIGTERM: the guest's result so far" '^ok [0-9]+ - \[k1\] first$'
+expect_named "a run killed by SIGTERM: the guest stopped" '^not ok [0-9]+ - \[k1\] guest ran to its end \(stopped with the run\)'
+expect_named "a run killed by SIGTERM: the cause" 'SIGTERM \(make check was killed\)'
+expect_named "a run killed by SIGTERM: what did not run" '^not ok [0-9]+ - \[k2\] build and boots: not run$'
+expect_named "a run killed by SIGTERM: k1's second boot did not run" '^not ok [0-9]+ - \[k1\] a second boot: not run$'
+# the deadline: 30 s budget, 20 of them to sum up: the guest is stopped
+# 10 s in, the run ends inside its 30 s
+read -r rc secs < <(minirun 30)
+last=$(tail -n1 "$tmp/out")
+if ((rc == 1)) && [[ $last =~ ^[0-9]+\ passed,\ [1-9][0-9]*\ failed ]] && ((secs <= 30)); then
+	ok "a run that meets its deadline (ST_BUDGET=30): its summary line, red, status 1, inside the budget"
+else
+	not_ok "a run that meets its deadline (ST_BUDGET=30): its summary line, red, status 1, inside the budget"; sed 's/^/# /' "$tmp/out"
+fi
+echo "# deadline: '$last', status $rc, in $secs s"
+expect_named "a run that meets its deadline: the cause" "the run's deadline"
+expect_named "a run that meets its deadline: what did not run" '^not ok [0-9]+ - \[k2\] build and boots: not run$'
+
+# --- every workload's timeout inside the silence watchdog --------------------------------
+# a workload that outlives ST_GUEST_SILENCE (600 s) makes the host call
+# the guest hung instead of failing by name: 3/4 of it at most
+long=$(grep -noE 'timeout +[0-9]+' "$ST_TESTS"/guest/*.sh "$ST_ROOT"/bench/guest/*.sh |
+	awk -F'timeout +' '$NF + 0 > 450')
+if [[ -z $long ]]; then ok "every guest workload's timeout is at most 450 s (ST_GUEST_SILENCE 600 s)"
+else not_ok "every guest workload's timeout is at most 450 s: $(tr '\n' ' ' <<<"$long")"; fi
 
 echo "1..$n"
 ((failed == 0))

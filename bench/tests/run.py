@@ -1,6 +1,12 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""The bench's Python unit tests as KTAP (for make check's st_ingest_tap)."""
+"""The bench's Python unit tests as KTAP (for make check's st_ingest_tap).
+
+The plan comes first, one result per test: a test with a failed subTest
+is "not ok", naming the subTests in its diagnostics, an unexpected
+success is "not ok" too.  Exit status 1 when anything failed.
+Usage: run.py [DIR] (default: this directory), tests in DIR/test_*.py.
+"""
 
 import os
 import sys
@@ -15,32 +21,70 @@ class KtapResult(unittest.TestResult):
     def __init__(self):
         super().__init__()
         self.n = 0
+        self.said = False
+        self.sub_failed = []
 
     def _line(self, ok, test, extra=""):
         self.n += 1
+        self.said = True
         print("%s %d - bench: %s%s" % ("ok" if ok else "not ok", self.n, test.id().split(".", 1)[-1], extra))
 
+    def _diag(self, err, test):
+        for line in self._exc_info_to_string(err, test).splitlines():
+            print("# " + line)
+
+    def startTest(self, test):
+        super().startTest(test)
+        self.said = False
+        self.sub_failed = []
+
+    def stopTest(self, test):
+        # a test whose subTests failed gets no other call: its line is here
+        if not self.said:
+            self._line(not self.sub_failed, test, " (subTest failed: %s)" % "; ".join(self.sub_failed)
+                       if self.sub_failed else " (no outcome)")
+        super().stopTest(test)
+
     def addSuccess(self, test):
+        super().addSuccess(test)
         self._line(True, test)
 
     def addFailure(self, test, err):
         super().addFailure(test, err)
+        self._diag(err, test)
         self._line(False, test)
-        for line in self._exc_info_to_string(err, test).splitlines():
-            print("# " + line)
 
-    addError = addFailure
+    def addError(self, test, err):
+        super().addError(test, err)
+        self._diag(err, test)
+        self._line(False, test)
+
+    def addSubTest(self, test, subtest, err):
+        super().addSubTest(test, subtest, err)
+        if err is not None:
+            self.sub_failed.append(subtest._subDescription())
+            self._diag(err, test)
 
     def addSkip(self, test, reason):
+        super().addSkip(test, reason)
         self._line(True, test, " # SKIP " + reason)
+
+    def addExpectedFailure(self, test, err):
+        super().addExpectedFailure(test, err)
+        self._line(True, test, " (expected failure)")
+
+    def addUnexpectedSuccess(self, test):
+        super().addUnexpectedSuccess(test)
+        self._line(False, test, " (unexpected success)")
 
 
 def main():
-    suite = unittest.defaultTestLoader.discover(HERE, pattern="test_*.py")
+    start = sys.argv[1] if len(sys.argv) > 1 else HERE
+    suite = unittest.defaultTestLoader.discover(start, pattern="test_*.py", top_level_dir=start)
     print("KTAP version 1")
+    print("1..%d" % suite.countTestCases())
     r = KtapResult()
     suite.run(r)
-    print("1..%d" % r.n)
     return 0 if r.wasSuccessful() else 1
 
 

@@ -196,7 +196,7 @@ ic_run() {
 			return
 		fi
 		out=""
-		[ $rc = 0 ] && out=$(timeout 600 st_icount_pingpong "$IC_ROUNDS" "$IC_WARMUP")
+		[ $rc = 0 ] && out=$(timeout "$ST_WL_TIMEOUT" st_icount_pingpong "$IC_ROUNDS" "$IC_WARMUP")
 		ns=$(echo "$out" | sed -n 's/.*ns_per_round \([0-9.]*\).*/\1/p')
 		mig=$(echo "$out" | sed -n 's/.*migrations \(-*[0-9]*\).*/\1/p')
 		cpus=$(echo "$out" | sed -n 's/.*cpus \([0-9,-]*\).*/\1/p')

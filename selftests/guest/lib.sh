@@ -64,6 +64,8 @@ unit_run() {
 # machine as the first one found it.
 units_run() {
 	ktap_start $#
+	# the host compares it with its own (lib.sh st_plan)
+	diag "plan: $*"
 	st_state >"$ST_TMP/st_state"
 	diag "machine before the units: $(tr '\n' ';' <"$ST_TMP/st_state")"
 	for u in "$@"; do
@@ -71,6 +73,13 @@ units_run() {
 	done
 	# the host times the last unit up to here (st_slowest_units)
 	diag "units done (uptime $(cut -d' ' -f1 /proc/uptime) s)"
+}
+# plan_unknown UNITS NAMES: the comma-separated NAMES that are no unit of
+# UNITS (a misspelt st_only would otherwise run fewer units, green).
+plan_unknown() {
+	for n in $(echo "$2" | tr ',' ' '); do
+		case " $(echo "$1" | tr -s ' \t\n' '   ') " in *" $n "*) ;; *) printf '%s ' "$n" ;; esac
+	done
 }
 # check DESC CMD...: one result line from a command's status.
 check() {
@@ -405,8 +414,12 @@ scaled_note() {
 HB_GROUPS=$(st_arg hb_groups 1)
 HB_LOOPS=$(st_arg hb_loops "$(scaled 8000 400)")
 # Every workload has a timeout: a wakeup lost for good fails its run
-# instead of hanging the guest until the host gives up on it.
-hb() { timeout 900 hackbench -g "$HB_GROUPS" -f 10 --threads --pipe -l "${1:-$HB_LOOPS}" -s 100 >/tmp/hb.out 2>&1; }
+# instead of hanging the guest until the host gives up on it.  The longest
+# one is ST_WL_TIMEOUT, inside the host's silence watchdog (st_silence=,
+# lib.sh ST_GUEST_SILENCE): a workload that runs out fails by name
+# before the host would call the whole guest hung.
+ST_WL_TIMEOUT=$(($(st_arg silence 600) * 3 / 4))
+hb() { timeout "$ST_WL_TIMEOUT" hackbench -g "$HB_GROUPS" -f 10 --threads --pipe -l "${1:-$HB_LOOPS}" -s 100 >/tmp/hb.out 2>&1; }
 
 # Starts the workload in a loop until bg_stop; failures land in /tmp/bg.fail.
 bg_start() {

@@ -111,7 +111,7 @@ pb_hackbench() {
 	w0=$(pb_ttwu)
 	mig_begin
 	for g in a b; do
-		sh -c "echo \$\$ >$PB_CG/st_pb_$g/cgroup.procs && exec timeout 900 hackbench -g 1 -f 10 --threads --pipe -l $PB_HB_LOOPS -s 100" >/tmp/pb_hb_$g.out 2>&1 &
+		sh -c "echo \$\$ >$PB_CG/st_pb_$g/cgroup.procs && exec timeout $ST_WL_TIMEOUT hackbench -g 1 -f 10 --threads --pipe -l $PB_HB_LOOPS -s 100" >/tmp/pb_hb_$g.out 2>&1 &
 		eval "pb_hb_$g=\$!"
 	done
 	if [ "${1:-}" = switch ]; then

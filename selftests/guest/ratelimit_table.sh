@@ -94,7 +94,7 @@ t_ratelimit_slots() {
 	check_eq "slots: ratelimit_stamps_lost starts at 0" "$(stat_get ratelimit_stamps_lost)" 0
 	l0=$(stat_get ratelimit_stamps_lost) s0=$(stat_get ratelimit_migrations_stamped)
 	t0=$(now_cs)
-	out=$(timeout 900 st_crowd "$RT_THREADS" 4 2>&1)
+	out=$(timeout 420 st_crowd "$RT_THREADS" 4 2>&1)
 	rc=$?
 	t1=$(now_cs)
 	l1=$(stat_get ratelimit_stamps_lost) s1=$(stat_get ratelimit_migrations_stamped)

@@ -79,11 +79,13 @@ sk_numa_balancing_restore() {
 	true
 }
 
-# The hung-task detector at 60 s instead of Debian's 120, so that a task
-# stuck behind a load, unload or hook switch is reported within a run.
+# The hung-task detector on, so that a task stuck behind a load, unload
+# or hook switch is reported within a run; at the boot's timeout (lib.sh
+# ST_GUEST_WATCHDOGS: 240 s, what a guest its host starves may take), not
+# shorter.
 sk_hung_on() {
 	SK_HUNG_OLD=$(cat /proc/sys/kernel/hung_task_timeout_secs 2>/dev/null)
-	[ -n "$SK_HUNG_OLD" ] && echo 60 >/proc/sys/kernel/hung_task_timeout_secs
+	[ "$SK_HUNG_OLD" = 0 ] && echo 240 >/proc/sys/kernel/hung_task_timeout_secs
 	true
 }
 sk_hung_restore() {

@@ -781,6 +781,15 @@ only=$(st_arg only "")
 # code (run.sh says which); each stays in the plan as a recorded skip
 skip=$(st_arg skip "")
 units=
+# a name that is no unit fails first, by name
+ST_UNKNOWN_UNITS=$(plan_unknown "$ALL_UNITS" "$only,$skip")
+if [ -n "$ST_UNKNOWN_UNITS" ]; then
+	t_unknown_units() {
+		group "unit names"
+		ktap_fail "st_only and st_skip name units of this boot (unknown: $ST_UNKNOWN_UNITS)"
+	}
+	units=unknown_units
+fi
 for t in $ALL_UNITS; do
 	if [ -n "$only" ] && ! echo ",$only," | grep -q ",$t,"; then continue; fi
 	if echo ",$skip," | grep -q ",$t,"; then
