@@ -82,7 +82,7 @@ t_ratelimit_reconfig() {
 # task pointer, about THREADS^2 / 65536 pairs share a slot, and a stamp
 # that replaces another task's live one (or finds the slot being written)
 # is counted in ratelimit_stamps_lost.
-RT_THREADS=$(st_arg rt_threads 3072)
+RT_THREADS=$(st_arg rt_threads 4096)
 t_ratelimit_slots() {
 	group "rate limit: stamps lost to a shared slot"
 	if ! supported ratelimit; then
