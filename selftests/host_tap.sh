@@ -1,16 +1,16 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 # What the host-side tests of the runner's own checks share (sourced after
-# lib.sh by support_test.sh and fidelity_test.sh): a scratch directory,
-# KTAP results numbered as they come, and a check of the passes and
-# failures a st_result producer gives.
+# lib.sh by runner_test.sh, support_test.sh and fidelity_test.sh): a
+# scratch directory (kept with KEEP_TMP=1), KTAP results numbered as they
+# come, and a check of the passes and failures a st_result producer gives.
 #   ok WHAT, not_ok WHAT          one result; n and failed count them
 #   counts CMD...                 "PASSED FAILED" of CMD's st_results, in
 #                                 a subshell; CMD's output in $tmp/out
 #   expect WHAT "P F" CMD...      one result: CMD gave P passes, F failures
 
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap '[[ -n ${KEEP_TMP:-} ]] || rm -rf "$tmp"' EXIT
 n=0 failed=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 not_ok() { n=$((n + 1)) failed=$((failed + 1)); echo "not ok $n - $1"; }

@@ -16,15 +16,12 @@ set -uo pipefail
 # shellcheck source=bench/vm.sh
 . "$(dirname "$0")/../bench/vm.sh"
 
-tmp=$(mktemp -d)
-trap '[[ -n ${KEEP_TMP:-} ]] || rm -rf "$tmp"' EXIT
+# shellcheck source=selftests/host_tap.sh
+. "$(dirname "$0")/host_tap.sh"
 # this test's files, never the run's own; the fake guests looked at often
 ST_BUILD=$tmp/build ST_RUN=$tmp/build/run ST_POLL=0.2
 export ST_POLL
 mkdir -p "$ST_BUILD"
-n=0 failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)) failed=$((failed + 1)); echo "not ok $n - $1"; }
 
 # summary_of CMD...: CMD's counters run through st_summary, in a
 # subshell: "LAST-LINE|STATUS", STATUS that of ((ST_FAIL == 0)) as run.sh
