@@ -39,6 +39,12 @@ IC_TRIES=$(st_arg ic_tries 5)
 # 1: the host boots again for a configuration this boot never measured
 # apart (st_icount_measure), so here it is a skip, named for the host
 IC_SECOND=$(st_arg ic_second 0)
+# guest seconds of idle before each timed run: a load or unload leaves
+# work behind (RCU callbacks, ftrace's and the module loader's kworkers)
+# that would run on the other vCPU inside the timed rounds, and icount
+# counts every vCPU's instructions.  Idle time costs the host nothing
+# under sleep=off: the clock jumps to the next timer.
+IC_SETTLE=$(st_arg ic_settle 2)
 IC_CONFIGS=$(st_arg ic_configs unloaded,stock,passthrough,all,ratelimit,cache_level,eevdf,prev_bias,sync_short | tr ',' ' ')
 # extra module parameters for every load (e.g. direct_hooks=0)
 IC_MODARGS=$(st_arg ic_modargs "" | tr ',' ' ')
@@ -85,7 +91,10 @@ IC_SKIP=""
 # ic_setup CONFIG: 0 ready, 1 failed, 2 not available in this module.
 ic_setup() {
 	cfg=$1
-	[ "$cfg" = unloaded ] && return 0
+	if [ "$cfg" = unloaded ]; then
+		sleep "$IC_SETTLE"
+		return 0
+	fi
 	# shellcheck disable=SC2046 # a list of parameters
 	if ! st_load $(ic_args "$cfg") 2>/tmp/ic.err; then
 		diag "  insmod $(ic_args "$cfg"): $(cat /tmp/ic.err)"
@@ -110,6 +119,7 @@ ic_setup() {
 	# how ftrace calls us: "direct-->st_fhook_trampN" for direct hooks
 	[ "$rep" = 1 ] && grep -A1 -E "^($(echo "$ST_FUNCS" | tr ' ' '|')) " "$TR/enabled_functions" |
 		grep -v '^--' | sed "s/^/#   $cfg: enabled_functions: /"
+	sleep "$IC_SETTLE"
 	echo 1 >"$ST/stats/reset"
 	return $ok
 }
