@@ -142,7 +142,7 @@ bench_guest() {
 # What the guest's check of the first smoke run asks for (the
 # configurations and workloads of bench/guest/benchsmoke.sh's
 # t_bench_loaded).
-BENCH_SMOKE_CHECK=(--configs "unloaded,stock,passthrough,seed,ratelimit,cache_level,numa_scan"
+BENCH_SMOKE_CHECK=(--configs "unloaded,stock,seed,cache_level"
 	--workloads "hackbench,messaging,pipe,tbench,wakelat,numa,cpurate")
 
 # st_bench_smoke KVER: the smoke run, counted through st_result (KTAP of

@@ -205,6 +205,10 @@ run_kernel() {
 	local ops_skip=${skip:-st_skip=}${skip:+,}cache_none,ratelimit_adaptive,prev_bias,sync_short
 	ops_skip+=,gate_refusal,ksym_missing,btf_refusal,all_unsupported
 	ops_skip+=,modprobe,cache_topology,cache_bad_input,soak
+	# and what the table, the gate and the eevdf policy decide whatever
+	# calls them: the rate limit's slots, the functions' sizes, the
+	# group levels counted and the slices restored
+	ops_skip+=,ratelimit_slots,gate_sizes,eevdf_groups,eevdf_restore
 	# shellcheck disable=SC2086 # ST_GUEST_ARGS is a list of words on purpose
 	ST_QEMU_SMP="$ST_SMP,sockets=1,cores=$((ST_SMP / 2)),threads=2" \
 		guest_run "$kver" "$out/guest" tests st_topology=smt $skip ${ST_GUEST_ARGS:-} || return 0

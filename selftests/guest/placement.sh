@@ -6,7 +6,7 @@
 
 PB_ROUNDS=$(st_arg prev_bias_rounds 200)
 
-# pb_wakemig [WINDOW_NS [GAP_US]]: PB_ROUNDS sync wakeups from cpu0 of a task whose
+# pb_wakemig [WINDOW_NS [GAP_US]]: PB_N (or PB_ROUNDS) sync wakeups from cpu0 of a task whose
 # previous CPU, cpu2, runs a nice 19 spinner (st_wakemig); sets PB_MIG
 # (wakeup migrations, schedstats), PB_OFF (wakeups that left cpu2),
 # PB_LATE (rounds woken WINDOW_NS or more after their move), PB_LATE_MIG
@@ -18,7 +18,7 @@ pb_wakemig() {
 	c0=$(stat_get prev_bias_checked) k0=$(stat_get prev_bias_kept)
 	r0=$(stat_get ratelimit_kept_prev_cpu)
 	# shellcheck disable=SC2086 # the window and gap, when given, are words
-	if ! timeout 300 st_wakemig 0 2 3 "$PB_ROUNDS" ${1:-} ${2:-} >/tmp/pb.out 2>&1; then
+	if ! timeout 300 st_wakemig 0 2 3 "${PB_N:-$PB_ROUNDS}" ${1:-} ${2:-} >/tmp/pb.out 2>&1; then
 		diag "st_wakemig failed: $(cat /tmp/pb.out)"
 		PB_MIG=-1 PB_OFF=-1 PB_LATE=0 PB_LATE_MIG=0
 	else
@@ -148,7 +148,10 @@ t_prev_bias() {
 	# the gap in guest time, longer where the host is slow: an emulated
 	# CPU's work inflates the tasks' utilization by as much
 	pb_gap=$((1000000 / (ST_PACE > 10 ? ST_PACE : 10)))
+	# the checks of a count that must stay put take a quarter of the rounds
+	PB_N=$((PB_ROUNDS / 4))
 	pb_wakemig 0 $pb_gap
+	PB_N=
 	check_eq "prev_bias=0: prev_bias_checked still" "$PB_CHECKED" 0
 	s0=$(stat_get prev_bias_target_room)
 	wr prev_bias 1 >/dev/null
@@ -166,7 +169,9 @@ t_prev_bias() {
 	feats=/sys/kernel/debug/sched/features
 	if grep -qw UTIL_EST $feats 2>/dev/null && echo NO_UTIL_EST >$feats 2>/dev/null; then
 		s0=$(stat_get prev_bias_target_room)
+		PB_N=$((PB_ROUNDS / 4))
 		pb_wakemig 0 $pb_gap
+		PB_N=
 		tr=$(($(stat_get prev_bias_target_room) - s0))
 		echo UTIL_EST >$feats
 		check_eq "prev_bias=1: with NO_UTIL_EST the target's room is not tested (prev_bias_target_room +$tr)" "$tr" 0
@@ -177,7 +182,9 @@ t_prev_bias() {
 	# passthrough computes the verdicts and applies none
 	wr passthrough 1 >/dev/null
 	pt0=$(pb_counts)
+	PB_N=$((PB_ROUNDS / 4))
 	pb_wakemig 0 $pb_gap
+	PB_N=
 	pt1=$(pb_counts)
 	diag "passthrough: prev_bias checked kept kept_busy target_room recent_room $pt0-> $pt1"
 	check "passthrough: prev_bias's verdicts computed (prev_bias_checked +$PB_CHECKED)" \
