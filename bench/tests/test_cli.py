@@ -465,6 +465,13 @@ class TestRunFailures(unittest.TestCase):
     def tearDown(self):
         shutil.rmtree(self.dir)
 
+    def script(self, body):
+        """A workload script of BODY, its path."""
+        path = os.path.join(self.dir, "w.sh")
+        with open(path, "w") as f:
+            f.write(body)
+        return path
+
     def bench(self, script, *argv):
         state = os.path.join(self.dir, "config")
         opts = cli.parser().parse_args(
@@ -483,9 +490,7 @@ class TestRunFailures(unittest.TestCase):
         return b, configs, sweeps, state
 
     def test_dry_run_time_is_the_real_runs(self):
-        script = os.path.join(self.dir, "w.sh")
-        with open(script, "w") as f:
-            f.write('echo "time: 1.0"\n')
+        script = self.script('echo "time: 1.0"\n')
         b, configs, sweeps, _ = self.bench(script)
         wls = b.make_workloads(8, 1 << 20)
         b.execute({"topology": {}, "hypervisor": {}}, configs, sweeps, wls, [], configs[0])
@@ -498,9 +503,7 @@ class TestRunFailures(unittest.TestCase):
     def test_failed_runs_counted_and_exit_1(self):
         # seed's runs fail, stock's do not: counted, shown, exit status 1
         state = os.path.join(self.dir, "config")
-        script = os.path.join(self.dir, "w.sh")
-        with open(script, "w") as f:
-            f.write('[ "$(cat %s)" = seed ] && exit 3; echo "time: 1.$$"\n' % state)
+        script = self.script('[ "$(cat %s)" = seed ] && exit 3; echo "time: 1.$$"\n' % state)
         b, configs, sweeps, _ = self.bench(script)
 
         def run(self_):
@@ -528,9 +531,7 @@ class TestRunFailures(unittest.TestCase):
         self.assertIn("**failures**: 3 timed runs failed", md)
 
     def test_one_failed_calibration_does_not_abort_the_others(self):
-        script = os.path.join(self.dir, "w.sh")
-        with open(script, "w") as f:
-            f.write('echo "time: 1.$$"\n')
+        script = self.script('echo "time: 1.$$"\n')
         b, configs, sweeps, _ = self.bench(script)
         wls = b.make_workloads(8, 1 << 20)
         bad = CmdWorkload(b.env, "sh " + script, r"time: ([0-9.]+)", name="broken")
