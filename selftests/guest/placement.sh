@@ -32,6 +32,14 @@ pb_wakemig() {
 	PB_RL_CHECKED=$(($(stat_get ratelimit_checked) - rc0))
 }
 
+# pb_wakemig_few ARGS...: pb_wakemig on a quarter of the rounds, for the
+# checks of a count that must stay put
+pb_wakemig_few() {
+	PB_N=$((PB_ROUNDS / 4))
+	pb_wakemig "$@"
+	PB_N=
+}
+
 # pb_spin CPU...: a nice 19 spinner on each CPU (busybox has renice, no
 # nice); pb_spin_stop ends them.
 PB_SPIN=
@@ -148,10 +156,7 @@ t_prev_bias() {
 	# the gap in guest time, longer where the host is slow: an emulated
 	# CPU's work inflates the tasks' utilization by as much
 	pb_gap=$((1000000 / (ST_PACE > 10 ? ST_PACE : 10)))
-	# the checks of a count that must stay put take a quarter of the rounds
-	PB_N=$((PB_ROUNDS / 4))
-	pb_wakemig 0 $pb_gap
-	PB_N=
+	pb_wakemig_few 0 $pb_gap
 	check_eq "prev_bias=0: prev_bias_checked still" "$PB_CHECKED" 0
 	s0=$(stat_get prev_bias_target_room)
 	wr prev_bias 1 >/dev/null
@@ -169,9 +174,7 @@ t_prev_bias() {
 	feats=/sys/kernel/debug/sched/features
 	if grep -qw UTIL_EST $feats 2>/dev/null && echo NO_UTIL_EST >$feats 2>/dev/null; then
 		s0=$(stat_get prev_bias_target_room)
-		PB_N=$((PB_ROUNDS / 4))
-		pb_wakemig 0 $pb_gap
-		PB_N=
+		pb_wakemig_few 0 $pb_gap
 		tr=$(($(stat_get prev_bias_target_room) - s0))
 		echo UTIL_EST >$feats
 		check_eq "prev_bias=1: with NO_UTIL_EST the target's room is not tested (prev_bias_target_room +$tr)" "$tr" 0
@@ -182,9 +185,7 @@ t_prev_bias() {
 	# passthrough computes the verdicts and applies none
 	wr passthrough 1 >/dev/null
 	pt0=$(pb_counts)
-	PB_N=$((PB_ROUNDS / 4))
-	pb_wakemig 0 $pb_gap
-	PB_N=
+	pb_wakemig_few 0 $pb_gap
 	pt1=$(pb_counts)
 	diag "passthrough: prev_bias checked kept kept_busy target_room recent_room $pt0-> $pt1"
 	check "passthrough: prev_bias's verdicts computed (prev_bias_checked +$PB_CHECKED)" \
