@@ -186,21 +186,8 @@ static int st_features_init(void)
 	return 0;
 }
 
-/* Debugfs: the summary people used to read from one file. */
+/* Debugfs: the features summary, gate_sizes and ratelimit_table. */
 static struct dentry *st_debugfs_dir;
-
-static int st_features_summary_show(struct seq_file *m, void *v)
-{
-	char *buf = kmalloc(PAGE_SIZE, GFP_KERNEL);
-
-	if (!buf)
-		return -ENOMEM;
-	st_features_show(buf, PAGE_SIZE);
-	seq_puts(m, buf);
-	kfree(buf);
-	return 0;
-}
-DEFINE_SHOW_ATTRIBUTE(st_features_summary);
 
 /* A debugfs file written by a text function: its inode's private data. */
 static int st_debugfs_text_show(struct seq_file *m, void *v)
@@ -246,8 +233,8 @@ int st_sysfs_init(void)
 	}
 	/* debugfs is optional: no error when it is absent */
 	st_debugfs_dir = debugfs_create_dir("sched_tune", NULL);
-	debugfs_create_file("features", 0444, st_debugfs_dir, NULL,
-			    &st_features_summary_fops);
+	debugfs_create_file("features", 0444, st_debugfs_dir,
+			    st_features_show, &st_debugfs_text_fops);
 	debugfs_create_file("gate_sizes", 0444, st_debugfs_dir,
 			    st_gate_sizes_show, &st_debugfs_text_fops);
 	debugfs_create_file("ratelimit_table", 0444, st_debugfs_dir,
