@@ -13,7 +13,6 @@ set -uo pipefail
 # shellcheck source=selftests/host_tap.sh
 . "$(dirname "$0")/host_tap.sh"
 
-
 # --- the tree's own pages: each result of the check is one here -------------
 ST_PASS=0 ST_FAIL=0 ST_SKIP=0 ST_NUM=0
 real=$( (ST_PASS=0 ST_FAIL=0 ST_NUM=0; st_fidelity_check fidelity) 2>&1)
