@@ -224,6 +224,18 @@ ST_TMP=$tmp/st sh -c '. "$1"; t_silent() { :; }; t_fine() { check "fine" true; }
 unit_tap() { st_ingest_tap fake-guest "$tmp/unit.tap"; }
 expect_fail "a guest unit that ran no check, beside one that passed" 1 unit_tap
 
+# --- a result's name is the same in every run (guest/lib.sh ktap_name) -----------
+# shellcheck disable=SC2016 # expanded by the guest shell
+ST_TMP=$tmp/st sh -c '. "$1"; t_figs() { check "kept (45 of 200 (x) migrated)" false; check "plain" true; }; units_run figs' \
+	sh "$ST_TESTS/guest/lib.sh" >"$tmp/names.tap" 2>&1
+if grep -q '^    not ok 1 - kept$' "$tmp/names.tap" &&
+	grep -q '^    # kept: 45 of 200 (x) migrated$' "$tmp/names.tap" &&
+	grep -q '^    ok 2 - plain$' "$tmp/names.tap"; then
+	ok "a guest result's figures go to a diagnostic, its name stays"
+else
+	not_ok "a guest result's figures go to a diagnostic, its name stays"; sed 's/^/# /' "$tmp/names.tap"
+fi
+
 # --- the plan: one list, unknown names fail, the guest's plan compared --------------
 # the guest's own rule (guest/lib.sh plan_unknown) on a misspelt name
 # shellcheck disable=SC2016 # expanded by the guest shell

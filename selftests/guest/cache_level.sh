@@ -59,7 +59,7 @@ cl_run() {
 	CL_Q=$(stat_get ttwu_queued_by_level) CL_D=$(stat_get ttwu_direct_by_level)
 	CL_C=$(stat_get ttwu_checked)
 	diag "level $1, CPUs $2->$3: ${out:-failed rc $rc}; CAL IPIs $CL_CAL ($(awk -v c="$CL_CAL" -v w="${CL_WAKE:-0}" 'BEGIN { printf "%.3f", w ? c / w : 0 }') per wakeup); queued_by_level $CL_Q direct_by_level $CL_D checked $CL_C"
-	check_eq "ping-pong $2<->$3 at $1 ran: exit 0, $((2 * CL_ROUNDS)) wakeups" \
+	check_eq "ping-pong $2<->$3 at $1 ran: exit 0 ($((2 * CL_ROUNDS)) wakeups)" \
 		"$rc ${CL_WAKE:-none}" "0 $((2 * CL_ROUNDS))"
 }
 
@@ -264,7 +264,7 @@ t_cache_stress() {
 	done
 	t1=$(now_cs)
 	diag "$CL_SWITCHES level switches in $(((t1 - t0) / 100)) s, queued_by_level $(stat_get ttwu_queued_by_level), checked $(stat_get ttwu_checked)"
-	check_eq "cache stress: $CL_SWITCHES level switches under load succeed" "$bad" 0
+	check_eq "cache stress: level switches under load succeed ($CL_SWITCHES)" "$bad" 0
 	check_eq "cache stress: last level llc, hook gone" "$(knob_choice cache_share_level)$(cl_hooked && echo ' hooked')" llc
 	wr cache_share_level l2 >/dev/null
 	usleep 500000

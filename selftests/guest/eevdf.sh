@@ -263,7 +263,7 @@ t_eevdf_slice() {
 	sleep 1
 	diag "eevdf slice: after a second of stock: $(ev_dls)"
 	for p in $EV_PIDS; do
-		check "eevdf slice: after a second of stock, hog $p's request is at most base_slice_ns (deadline - vruntime)" \
+		check "eevdf slice: after a second of stock, each hog's request is at most base_slice_ns (deadline - vruntime; hog $p)" \
 			ev_dl_within "$p" "$base"
 	done
 	check_eq "eevdf slice: stock with eevdf_counters=0: inactive" "$(feature_state eevdf)" inactive

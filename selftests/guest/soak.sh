@@ -352,7 +352,7 @@ t_soak() {
 	m1=$(sk_mem); sk_slabinfo /tmp/sk.s1
 	sk_mod_check
 	diag "soak: $SK_CYCLES cycles in $(secs "$t0" "$t1") s: insmod $(secs 0 $SK_T_LOAD) s, knob writes $(secs 0 $SK_T_KNOB) s, rmmod $(secs 0 $SK_T_UNLOAD) s (qemu TCG)"
-	check_eq "soak: $SK_CYCLES insmod/rmmod cycles succeed" "$SK_FAILS" 0
+	check_eq "soak: insmod/rmmod cycles succeed ($SK_CYCLES)" "$SK_FAILS" 0
 	check_eq "soak: every knob write of the cycles succeeds (each feature off and on in turn)" "$SK_BAD" 0
 	check "soak: nothing of ours in enabled_functions" not sk_ours_in_ftrace
 	check "soak: module gone" not is_loaded
@@ -461,7 +461,7 @@ sk_slab_check() {
 				s = "; "
 			} }' \
 		/tmp/sk.s0 /tmp/sk.s1 /tmp/sk.s2)
-	check "soak: no cache gained $SK_CYCLES objects (one per cycle) beyond the control's change${bad:+ ($bad)}" \
+	check "soak: no cache gained one object per cycle beyond the control's change (${SK_CYCLES} cycles${bad:+; $bad})" \
 		test -z "$bad"
 	lim=$((${dc#-} + 128))
 	check "soak: slab grew by at most the control's change + 128 kB (${ds} kB <= $lim kB)" \
