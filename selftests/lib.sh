@@ -31,7 +31,7 @@ ST_GUEST_TIMEOUT=${ST_GUEST_TIMEOUT:-2400}
 ST_MEMDEBUG=${ST_MEMDEBUG-slub_debug=FZPU kfence.sample_interval=1}
 
 ST_APT_PKGS=(busybox-static rt-tests dkms cpio zstd kmod gcc make libc6-dev
-	binutils ca-certificates debian-archive-keyring dpkg-dev openssl)
+	binutils ca-certificates debian-archive-keyring dpkg-dev openssl python3)
 
 export DEBIAN_FRONTEND=noninteractive
 
@@ -1192,77 +1192,11 @@ st_icount_boot() {
 
 # st_icount_stats TAPLOG...: "CONFIG N MIN MAX MEDIAN MIGRATIONS-MIN-MAX
 # PAIRED PAIRS LO HI CONF" per configuration, in the order the guests ran
-# them, over the runs of every TAPLOG (one per boot).  PAIRED is the
-# median, over repetitions, of a run's ratio to its own repetition's
-# unloaded run (1 for unloaded, - without a pair), PAIRS how many ratios
-# it had, [LO, HI] the distribution-free interval of that median from the
-# ratios' order statistics, at CONF percent (the largest symmetric pair
-# of order statistics that covers 95%, or the outermost, which covers
-# less, under 6 ratios).  Within one boot the counts can drift by a couple
-# of percent from the early repetitions to the late ones, in every
-# configuration at once; a configuration whose early runs were not
-# counted (never apart) would take a ratio of medians from the late ones
-# alone, the paired ratio does not.  A repetition starts at its unloaded
-# run; where that run was not counted, or in another boot, the
-# repetition's runs pair with nothing (a configuration met twice since
-# the last unloaded run).
+# them, over the runs of every TAPLOG (one per boot): the paired ratio to
+# each repetition's unloaded run and its median's interval from order
+# statistics (selftests/strunner/icount.py, with the bench's statistics).
 st_icount_stats() {
-	local f
-	for f in "$@"; do
-		tr -d '\r' <"$f"
-		echo "# icount_boot_end"
-	done | awk '
-		function sort(m) {
-			for (a = 2; a <= m; a++)
-				for (b = a; b > 1 && s[b - 1] > s[b]; b--) { t = s[b]; s[b] = s[b - 1]; s[b - 1] = t }
-		}
-		function median(m) {
-			sort(m)
-			return m % 2 ? s[(m + 1) / 2] : (s[m / 2] + s[m / 2 + 1]) / 2
-		}
-		# P(X <= j) for X ~ Binomial(m, 1/2)
-		function binom_cdf(j, m,   i, p, c) {
-			p = 0.5 ^ m; c = p
-			for (i = 1; i <= j; i++) { p = p * (m - i + 1) / i; c += p }
-			return c
-		}
-		$1 == "#" && $2 == "icount_boot_end" { base = 0; split("", seen); next }
-		$1 == "#" && $2 == "icount" && $4 ~ /^[0-9.]+$/ {
-			if (!($3 in n)) order[++k] = $3
-			n[$3]++
-			v[$3, n[$3]] = $4 + 0
-			g[$3, n[$3]] = $5 == "" ? -1 : $5 + 0
-			if ($3 == "unloaded") {
-				base = $4 + 0
-				split("", seen)
-			} else {
-				if ($3 in seen) { base = 0; split("", seen) }
-				seen[$3] = 1
-				if (base > 0) r[$3, ++np[$3]] = ($4 + 0) / base
-			}
-		}
-		END {
-			for (i = 1; i <= k; i++) {
-				c = order[i]; m = n[c]
-				for (a = 1; a <= m; a++) s[a] = g[c, a]
-				sort(m)
-				mig = s[1] == s[m] ? s[1] : s[1] "-" s[m]
-				for (a = 1; a <= m; a++) s[a] = v[c, a]
-				med = median(m)
-				lo = s[1]; hi = s[m]
-				ci = "- - -"
-				if (c == "unloaded") { paired = "1"; p = m }
-				else if (np[c] > 0) {
-					p = np[c]
-					for (a = 1; a <= p; a++) s[a] = r[c, a]
-					paired = sprintf("%.6f", median(p))
-					for (j = 1; j < p / 2 && 1 - 2 * binom_cdf(j, p) >= 0.95; j++)
-						;
-					ci = sprintf("%.6f %.6f %.1f", s[j], s[p + 1 - j], (1 - 2 * binom_cdf(j - 1, p)) * 100)
-				} else { paired = "-"; p = 0 }
-				printf "%s %d %.1f %.1f %.1f %s %s %d %s\n", c, m, lo, hi, med, mig, paired, p, ci
-			}
-		}'
+	PYTHONPATH=$ST_ROOT/selftests:$ST_ROOT/bench python3 -m strunner.icount "$@"
 }
 
 # st_icount_table KVER TAPLOG...: markdown rows, one per configuration:

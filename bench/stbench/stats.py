@@ -20,7 +20,7 @@ except Exception:  # noqa: BLE001 - any import problem means: no scipy
     _sps = None
     BACKEND = "standard library"
 
-__all__ = ["median", "mean", "hmean", "gmean", "log_change", "lin_change", "stdev", "coeffvar", "summary", "betainc",
+__all__ = ["median", "median_ci", "mean", "hmean", "gmean", "log_change", "lin_change", "stdev", "coeffvar", "summary", "betainc",
            "t_cdf", "t_sf", "t_ppf", "welch", "compare", "bh_adjust",
            "ratio_ci", "pct_change", "BACKEND", "POWER"]
 
@@ -39,6 +39,26 @@ def median(xs):
         raise ValueError("median of no values")
     mid = n // 2
     return s[mid] if n % 2 else (s[mid - 1] + s[mid]) / 2.0
+
+
+def median_ci(xs, conf=0.95):
+    """The distribution-free interval of the median from the order
+    statistics of @xs: (low, high, coverage) for the innermost symmetric
+    pair whose coverage, under Binomial(n, 1/2), is still at least @conf,
+    or the outermost pair, which covers less, where no pair reaches it
+    (fewer than 6 values at 95%)."""
+    s = sorted(xs)
+    n = len(s)
+    if not n:
+        raise ValueError("median interval of no values")
+
+    def cdf(j):  # P(X <= j), X ~ Binomial(n, 1/2)
+        return math.fsum(math.comb(n, i) for i in range(j + 1)) / 2.0 ** n
+
+    j = 1
+    while j < n / 2 and 1 - 2 * cdf(j) >= conf:
+        j += 1
+    return s[j - 1], s[n - j], 1 - 2 * cdf(j - 1)
 
 
 def variance(xs):

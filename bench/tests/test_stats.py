@@ -36,6 +36,27 @@ class TestDescriptive(unittest.TestCase):
         self.assertEqual((s["n"], s["median"], s["min"], s["max"]), (3, 2, 1, 3))
 
 
+class TestMedianCI(unittest.TestCase):
+    def test_order_statistics(self):
+        # n = 6: (x1, x6) covers 1 - 2/64 = 96.9%, (x2, x5) only 78.1%
+        lo, hi, c = stats.median_ci([6, 1, 5, 2, 4, 3])
+        self.assertEqual((lo, hi), (1, 6))
+        self.assertAlmostEqual(c, 1 - 2 / 64)
+        # n = 20: (x6, x15) covers 95.9%, (x7, x14) 88.5%
+        lo, hi, c = stats.median_ci(list(range(1, 21)))
+        self.assertEqual((lo, hi), (6, 15))
+        self.assertAlmostEqual(c, 0.9586, places=4)
+
+    def test_too_few_for_95(self):
+        lo, hi, c = stats.median_ci([3, 1, 2])
+        self.assertEqual((lo, hi), (1, 3))
+        self.assertAlmostEqual(c, 0.75)
+
+    def test_empty(self):
+        with self.assertRaises(ValueError):
+            stats.median_ci([])
+
+
 class TestBeta(unittest.TestCase):
     def test_symmetric_half(self):
         for a in (0.5, 1, 2.5, 10):
