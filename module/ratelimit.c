@@ -66,6 +66,7 @@
 
 #include "sched_tune.h"
 #include "sync_short.h"
+#include "test_inject.h"
 #include "wrapper/fhook.h"
 #include "wrapper/ksym.h"
 #include "wrapper/layout.h"
@@ -97,49 +98,6 @@ static struct st_fhook st_rl_hooks[] = {
 	[ST_RL_HOOK_SELECT] = ST_FHOOK(select_task_rq_fair,
 				       st_select_task_rq_fair),
 };
-
-/*
- * test_stamp_delay=COMM:USECS, for the selftests only: a migration of a
- * task named COMM waits USECS between reading the configuration and
- * stamping, so that a knob write lands inside a stamp of the old
- * configuration (st_rl_forget_live() must wait for it).
- */
-static DEFINE_STATIC_KEY_FALSE(st_rl_delay_key);
-static char st_rl_delay_comm[TASK_COMM_LEN];
-static unsigned int st_rl_delay_us;
-/* stamps inside the delay now, for debugfs */
-static atomic_t st_rl_delaying = ATOMIC_INIT(0);
-
-static int st_rl_delay_set(const char *val, const struct kernel_param *kp)
-{
-	const char *colon = strrchr(val, ':');
-	unsigned int us;
-
-	if (!colon || colon == val || colon - val >= TASK_COMM_LEN ||
-	    kstrtouint(colon + 1, 10, &us) || us > USEC_PER_SEC)
-		return -EINVAL;
-	memset(st_rl_delay_comm, 0, sizeof(st_rl_delay_comm));
-	memcpy(st_rl_delay_comm, val, colon - val);
-	st_rl_delay_us = us;
-	return 0;
-}
-
-static const struct kernel_param_ops st_rl_delay_ops = {
-	.set = st_rl_delay_set,
-};
-module_param_cb(test_stamp_delay, &st_rl_delay_ops, NULL, 0);
-MODULE_PARM_DESC(test_stamp_delay,
-		 "testing only: COMM:USECS: a migration of a task named COMM waits USECS (at most 1000000) with the configuration it read before it stamps");
-
-static noinline void st_rl_delay(struct task_struct *p)
-{
-	if (strncmp(p->comm, st_rl_delay_comm, TASK_COMM_LEN))
-		return;
-	atomic_inc(&st_rl_delaying);
-	mdelay(st_rl_delay_us / USEC_PER_MSEC);
-	udelay(st_rl_delay_us % USEC_PER_MSEC);
-	atomic_dec(&st_rl_delaying);
-}
 
 static inline u64 st_rl_owner(struct task_struct *p)
 {
@@ -311,8 +269,7 @@ static void st_migrate_task_rq_fair(struct task_struct *p, int new_cpu)
 		unsigned long jnow;
 		unsigned int ret;
 
-		if (static_branch_unlikely(&st_rl_delay_key))
-			st_rl_delay(p);
+		st_inject_stamp(p);
 		/*
 		 * Patch 1/2 reads the new CPU's clock; patch 2/2 the task's
 		 * own CPU's (task_cpu() is still the old one here), and the
@@ -389,7 +346,7 @@ int st_rl_table_show(char *buf, size_t size)
 	mutex_unlock(&st_rl_table_lock);
 	n = scnprintf(buf, size, "slots %d live %u longest_ms %u delaying %d\n",
 		      1 << ST_RL_TABLE_BITS, live, jiffies_to_msecs(longest),
-		      atomic_read(&st_rl_delaying));
+		      st_inject_delaying());
 	return n;
 }
 
@@ -404,8 +361,7 @@ static int st_rl_probe(struct st_feature *f)
 	s64 ttwu;
 	int i;
 
-	if (st_rl_delay_comm[0])
-		static_branch_enable(&st_rl_delay_key);
+	st_inject_init();
 	f->reason = st_gate_shapes(f->name, st_rl_shapes,
 				   ARRAY_SIZE(st_rl_shapes));
 	if (f->reason)

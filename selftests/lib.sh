@@ -870,18 +870,19 @@ st_fetch_vmlinuz() {
 
 # --- module build --------------------------------------------------------------
 
-# st_kbuild KVER SRC OUT: builds the Kbuild tree SRC against KVER's
-# headers in a copy of its own, in the chroot of KVER's Debian release
-# (st_kernel_env), and leaves the copy with its objects and build.log in
-# OUT.  Returns make's status.
+# st_kbuild KVER SRC OUT [MAKE-ARGS...]: builds the Kbuild tree SRC
+# against KVER's headers in a copy of its own, in the chroot of KVER's
+# Debian release (st_kernel_env), and leaves the copy with its objects and
+# build.log in OUT.  Returns make's status.
 st_kbuild() {
 	local kver=$1 src=$2 out=$3 env cdir rc
+	shift 3
 	env=$(st_kernel_env "$kver")
 	rm -rf "$out"
 	mkdir -p "$out"
 	if [[ $env == host ]]; then
 		tar -C "$src" --exclude=./build --exclude=./.git -cf - . | tar -C "$out" -xf -
-		make -C "$out" KDIR="$(st_headers_dir "$kver")" >"$out/build.log" 2>&1
+		make -C "$out" KDIR="$(st_headers_dir "$kver")" "$@" >"$out/build.log" 2>&1
 		return
 	fi
 	# a directory of this build's own: two trees (two runs, a bench)
@@ -890,16 +891,20 @@ st_kbuild() {
 	cdir=$(mktemp -d "$(st_chroot_dir "$env")/tmp/st-kbuild-$kver-$(basename "$out").XXXXXX") || return 1
 	cdir=${cdir#"$(st_chroot_dir "$env")"}
 	tar -C "$src" --exclude=./build --exclude=./.git -cf - . | tar -C "$(st_chroot_dir "$env")$cdir" -xf -
-	st_in_chroot "$env" make -C "$cdir" KDIR="/usr/src/linux-headers-$kver" >"$out/build.log" 2>&1
+	st_in_chroot "$env" make -C "$cdir" KDIR="/usr/src/linux-headers-$kver" "$@" >"$out/build.log" 2>&1
 	rc=$?
 	cp -a "$(st_chroot_dir "$env")$cdir"/. "$out"/
 	rm -rf "$(st_chroot_dir "$env")$cdir"
 	return $rc
 }
 
-# The working tree against one kernel: $ST_BUILD/<kver>/sched_tune.ko and
-# build.log there.  Returns make's status.
-st_build_module() { st_kbuild "$1" "$ST_ROOT" "$ST_BUILD/$1"; }
+# st_build_module KVER [test]: the working tree against one kernel:
+# $ST_BUILD/<kver>/sched_tune.ko and build.log there; "test": the
+# selftests' build, with the fault injection (Kbuild ST_TEST=1).
+# Returns make's status.
+st_build_module() {
+	st_kbuild "$1" "$ST_ROOT" "$ST_BUILD/$1" ${2:+ST_TEST=1}
+}
 
 # st_build_kmod KVER: the selftests' own test modules (selftests/kmod,
 # never part of sched_tune) into $ST_BUILD/KVER/kmod/.  Returns make's

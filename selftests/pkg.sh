@@ -185,6 +185,11 @@ pkg_contents() {
 }
 
 not_grep() { ! grep -q "$@"; }
+# pkg_no_test_parm PARMS: modinfo -F parm's lines list the knobs and no
+# parameter of the test build (module/test_inject.c)
+pkg_no_test_parm() {
+	grep -q '^enabled:' <<<"$1" && ! grep -qE '^(gate_simulate|test_[a-z_]*):' <<<"$1"
+}
 
 # pkg_none_installed "PACKAGE STATUS" lines: empty, or every status's
 # second letter n (not installed)
@@ -572,6 +577,8 @@ pkg_install_test() {
 		vm=$(pkg_in "$root" modinfo -F vermagic "/$ko")
 		pkg_check "$g" "$k: vermagic '${vm%% *}'" test "${vm%% *}" = "$k"
 		pkg_check "$g" "$k: modinfo -F version = $PKG_VER" test "$(pkg_in "$root" modinfo -F version "/$ko")" = "$PKG_VER"
+		pkg_check "$g" "$k: the shipped module has no test parameter (gate_simulate, test_*)" \
+			pkg_no_test_parm "$(pkg_in "$root" modinfo -F parm "/$ko")"
 		pkg_ko_keep "$g" "$root" "$k" "$ko"
 		# DKMS 3.2 leaves depmod to the kernel image's own install when
 		# only the headers are there

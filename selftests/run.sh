@@ -127,7 +127,7 @@ run_kernel() {
 	local kver=$1 out=$ST_BUILD/$1 warn last rc desc
 	stamp "kernel $kver: build"
 	st_prepare_kernel "$kver"
-	if ST_ROOT=$ST_SRC st_build_module "$kver"; then
+	if ST_ROOT=$ST_SRC st_build_module "$kver" test; then
 		st_result pass "$kver" "build sched_tune.ko against linux-headers-$kver"
 	else
 		st_result fail "$kver" "build sched_tune.ko against linux-headers-$kver"

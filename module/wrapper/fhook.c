@@ -49,6 +49,7 @@
 #include "fhook.h"
 #include "fhook_direct.h"
 #include "ksym.h"
+#include "test_inject.h"
 
 #if defined(CONFIG_X86_64) && defined(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS)
 #define ST_FHOOK_HAVE_DIRECT 1
@@ -60,12 +61,6 @@ static bool direct_hooks = true;
 module_param(direct_hooks, bool, 0444);
 MODULE_PARM_DESC(direct_hooks,
 		 "0|1: hook through ftrace direct calls where the kernel allows (default 1)");
-
-static char test_unhook_fail[32];
-module_param_string(test_unhook_fail, test_unhook_fail,
-		    sizeof(test_unhook_fail), 0);
-MODULE_PARM_DESC(test_unhook_fail,
-		 "testing only: FUNC[:N]: act as if ftrace refused to unhook FUNC (the hook stays in and the module pins itself), every time or the first N times");
 
 /*
  * 6.1's bpf_trampoline_update() answers -EAGAIN (an IPMODIFY ops is on
@@ -398,26 +393,9 @@ static void st_fhook_pin(struct st_fhook *hook, int err)
 	hook->pin_err = err;
 }
 
-/* test_unhook_fail=FUNC or FUNC:N names @hook and has a failure left */
-static bool st_fhook_test_fail(struct st_fhook *hook)
-{
-	static unsigned int failed;
-	size_t len = strlen(hook->func);
-	unsigned int times;
-
-	if (strncmp(test_unhook_fail, hook->func, len))
-		return false;
-	if (!test_unhook_fail[len])
-		return true;
-	if (test_unhook_fail[len] != ':' ||
-	    kstrtouint(test_unhook_fail + len + 1, 10, &times))
-		return false;
-	return failed++ < times;
-}
-
 static int st_fhook_unregister(struct st_fhook *hook)
 {
-	if (st_fhook_test_fail(hook))
+	if (st_inject_unhook_fail(hook->func))
 		return -EBUSY;
 	if (hook->mech == ST_FHOOK_DIRECT)
 		return st_fhook_direct_unregister(hook);

@@ -25,6 +25,7 @@
 #include "gate_range.h"
 #include "ksym.h"
 #include "layout.h"
+#include "test_inject.h"
 
 struct st_gate_series_name {
 	enum st_series series;
@@ -95,27 +96,6 @@ module_param_named(allow_unchecked, st_allow_unchecked, bool, 0444);
 MODULE_PARM_DESC(allow_unchecked,
 		 "0|1: run a feature on a kernel of a series it was checked on but outside the checked stable sublevels, not built by Debian, or whose functions differ in size from the checked build; its state then says (unchecked); never numa_scan (default 0)");
 
-/*
- * For the selftests, entries that make the module meet a kernel it was not
- * checked on, through its real refusal paths:
- *  feature=major.minor	the gate sees that series for that feature
- *  feature=sublevel:N	that stable sublevel of the running series
- *  feature=vendor	a kernel not built by Debian
- *  feature=shape	its first function has another prototype in BTF
- *  feature=shape:FUNC	FUNC, one of its functions, has another prototype
- *  feature=nobtf:FUNC	BTF has no prototype of FUNC
- *  feature=size:FUNC	FUNC, a function it is fingerprinted by, is 16
- *			bytes larger than this build's record
- *  nosym:SYM		kallsyms finds no SYM, whoever asks (st_ksym())
- *  nokprobe		the kprobe that finds kallsyms fails: the load fails
- * It can only make a feature refuse or run unchecked, never pick another
- * copy than the running kernel's.
- */
-static char st_gate_simulate[128];
-module_param_string(gate_simulate, st_gate_simulate, sizeof(st_gate_simulate), 0);
-MODULE_PARM_DESC(gate_simulate,
-		 "testing only: feature=series|sublevel:N|vendor|config:OPTION|shape|shape:FUNC|nobtf:FUNC|size:FUNC, nosym:SYM, nokprobe[,...]: refuses as if the kernel were that series, that stable sublevel, not Debian's build, built with the other value of CONFIG_OPTION, had another prototype or none in BTF, FUNC of another size than recorded, no symbol SYM, or no kprobe on kallsyms");
-
 static struct st_gate_feature *st_gate_find(const char *feature)
 {
 	int i;
@@ -135,56 +115,6 @@ static enum st_series st_series_lookup(unsigned int major, unsigned int minor)
 		    st_series_names[i].minor == minor)
 			return st_series_names[i].series;
 	return ST_SERIES_UNCHECKED;
-}
-
-/* The value gate_simulate gives @feature, copied to @buf, or false. */
-static bool st_gate_simulated(const char *feature, char *buf, size_t size)
-{
-	size_t flen = strlen(feature);
-	const char *p = st_gate_simulate;
-
-	while (*p) {
-		const char *end = strchrnul(p, ',');
-
-		if (!strncmp(p, feature, flen) && p[flen] == '=') {
-			size_t n = end - (p + flen + 1);
-
-			if (n >= size)
-				n = size - 1;
-			memcpy(buf, p + flen + 1, n);
-			buf[n] = '\0';
-			return true;
-		}
-		p = *end ? end + 1 : end;
-	}
-	return false;
-}
-
-/* Whether gate_simulate holds the entry @prefix followed by @name. */
-static bool st_gate_simulated_entry(const char *prefix, const char *name)
-{
-	size_t plen = strlen(prefix), nlen = strlen(name);
-	const char *p = st_gate_simulate;
-
-	while (*p) {
-		const char *end = strchrnul(p, ',');
-
-		if ((size_t)(end - p) == plen + nlen && !strncmp(p, prefix, plen) &&
-		    !strncmp(p + plen, name, nlen))
-			return true;
-		p = *end ? end + 1 : end;
-	}
-	return false;
-}
-
-bool st_gate_simulated_nosym(const char *sym)
-{
-	return st_gate_simulated_entry("nosym:", sym);
-}
-
-bool st_gate_simulated_nokprobe(void)
-{
-	return st_gate_simulated_entry("nokprobe", "");
 }
 
 /* Whether @sim, a feature's value, is @prefix followed by @func. */
@@ -215,7 +145,7 @@ static void st_gate_judge_config(struct st_gate_feature *g,
 	char sim[48];
 	int i;
 
-	if (!st_gate_simulated(g->feature, sim, sizeof(sim)))
+	if (!st_inject_value(g->feature, sim, sizeof(sim)))
 		sim[0] = '\0';
 	for (i = 0; i < ARRAY_SIZE(st_gate_configs); i++) {
 		const struct st_gate_config *c = &st_gate_configs[i];
@@ -276,7 +206,7 @@ static void st_gate_judge_sizes(struct st_gate_feature *g,
 	struct st_gate_size_verdict sv;
 	char sim[48];
 
-	if (!st_gate_simulated(g->feature, sim, sizeof(sim)))
+	if (!st_inject_value(g->feature, sim, sizeof(sim)))
 		sim[0] = '\0';
 	if (!st_gate_sizes_differ(g->feature, release, k, st_gate_measure, sim,
 				  &sv))
@@ -302,7 +232,7 @@ static void st_gate_judge_feature(struct st_gate_feature *g,
 
 	g->series = ST_SERIES_UNCHECKED;
 	g->unchecked = false;
-	if (st_gate_simulated(g->feature, sim, sizeof(sim)) &&
+	if (st_inject_value(g->feature, sim, sizeof(sim)) &&
 	    !st_gate_sim_btf(sim) && !str_has_prefix(sim, "config:") &&
 	    !str_has_prefix(sim, "size:")) {
 		simulated = true;
@@ -419,7 +349,7 @@ const char *st_gate_shapes(const char *feature,
 
 	if (!g)
 		return "no kernel series checked for this feature";
-	if (!st_gate_simulated(feature, sim, sizeof(sim)))
+	if (!st_inject_value(feature, sim, sizeof(sim)))
 		sim[0] = '\0';
 
 	for (i = 0; i < nr; i++) {

@@ -54,11 +54,4 @@ const char *st_gate_shapes(const char *feature,
  */
 int st_gate_sizes_show(char *buf, size_t size);
 
-/*
- * gate_simulate, for the selftests: kallsyms is to find no @sym, the
- * kprobe that finds kallsyms is to fail.
- */
-bool st_gate_simulated_nosym(const char *sym);
-bool st_gate_simulated_nokprobe(void);
-
 #endif /* SCHED_TUNE_WRAPPER_GATE_H */

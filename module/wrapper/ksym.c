@@ -10,8 +10,8 @@
 #include <linux/uaccess.h>
 #include <asm/ibt.h>
 
-#include "gate.h"
 #include "ksym.h"
+#include "test_inject.h"
 
 ST_KCALL_DEFINE(st_kallsyms_lookup_name, kallsyms_lookup_name);
 
@@ -24,7 +24,7 @@ int st_ksym_init(void)
 	int ret;
 
 	/* gate_simulate=nokprobe: a probe on a name no kernel has fails here */
-	if (st_gate_simulated_nokprobe())
+	if (st_inject_entry("nokprobe", ""))
 		kp.symbol_name = "kallsyms_lookup_name (absent)";
 	ret = register_kprobe(&kp);
 	if (ret) {
@@ -52,7 +52,7 @@ int st_ksym_init(void)
 unsigned long st_ksym(const char *name)
 {
 	/* gate_simulate=nosym:NAME: what kallsyms answers for a name it lacks */
-	if (st_gate_simulated_nosym(name))
+	if (st_inject_entry("nosym:", name))
 		return 0;
 	return st_kcall(st_kallsyms_lookup_name)(name);
 }
