@@ -67,68 +67,27 @@ st_result() {
 	esac
 }
 
-# st_tap_line GROUP LINE: one result line (indentation removed) to st_result.
-st_tap_line() {
-	local desc
-	desc=$(sed -E 's/^(not )?ok [0-9]* *-? *//' <<<"$2")
-	if [[ $2 == 'not ok '* ]]; then
-		st_result fail "$1" "$desc"
-	elif [[ $desc =~ \#\ *(SKIP|skip)\ *(.*)$ ]]; then
-		desc=${desc%%#*}
-		st_result skip "$1" "${desc%"${desc##*[! ]}"}" "${BASH_REMATCH[2]}"
-	else
-		st_result pass "$1" "$desc"
-	fi
-}
-
-# Feed a KTAP stream (file $2) into st_result under group $1.  Every leaf
-# result counts: a subtest's results, or a top-level result that closes
-# no subtest.  A top-level "not ok" of a subtest whose results all passed
-# (it stopped short) counts as one failure.  Comments are echoed so the
-# log shows the guest's diagnostics in place.  Sets ST_TAP_PLAN (empty
-# when the stream had none, e.g. a hang) and ST_TAP_COUNT to the
-# top-level plan and results; a subtest whose plan and results disagree
-# is a failure.
+# Feed a KTAP stream (file $2) into st_result under group $1, through
+# make check's one KTAP reader (selftests/strunner/ktap.py: every leaf
+# result counts, a subtest stopped short or with a plan its results miss
+# fails; comments echoed in place).  Sets ST_TAP_PLAN (empty when the
+# stream had none, e.g. a hang) and ST_TAP_COUNT to the top-level plan
+# and results.
 st_ingest_tap() {
-	local group=$1 file=$2 line inner n=0 sub_n=0 sub_plan='' sub_fail=0 title=''
-	ST_TAP_PLAN=
-	while IFS= read -r line || [[ -n $line ]]; do
-		line=${line%$'\r'}
-		inner=${line#"${line%%[! ]*}"}
-		if [[ $inner != "$line" ]]; then
-			# a subtest's line, whatever its indentation
-			case $inner in
-			'ok '*|'not ok '*)
-				sub_n=$((sub_n + 1))
-				[[ $inner == 'not ok '* ]] && sub_fail=$((sub_fail + 1))
-				st_tap_line "$group" "$inner" ;;
-			1..*) [[ -z $sub_plan ]] && sub_plan=${inner#1..} ;;
-			'# Subtest: '*) title=${inner#\# Subtest: }; echo "# [$group] == $title" ;;
-			'#'*) echo "# [$group] ${inner#\# }" ;;
-			esac
-			continue
-		fi
-		case $line in
-		'ok '*|'not ok '*)
-			n=$((n + 1))
-			if ((sub_n == 0)) && [[ -z $sub_plan ]]; then
-				st_tap_line "$group" "$line"
-			else
-				# a unit that ran no check says so on its own line
-				if [[ $line == 'not ok '* ]] && ((sub_fail == 0)) ||
-					{ ((sub_n == 0)) && [[ $line == *' # SKIP '* ]]; }; then
-					st_tap_line "$group" "$line"
-				fi
-				if [[ -n $sub_plan ]] && ((sub_plan != sub_n)); then
-					st_result fail "$group" "subtest '${title:-$line}': plan 1..$sub_plan but $sub_n results"
-				fi
-			fi
-			sub_n=0 sub_plan='' sub_fail=0 title='' ;;
-		1..*) ST_TAP_PLAN=${line#1..} ;;
-		'#'*) echo "# [$group] ${line#\# }" ;;
+	local group=$1 file=$2 kind a b c
+	ST_TAP_PLAN='' ST_TAP_COUNT=0
+	while IFS=$'\x1f' read -r kind a b c; do
+		case $kind in
+		R) st_result "$a" "$group" "$b" "$c" ;;
+		C) echo "# [$group] $a" ;;
+		P) ST_TAP_PLAN=$a ST_TAP_COUNT=$b ;;
 		esac
-	done <"$file"
-	ST_TAP_COUNT=$n
+	done < <(st_py strunner.ktap "$file")
+}
+# st_py MODULE ARGS...: one of make check's Python modules (selftests/
+# strunner, with the bench's statistics)
+st_py() {
+	PYTHONPATH=$ST_ROOT/selftests:$ST_ROOT/bench python3 -m "$@"
 }
 
 st_summary() {
@@ -1200,9 +1159,7 @@ st_icount_boot() {
 # them, over the runs of every TAPLOG (one per boot): the paired ratio to
 # each repetition's unloaded run and its median's interval from order
 # statistics (selftests/strunner/icount.py, with the bench's statistics).
-st_icount_stats() {
-	PYTHONPATH=$ST_ROOT/selftests:$ST_ROOT/bench python3 -m strunner.icount "$@"
-}
+st_icount_stats() { st_py strunner.icount "$@"; }
 
 # st_icount_table KVER TAPLOG...: markdown rows, one per configuration:
 # instructions per round trip (median, min-max, spread), the ratio of
