@@ -171,7 +171,7 @@ run_job() { "$@"; echo "# job-end $?"; }
 # run declared short, ST_SHORT=1); SIGTERM, SIGINT or the deadline write
 # the reason to $ST_RUN/stop, which every job's guest and the jobs
 # themselves obey.  Estimates are reference seconds (ST_EST_*, the
-# README's timings) times the machine's factor (st_factor).
+# timings of selftests/README.md) times the machine's factor (st_factor).
 ST_BUDGET=${ST_BUDGET:-4800}
 ST_BUDGET_TAIL=${ST_BUDGET_TAIL:-90}
 # seconds a stopped job has to end on its own before it is killed
@@ -1436,7 +1436,7 @@ st_fetch_checkpatch() {
 }
 
 # checkpatch --strict findings we keep, by file: checkpatch's type names,
-# each with its reason (README.md, "Style exceptions", says the same).
+# each with its reason (docs/style.md says the same).
 declare -A ST_CHECKPATCH_IGNORE=(
 	# the userspace unit tests build these too: uint64_t & co. are the
 	# typedefs that give them the kernel's u64 & co.

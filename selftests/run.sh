@@ -465,14 +465,14 @@ host_test() {
 stamp "the runner's own test (selftests/runner_test.sh)"
 host_test runner runner_test.sh
 done_stage "the runner's own test"
-stamp "the support matrix (selftests/support_test.sh, support-matrix, README.md)"
+stamp "the support matrix (selftests/support_test.sh, support-matrix, docs/kernels.md)"
 host_test support support_test.sh
 done_stage "the support matrix test"
 stamp "the fidelity pages (selftests/fidelity_test.sh, docs/features)"
 host_test fidelity fidelity_test.sh
 done_stage "the fidelity pages test"
 st_support_data_check host
-st_support_readme_check "$ST_SRC/README.md" host
+st_support_doc_check "$ST_SRC/docs/kernels.md" host
 stamp "unit tests"
 run_unit
 done_stage "unit tests"

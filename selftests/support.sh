@@ -8,7 +8,7 @@
 #   st_support_row_check LABEL KVER           a kernel built, not booted: it
 #                                             has a row, in line with the gate
 #   st_support_data_check [GROUP]             every row against gate_checked.h
-#   st_support_readme_check README [GROUP]    README.md's Kernels table
+#   st_support_doc_check DOC [GROUP]         docs/kernels.md's support matrix
 # BOOT is main, short or ops (one NUMA node) or numa (two nodes).  Paths
 # follow ST_SRC; ST_SUPPORT_FILE and ST_SUPPORT_GATE override them (tests).
 
@@ -220,13 +220,14 @@ st_support_states() {
 	echo "$out"
 }
 
-# st_support_readme_check README [GROUP]: the table under "## Kernels"
-# (columns kernel, ..., ratelimit, cache_level, numa_scan, eevdf; a kernel cell
-# may name several kernels, comma-separated): one st_result per row, each
-# state cell's first word that of every kernel it names; then one that
-# every kernel of the file has a row.
-st_support_readme_check() {
-	local readme=$1 group=${2:-host} line sect='' hdr='' i k kcell cell want bad rows=0
+# st_support_doc_check DOC [GROUP]: the table under "## Support matrix"
+# in DOC (docs/kernels.md; columns kernel, ..., ratelimit, cache_level,
+# numa_scan, eevdf; a kernel cell may name several kernels,
+# comma-separated): one st_result per row, each state cell's first word
+# that of every kernel it names; then one that every kernel of the file
+# has a row.
+st_support_doc_check() {
+	local doc=$1 group=${2:-host} line sect='' hdr='' i k kcell cell want bad rows=0
 	local name=${1#"${ST_SRC:-$ST_ROOT}/"}
 	local -a cells=() kvers=()
 	local -A col=() seen=()
@@ -235,7 +236,7 @@ st_support_readme_check() {
 			sect=${line#'## '}
 			continue
 		fi
-		[[ $sect == Kernels ]] || continue
+		[[ $sect == 'Support matrix' ]] || continue
 		if [[ $line != '|'* ]]; then
 			# the table ends at its first non-table line
 			[[ -n $hdr ]] && break
@@ -252,7 +253,7 @@ st_support_readme_check() {
 			for i in "${!cells[@]}"; do col[${cells[i]}]=$i; done
 			for k in kernel "${ST_SUPPORT_FEATURES[@]}"; do
 				if [[ -z ${col[$k]+x} ]]; then
-					st_result fail "$group" "$name: the Kernels table has a '$k' column ($hdr)"
+					st_result fail "$group" "$name: the support matrix has a '$k' column ($hdr)"
 					return
 				fi
 			done
@@ -276,13 +277,13 @@ st_support_readme_check() {
 			done
 		done
 		if [[ -z $bad ]]; then
-			st_result pass "$group" "$name Kernels table: $kcell agrees with selftests/support-matrix"
+			st_result pass "$group" "$name support matrix: $kcell agrees with selftests/support-matrix"
 		else
-			st_result fail "$group" "$name Kernels table: $kcell agrees with selftests/support-matrix (${bad#; })"
+			st_result fail "$group" "$name support matrix: $kcell agrees with selftests/support-matrix (${bad#; })"
 		fi
-	done <"$readme"
+	done <"$doc"
 	if [[ -z $hdr ]] || ((rows == 0)); then
-		st_result fail "$group" "$name: a table under '## Kernels' with kernel rows"
+		st_result fail "$group" "$name: a table under '## Support matrix' with kernel rows"
 		return
 	fi
 	bad=''
@@ -290,8 +291,8 @@ st_support_readme_check() {
 		[[ -n ${seen[$k]:-} ]] || bad+=" $k"
 	done < <(st_support_kernels)
 	if [[ -z $bad ]]; then
-		st_result pass "$group" "$name Kernels table has every kernel of selftests/support-matrix"
+		st_result pass "$group" "$name support matrix has every kernel of selftests/support-matrix"
 	else
-		st_result fail "$group" "$name Kernels table has every kernel of selftests/support-matrix (missing:$bad)"
+		st_result fail "$group" "$name support matrix has every kernel of selftests/support-matrix (missing:$bad)"
 	fi
 }

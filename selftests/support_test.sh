@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# selftests/support.sh tested on crafted guest logs, matrices and READMEs:
+# selftests/support.sh tested on crafted guest logs, matrices and pages:
 # what a guest reports must match selftests/support-matrix, a kernel
-# without a row fails, a row must agree with gate_checked.h, and README.md's
-# Kernels table must agree with the file.  The guest's line comes from the
-# guest's own feat_probe (guest/lib.sh).  KTAP on stdout, as
-# runner_test.sh prints it.
+# without a row fails, a row must agree with gate_checked.h, and
+# docs/kernels.md's support matrix must agree with the file.  The guest's
+# line comes from the guest's own feat_probe (guest/lib.sh).  KTAP on
+# stdout, as runner_test.sh prints it.
 set -uo pipefail
 # shellcheck source=selftests/lib.sh source-path=SCRIPTDIR/..
 . "$(dirname "$0")/lib.sh"
@@ -147,38 +147,40 @@ ST_SUPPORT_GATE=$tmp/gate.h expect "a gate that checked 6.12 up to 117 only" "$(
 ST_SUPPORT_GATE=$tmp/gate.h expect "a gate file with no ST_GATE_RANGE line" "0 $rows" st_support_data_check
 ST_SUPPORT_FILE=$tmp/none expect "no matrix file" "0 1" st_support_data_check
 
-# --- README.md's Kernels table ------------------------------------------------------
-readme=$src/README.md
-got=$(counts st_support_readme_check "$readme")
+# --- docs/kernels.md's support matrix -------------------------------------------
+doc=$src/docs/kernels.md
+got=$(counts st_support_doc_check "$doc")
 if [[ $got =~ ^([0-9]+)\ 0$ ]] && ((BASH_REMATCH[1] >= 2)); then
-	ok "README.md's Kernels table agrees with selftests/support-matrix ($got passed/failed)"
+	ok "docs/kernels.md's support matrix agrees with selftests/support-matrix ($got passed/failed)"
 else
-	not_ok "README.md's Kernels table agrees with selftests/support-matrix: got $got"
+	not_ok "docs/kernels.md's support matrix agrees with selftests/support-matrix: got $got"
 	sed 's/^/# /' "$tmp/out"
 fi
 total=${got% *}
-# readme_crafted SED WHAT: README.md edited by SED; one result fails
-readme_crafted() {
-	sed "$1" "$readme" >"$tmp/README.md"
-	expect "$2" "$((total - 1)) 1" st_support_readme_check "$tmp/README.md"
+# doc_crafted SED WHAT: docs/kernels.md edited by SED; one result fails
+doc_crafted() {
+	sed "$1" "$doc" >"$tmp/kernels.md"
+	expect "$2" "$((total - 1)) 1" st_support_doc_check "$tmp/kernels.md"
 }
-readme_crafted "/^| $M61,/s/| unsupported (/| active (/" "6.1's numa_scan said active"
-readme_crafted "/^| $M612,/s/| active | active | active |/| active | active | idle |/" "6.12's numa_scan said idle (the one-node state)"
-readme_crafted "/^| $M612,/s/| active | active | active |/| active | active | unsupported |/" "6.12's numa_scan said unsupported"
-readme_crafted "/^| $M612,/s/| inactive (/| active (/" "6.12's eevdf said active (its state with a knob set)"
-readme_crafted "/^| 7\\.3\\.4+deb13-amd64,/s/| inactive (/| unsupported (/" "7.3's eevdf said unsupported"
-readme_crafted "/^| $M612,/s/^| $M612,/| 6.12.119+deb12-amd64, $M612,/" "a row naming a kernel without a row"
-readme_crafted "/^| $M612,/s/| active | active | active |/| active |/" "a row with two state cells missing"
-sed "/^| $M612,/s/^| [^|]* |/| |/" "$readme" >"$tmp/README.md"
-expect "a row naming no kernel (and so one kernel left out)" "$((total - 2)) 2" st_support_readme_check "$tmp/README.md"
-sed "/^| 7\\.3\\.4+deb13-amd64/d" "$readme" >"$tmp/README.md"
-expect "a kernel of the file left out" "$((total - 2)) 1" st_support_readme_check "$tmp/README.md"
-sed '/^## Kernels/,/^### /{/^|/d}' "$readme" >"$tmp/README.md"
-expect "no Kernels table" "0 1" st_support_readme_check "$tmp/README.md"
-sed '/^## Kernels/,/^### /s/| numa_scan |/| numa |/' "$readme" >"$tmp/README.md"
-expect "a table without a numa_scan column" "0 1" st_support_readme_check "$tmp/README.md"
-sed '/^## Kernels/,/^### /s/| eevdf |$/| tick |/' "$readme" >"$tmp/README.md"
-expect "a table without an eevdf column" "0 1" st_support_readme_check "$tmp/README.md"
+doc_crafted "/^| $M61,/s/| unsupported (/| active (/" "6.1's numa_scan said active"
+doc_crafted "/^| $M612,/s/| active | active | active |/| active | active | idle |/" "6.12's numa_scan said idle (the one-node state)"
+doc_crafted "/^| $M612,/s/| active | active | active |/| active | active | unsupported |/" "6.12's numa_scan said unsupported"
+doc_crafted "/^| $M612,/s/| inactive (/| active (/" "6.12's eevdf said active (its state with a knob set)"
+doc_crafted "/^| 7\\.3\\.4+deb13-amd64,/s/| inactive (/| unsupported (/" "7.3's eevdf said unsupported"
+doc_crafted "/^| $M612,/s/^| $M612,/| 6.12.119+deb12-amd64, $M612,/" "a row naming a kernel without a row"
+doc_crafted "/^| $M612,/s/| active | active | active |/| active |/" "a row with two state cells missing"
+sed "/^| $M612,/s/^| [^|]* |/| |/" "$doc" >"$tmp/kernels.md"
+expect "a row naming no kernel (and so one kernel left out)" "$((total - 2)) 2" st_support_doc_check "$tmp/kernels.md"
+sed "/^| 7\\.3\\.4+deb13-amd64/d" "$doc" >"$tmp/kernels.md"
+expect "a kernel of the file left out" "$((total - 2)) 1" st_support_doc_check "$tmp/kernels.md"
+sed '/^## Support matrix/,/^## /{/^|/d}' "$doc" >"$tmp/kernels.md"
+expect "no support matrix table" "0 1" st_support_doc_check "$tmp/kernels.md"
+sed '/^## Support matrix/,/^## /s/| numa_scan |/| numa |/' "$doc" >"$tmp/kernels.md"
+expect "a table without a numa_scan column" "0 1" st_support_doc_check "$tmp/kernels.md"
+sed '/^## Support matrix/,/^## /s/| eevdf |$/| tick |/' "$doc" >"$tmp/kernels.md"
+expect "a table without an eevdf column" "0 1" st_support_doc_check "$tmp/kernels.md"
+sed 's/^## Support matrix$/## Kernels/' "$doc" >"$tmp/kernels.md"
+expect "the table under another heading" "0 1" st_support_doc_check "$tmp/kernels.md"
 
 echo "1..$n"
 ((failed == 0))

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=dash
-# Claims of README.md and sysfs-abi that no other unit asserts, sourced
+# Claims of README.md, docs/ and sysfs-abi that no other unit asserts, sourced
 # by tests.sh after lib.sh and livepatch.sh.  The failures are injected
 # with the module's test-only gate_simulate (module/wrapper/gate.c), which
 # sends the module down its own refusal paths: nosym:SYM makes kallsyms

@@ -204,7 +204,7 @@ t_eevdf_slice() {
 		check_eq "eevdf slice: the counters still switch on" "$(wr eevdf_counters 1)" OK
 		check_eq "eevdf slice: active for its counters" "$(feature_state eevdf)" active
 		diag "eevdf slice: features/eevdf/reason: $(feature_reason eevdf)"
-		# the refusal's reason (README): CFS on 6.1
+		# the refusal's reason (docs/features/eevdf.md): CFS on 6.1
 		case $(uname -r) in
 		6.1.*) want="this kernel runs CFS" ;;
 		*) want="" ;;

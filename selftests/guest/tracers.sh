@@ -208,7 +208,7 @@ tr_case() {
 # BPF fentry and fexit: a BPF trampoline is an ftrace direct call too.
 # First, it holds the function's direct slot and our hook shares it as an
 # ftrace_ops callback; after our direct hook the kernel refuses it with
-# EBUSY (README), unless direct_hooks=0.
+# EBUSY (docs/safety.md), unless direct_hooks=0.
 bpf_start() {
 	rm -f /tmp/bpf.out
 	st_bpf_count "$1" >/tmp/bpf.out 2>&1 &
@@ -297,7 +297,7 @@ t_tracer_bpf_module_first() {
 		# direct ops (one for every BPF trampoline) EINVAL
 		case $(uname -r) in 6.*) want=EBUSY ;; *) want=EINVAL ;; esac
 		case $out in
-		"refused: "*" $want "*) ktap_ok "$label: refused cleanly with $want next to our direct hook (README)" ;;
+		"refused: "*" $want "*) ktap_ok "$label: refused cleanly with $want next to our direct hook (docs/safety.md)" ;;
 		attached*) ktap_ok "$label: attached next to our direct hook" ;;
 		*) ktap_fail "$label: refused with $want or attached" ;;
 		esac
