@@ -137,10 +137,11 @@ int st_knob_lookup(const char *name)
 }
 
 /*
- * Accepts exactly what sysfs-abi documents: a decimal number (or one of
- * the knob's names), optionally followed by a single newline.  Anything
- * else, signs, blanks and hex included, is -EINVAL; a number outside the
- * knob's range, or one that overflows u64, is -ERANGE.
+ * Accepts exactly what Documentation/ABI/testing/sysfs-kernel-sched_tune
+ * documents: a decimal number (or one of the knob's names), optionally
+ * followed by a single newline.  Anything else, signs, blanks and hex
+ * included, is -EINVAL; a number outside the knob's range, or one that
+ * overflows u64, is -ERANGE.
  */
 int st_knob_parse(const struct st_knob_desc *d, const char *buf, size_t len,
 		  u64 *val)

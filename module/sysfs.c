@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * /sys/kernel/sched_tune: the knobs, features/<name>/ and stats/ (see
- * sysfs-abi); a one-line-per-feature summary in debugfs.
+ * Documentation/ABI/testing/sysfs-kernel-sched_tune); a
+ * one-line-per-feature summary in debugfs.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
