@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * /sys/kernel/sched_tune: the knobs (knobs.h), features/<name>/ and
- * stats/, as Documentation/ABI/testing/sysfs-kernel-sched_tune says; a
- * one-line-per-feature summary in debugfs.
+ * stats/ (counters.h), as Documentation/ABI/testing/sysfs-kernel-sched_tune
+ * says; a one-line-per-feature summary in debugfs.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
