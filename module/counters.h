@@ -12,8 +12,8 @@
  * @id: ST_STAT_<id> in enum st_stat_id, what st_stat_inc() counts.
  * @name: the file stats/<name>, an unsigned 64-bit decimal summed over
  * CPUs.  Every counter has its entry in
- * Documentation/ABI/testing/sysfs-kernel-sched_tune.  ST_STAT is
- * undefined at the end.
+ * Documentation/ABI/testing/sysfs-kernel-sched_tune (selftests/abi.sh
+ * checks both ways).  ST_STAT is undefined at the end.
  */
 
 /* ratelimit */
