@@ -29,36 +29,9 @@ static struct st_feature *const st_features[ST_NR_FEATURES] = {
 DEFINE_PER_CPU(struct st_stats, st_stats);
 
 const char *const st_stat_names[ST_NR_STATS] = {
-	[ST_STAT_RL_CHECKED] = "ratelimit_checked",
-	[ST_STAT_RL_KEPT_PREV_CPU] = "ratelimit_kept_prev_cpu",
-	[ST_STAT_RL_MIGRATIONS_STAMPED] = "ratelimit_migrations_stamped",
-	[ST_STAT_RL_QUOTA_HALVED] = "ratelimit_quota_halved",
-	[ST_STAT_RL_QUOTA_REPLENISHED] = "ratelimit_quota_replenished",
-	[ST_STAT_RL_STAMPS_LOST] = "ratelimit_stamps_lost",
-	[ST_STAT_TTWU_QUEUED_BY_LEVEL] = "ttwu_queued_by_level",
-	[ST_STAT_TTWU_DIRECT_BY_LEVEL] = "ttwu_direct_by_level",
-	[ST_STAT_TTWU_CHECKED] = "ttwu_checked",
-	[ST_STAT_NUMA_VMA_CHECKED] = "numa_vma_checked",
-	[ST_STAT_NUMA_VMA_ALLOWED_BY_THRESHOLD] = "numa_vma_allowed_by_threshold",
-	[ST_STAT_NUMA_VMA_SKIPPED] = "numa_vma_skipped",
-	[ST_STAT_CHECK_DEADLINE] = "check_deadline",
-	[ST_STAT_UPDATE_DEADLINE] = "update_deadline",
-	[ST_STAT_PREEMPT_DEADLINE] = "preempt_deadline",
-	[ST_STAT_PREEMPT_DEADLINE_LAZY] = "preempt_deadline_lazy",
-	[ST_STAT_REWEIGHT_DEADLINE] = "reweight_deadline",
-	[ST_STAT_TICK_CHECK_PREEMPTS] = "tick_check_preempts",
-	[ST_STAT_TICK_PREEMPTS] = "tick_preempts",
-	[ST_STAT_EEVDF_SLICES_SET] = "eevdf_slices_set",
-	[ST_STAT_EEVDF_SLICES_RESTORED] = "eevdf_slices_restored",
-	[ST_STAT_EEVDF_GROUP_SLICES_RESTORED] = "eevdf_group_slices_restored",
-	[ST_STAT_PREV_BIAS_CHECKED] = "prev_bias_checked",
-	[ST_STAT_PREV_BIAS_KEPT] = "prev_bias_kept",
-	[ST_STAT_PREV_BIAS_KEPT_BUSY] = "prev_bias_kept_busy",
-	[ST_STAT_PREV_BIAS_TARGET_ROOM] = "prev_bias_target_room",
-	[ST_STAT_PREV_BIAS_RECENT_ROOM] = "prev_bias_recent_room",
-	[ST_STAT_SYNC_SHORT_CHECKED] = "sync_short_checked",
-	[ST_STAT_SYNC_SHORT_BOTH_SHORT] = "sync_short_both_short",
-	[ST_STAT_SYNC_SHORT_PLACED] = "sync_short_placed",
+#define ST_STAT(_id, _name)						\
+	[ST_STAT_##_id] = #_name,
+#include "counters.h"
 };
 
 u64 st_stat_sum(enum st_stat_id id)

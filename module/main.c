@@ -47,23 +47,10 @@ static const struct kernel_param_ops st_param_ops = {
 	module_param_cb(_name, &st_param_ops, NULL, 0);			\
 	MODULE_PARM_DESC(_name, _desc)
 
-ST_PARAM(enabled, "0|1: master switch (default 1)");
-ST_PARAM(ratelimit_window_ns, "0..1000000000, 0 = off (default 2000000)");
-ST_PARAM(ratelimit_burst, "1..1000 migrations per window (default 1)");
-ST_PARAM(ratelimit_mode, "fixed|adaptive: burst, or a quota halved when used up (default fixed)");
-ST_PARAM(ratelimit_quota, "1..1000 adaptive migrations per window, at most (default 10)");
-ST_PARAM(ratelimit_quota_replenish, "1..1000 given back per window not used up (default 1)");
-ST_PARAM(cache_share_level, "llc|l2|smt|auto|none (default l2)");
-ST_PARAM(cache_share_auto_llc_max, "1..4096 CPUs (default 8)");
-ST_PARAM(numa_scan_threshold, "0..100 percent, 0 = stock (default 50)");
-ST_PARAM(numa_scan_renew, "0..1024 scan sequences, 0 = never (default 16)");
-ST_PARAM(passthrough, "0|1: hooks in, decisions computed, none applied (default 0)");
-ST_PARAM(eevdf_counters, "0|1: count tick preemptions in stats/ (default 0)");
-ST_PARAM(eevdf_slice, "stock|fixed|scaled: the running task's EEVDF request (default stock)");
-ST_PARAM(eevdf_slice_ns, "100000..100000000: the fixed slice (default 12000000)");
-ST_PARAM(eevdf_latency_ns, "1000000..1000000000: what scaled shares (default 24000000)");
-ST_PARAM(prev_bias, "0|1: keep a waking task on its previous CPU, SELECT_BIAS_PREV (default 0)");
-ST_PARAM(sync_short, "0|1: short sync wakee on its short waker's CPU, SIS_SYNC (default 0)");
+/* a parameter per knob, in knobs.h's order, its help the description */
+#define ST_KNOB(_id, _name, _feature, _min, _max, _def, _stock, _help)	\
+	ST_PARAM(_name, _help);
+#include "knobs.h"
 
 static int st_params_parse(u64 *val)
 {

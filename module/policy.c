@@ -47,83 +47,27 @@ static const char *const st_slice_names[ST_NR_SLICE_MODES] = {
 	"stock", "fixed", "scaled",
 };
 
+/* knobs.h's stock column: has_stock, and stock 0 for ST_NO_STOCK */
+#define ST_KNOB_STOCK(_stock)						\
+	.has_stock = (_stock) != ST_NO_STOCK,				\
+	.stock = (_stock) != ST_NO_STOCK ? (_stock) : 0
+
 const struct st_knob_desc st_knobs[ST_NR_KNOBS] = {
-	[ST_KNOB_ENABLED] = {
-		.name = "enabled", .min = 0, .max = 1, .def = 1,
-		.feature = ST_FEAT_NONE,
+#define ST_KNOB(_id, _name, _feature, _min, _max, _def, _stock, ...)	\
+	[ST_KNOB_##_id] = {						\
+		.name = #_name, .min = (_min), .max = (_max),		\
+		.def = (_def), ST_KNOB_STOCK(_stock),			\
+		.feature = ST_FEAT_##_feature,				\
 	},
-	[ST_KNOB_RL_WINDOW_NS] = {
-		.name = "ratelimit_window_ns", .min = 0, .max = 1000000000,
-		.def = 2000000, .has_stock = true, .stock = 0,
-		.feature = ST_FEAT_RATELIMIT,
+#define ST_KNOB_CHOICE(_id, _name, _feature, _choices, _def, _stock, ...) \
+	[ST_KNOB_##_id] = {						\
+		.name = #_name, .min = 0,				\
+		.max = ARRAY_SIZE(_choices) - 1, .def = (_def),		\
+		ST_KNOB_STOCK(_stock), .feature = ST_FEAT_##_feature,	\
+		.choices = (_choices),					\
+		.nr_choices = ARRAY_SIZE(_choices),			\
 	},
-	[ST_KNOB_RL_BURST] = {
-		.name = "ratelimit_burst", .min = 1, .max = 1000, .def = 1,
-		.feature = ST_FEAT_RATELIMIT,
-	},
-	[ST_KNOB_RL_MODE] = {
-		.name = "ratelimit_mode", .min = 0, .max = ST_NR_RL_MODES - 1,
-		.def = ST_RL_MODE_FIXED, .feature = ST_FEAT_RATELIMIT,
-		.choices = st_rl_mode_names, .nr_choices = ST_NR_RL_MODES,
-	},
-	/* SCHED_MIGRATION_QUOTA and _REPLENISH of patch 2/2: 10 and 1 */
-	[ST_KNOB_RL_QUOTA] = {
-		.name = "ratelimit_quota", .min = 1, .max = 1000, .def = 10,
-		.feature = ST_FEAT_RATELIMIT,
-	},
-	[ST_KNOB_RL_QUOTA_REPLENISH] = {
-		.name = "ratelimit_quota_replenish", .min = 1, .max = 1000,
-		.def = 1, .feature = ST_FEAT_RATELIMIT,
-	},
-	[ST_KNOB_CACHE_LEVEL] = {
-		.name = "cache_share_level", .min = 0, .max = ST_NR_LEVELS - 1,
-		.def = ST_LEVEL_L2, .has_stock = true, .stock = ST_LEVEL_LLC,
-		.feature = ST_FEAT_CACHE_LEVEL,
-		.choices = st_level_names, .nr_choices = ST_NR_LEVELS,
-	},
-	[ST_KNOB_AUTO_LLC_MAX] = {
-		.name = "cache_share_auto_llc_max", .min = 1, .max = 4096,
-		.def = 8, .feature = ST_FEAT_CACHE_LEVEL,
-	},
-	[ST_KNOB_NUMA_THRESHOLD] = {
-		.name = "numa_scan_threshold", .min = 0, .max = 100, .def = 50,
-		.has_stock = true, .stock = 0, .feature = ST_FEAT_NUMA_SCAN,
-	},
-	[ST_KNOB_NUMA_RENEW] = {
-		.name = "numa_scan_renew", .min = 0, .max = 1024, .def = 16,
-		.feature = ST_FEAT_NUMA_SCAN,
-	},
-	[ST_KNOB_PASSTHROUGH] = {
-		.name = "passthrough", .min = 0, .max = 1, .def = 0,
-		.feature = ST_FEAT_NONE,
-	},
-	[ST_KNOB_EEVDF_COUNTERS] = {
-		.name = "eevdf_counters", .min = 0, .max = 1, .def = 0,
-		.has_stock = true, .stock = 0, .feature = ST_FEAT_EEVDF,
-	},
-	[ST_KNOB_EEVDF_SLICE] = {
-		.name = "eevdf_slice", .min = 0, .max = ST_NR_SLICE_MODES - 1,
-		.def = ST_SLICE_STOCK, .has_stock = true,
-		.stock = ST_SLICE_STOCK, .feature = ST_FEAT_EEVDF,
-		.choices = st_slice_names, .nr_choices = ST_NR_SLICE_MODES,
-	},
-	[ST_KNOB_EEVDF_SLICE_NS] = {
-		.name = "eevdf_slice_ns", .min = ST_EEVDF_SLICE_MIN_NS,
-		.max = ST_EEVDF_SLICE_MAX_NS, .def = 12000000,
-		.feature = ST_FEAT_EEVDF,
-	},
-	[ST_KNOB_EEVDF_LATENCY_NS] = {
-		.name = "eevdf_latency_ns", .min = 1000000, .max = 1000000000,
-		.def = 24000000, .feature = ST_FEAT_EEVDF,
-	},
-	[ST_KNOB_PREV_BIAS] = {
-		.name = "prev_bias", .min = 0, .max = 1, .def = 0,
-		.has_stock = true, .stock = 0, .feature = ST_FEAT_PREV_BIAS,
-	},
-	[ST_KNOB_SYNC_SHORT] = {
-		.name = "sync_short", .min = 0, .max = 1, .def = 0,
-		.has_stock = true, .stock = 0, .feature = ST_FEAT_SYNC_SHORT,
-	},
+#include "knobs.h"
 };
 
 int st_knob_lookup(const char *name)
@@ -137,10 +81,11 @@ int st_knob_lookup(const char *name)
 }
 
 /*
- * Accepts exactly what sysfs-abi documents: a decimal number (or one of
- * the knob's names), optionally followed by a single newline.  Anything
- * else, signs, blanks and hex included, is -EINVAL; a number outside the
- * knob's range, or one that overflows u64, is -ERANGE.
+ * Accepts exactly what Documentation/ABI/testing/sysfs-kernel-sched_tune
+ * documents: a decimal number (or one of the knob's names), optionally
+ * followed by a single newline.  Anything else, signs, blanks and hex
+ * included, is -EINVAL; a number outside the knob's range, or one that
+ * overflows u64, is -ERANGE.
  */
 int st_knob_parse(const struct st_knob_desc *d, const char *buf, size_t len,
 		  u64 *val)

@@ -50,24 +50,10 @@ static inline u32 st_cmpxchg_acquire(u32 *ptr, u32 old, u32 new)
 #define st_time_before_eq(a, b)	((long)((b) - (a)) >= 0)
 #endif
 
+/* ST_KNOB_<id> of each entry of knobs.h, in its order */
 enum st_knob_id {
-	ST_KNOB_ENABLED,
-	ST_KNOB_RL_WINDOW_NS,
-	ST_KNOB_RL_BURST,
-	ST_KNOB_RL_MODE,
-	ST_KNOB_RL_QUOTA,
-	ST_KNOB_RL_QUOTA_REPLENISH,
-	ST_KNOB_CACHE_LEVEL,
-	ST_KNOB_AUTO_LLC_MAX,
-	ST_KNOB_NUMA_THRESHOLD,
-	ST_KNOB_NUMA_RENEW,
-	ST_KNOB_PASSTHROUGH,
-	ST_KNOB_EEVDF_COUNTERS,
-	ST_KNOB_EEVDF_SLICE,
-	ST_KNOB_EEVDF_SLICE_NS,
-	ST_KNOB_EEVDF_LATENCY_NS,
-	ST_KNOB_PREV_BIAS,
-	ST_KNOB_SYNC_SHORT,
+#define ST_KNOB(id, ...)	ST_KNOB_##id,
+#include "knobs.h"
 	ST_NR_KNOBS
 };
 
@@ -107,6 +93,10 @@ enum st_feature_id {
 	ST_FEAT_NONE = ST_NR_FEATURES
 };
 
+/* knobs.h's stock for a knob that has none: its value stands */
+#define ST_NO_STOCK	(~0ULL)
+
+/* A knob, as knobs.h describes it. */
 struct st_knob_desc {
 	const char *name;
 	u64 min;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * /sys/kernel/sched_tune: the knobs, features/<name>/ and stats/ (see
- * sysfs-abi); a one-line-per-feature summary in debugfs.
+ * /sys/kernel/sched_tune: the knobs (knobs.h), features/<name>/ and
+ * stats/ (counters.h), as Documentation/ABI/testing/sysfs-kernel-sched_tune
+ * says; a one-line-per-feature summary in debugfs.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -41,46 +42,16 @@ static ssize_t st_knob_write(struct kobject *kobj, struct kobj_attribute *attr,
 	return ret ? ret : count;
 }
 
-#define ST_KNOB_ATTR(_name)						\
-	static struct kobj_attribute st_attr_##_name =			\
-		__ATTR(_name, 0644, st_knob_show, st_knob_write)
-
-ST_KNOB_ATTR(enabled);
-ST_KNOB_ATTR(ratelimit_window_ns);
-ST_KNOB_ATTR(ratelimit_burst);
-ST_KNOB_ATTR(ratelimit_mode);
-ST_KNOB_ATTR(ratelimit_quota);
-ST_KNOB_ATTR(ratelimit_quota_replenish);
-ST_KNOB_ATTR(cache_share_level);
-ST_KNOB_ATTR(cache_share_auto_llc_max);
-ST_KNOB_ATTR(numa_scan_threshold);
-ST_KNOB_ATTR(numa_scan_renew);
-ST_KNOB_ATTR(passthrough);
-ST_KNOB_ATTR(eevdf_counters);
-ST_KNOB_ATTR(eevdf_slice);
-ST_KNOB_ATTR(eevdf_slice_ns);
-ST_KNOB_ATTR(eevdf_latency_ns);
-ST_KNOB_ATTR(prev_bias);
-ST_KNOB_ATTR(sync_short);
+/* a file per knob, in knobs.h's order */
+static struct kobj_attribute st_knob_attrs[ST_NR_KNOBS] = {
+#define ST_KNOB(_id, _name, ...)					\
+	[ST_KNOB_##_id] = __ATTR(_name, 0644, st_knob_show, st_knob_write),
+#include "knobs.h"
+};
 
 static struct attribute *st_attrs[] = {
-	&st_attr_enabled.attr,
-	&st_attr_ratelimit_window_ns.attr,
-	&st_attr_ratelimit_burst.attr,
-	&st_attr_ratelimit_mode.attr,
-	&st_attr_ratelimit_quota.attr,
-	&st_attr_ratelimit_quota_replenish.attr,
-	&st_attr_cache_share_level.attr,
-	&st_attr_cache_share_auto_llc_max.attr,
-	&st_attr_numa_scan_threshold.attr,
-	&st_attr_numa_scan_renew.attr,
-	&st_attr_passthrough.attr,
-	&st_attr_eevdf_counters.attr,
-	&st_attr_eevdf_slice.attr,
-	&st_attr_eevdf_slice_ns.attr,
-	&st_attr_eevdf_latency_ns.attr,
-	&st_attr_prev_bias.attr,
-	&st_attr_sync_short.attr,
+#define ST_KNOB(_id, ...)	(&st_knob_attrs[ST_KNOB_##_id].attr),
+#include "knobs.h"
 	NULL
 };
 

@@ -2,15 +2,22 @@
 # SPDX-License-Identifier: GPL-2.0
 # make lint: shellcheck on every shell script, checkpatch --strict on every
 # module C/H file (checkpatch.pl from Debian's linux-source-6.12, fetched
-# and cached on first use), and the fidelity pages (selftests/fidelity.sh).  KTAP on stdout, one result per file; the last
-# line is "N passed, N failed"; exit 1 if any failed.
+# and cached on first use), the ABI file against the knobs', counters' and
+# parameters' tables (selftests/abi.sh) and the fidelity pages
+# (selftests/fidelity.sh).  KTAP on stdout, one result per file or check;
+# the last line is "N passed, N failed"; exit 1 if any failed.
 set -uo pipefail
 # shellcheck source=selftests/lib.sh
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=selftests/abi.sh
+. "$(dirname "$0")/abi.sh"
 # shellcheck source=selftests/fidelity.sh
 . "$(dirname "$0")/fidelity.sh"
 
 st_lint
+# the ABI file both ways against module/knobs.h, counters.h and the
+# parameters: the preprocessor and greps, well under a second
+st_abi_check lint
 # the fidelity pages' shape and test cells: greps, about a second
 st_fidelity_check fidelity
 st_summary

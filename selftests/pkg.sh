@@ -145,11 +145,12 @@ pkg_contents() {
 	bad=
 	for f in "$src/dkms.conf" "$src/Kbuild" "$src/Makefile" "$src/module/main.c" \
 		"$src/module/wrapper/ksym.c" ./usr/share/doc/sched-tune-dkms/README.md.gz \
-		./usr/share/doc/sched-tune-dkms/sysfs-abi.gz ./usr/share/doc/sched-tune-dkms/copyright \
+		./usr/share/doc/sched-tune-dkms/sysfs-kernel-sched_tune.gz \
+		./usr/share/doc/sched-tune-dkms/copyright \
 		./usr/share/doc/sched-tune-dkms/examples/sched_tune.conf; do
 		grep -qxF "$f" <<<"$paths" || { bad+=" $f"; }
 	done
-	pkg_check pkg "contents: module source in /usr/src/sched-tune-$PKG_VER, README.md, sysfs-abi, copyright, examples/sched_tune.conf${bad:+ (missing:$bad)}" \
+	pkg_check pkg "contents: module source in /usr/src/sched-tune-$PKG_VER, README.md, sysfs-kernel-sched_tune, copyright, examples/sched_tune.conf${bad:+ (missing:$bad)}" \
 		test -z "$bad"
 	# every module source file of the tree, and nothing built
 	bad=

@@ -44,6 +44,9 @@ set -uo pipefail
 # the support matrix (selftests/support-matrix) and its checks
 # shellcheck source=selftests/support.sh
 . "$(dirname "$0")/support.sh"
+# the ABI file against the module's tables (st_abi_check, in lint)
+# shellcheck source=selftests/abi.sh
+. "$(dirname "$0")/abi.sh"
 # the bench's unit tests and smoke run (st_bench_unit, st_bench_smoke)
 # shellcheck source=bench/vm.sh
 . "$(dirname "$0")/../bench/vm.sh"
@@ -478,8 +481,9 @@ run_unit
 done_stage "unit tests"
 st_bench_unit
 done_stage "the bench's unit tests"
-stamp "lint: shellcheck, checkpatch --strict"
+stamp "lint: shellcheck, checkpatch --strict, the ABI file"
 ST_ROOT=$ST_SRC st_lint lint
+st_abi_check lint
 done_stage lint
 # The package stage (chroots, apt, DKMS builds) runs beside the kernels.
 stamp "Debian package (selftests/pkg.sh), in the background"

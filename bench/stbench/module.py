@@ -24,7 +24,7 @@ OPTIONAL_FEATURES = ("eevdf",)
 # non-stock write fails with EOPNOTSUPP.
 SLICE_KNOBS = ("eevdf_slice", "eevdf_slice_ns", "eevdf_latency_ns")
 # Features with no hook of their own, deciding in another's: their host's
-# hooks go in while they are on (sysfs-abi, prev_bias, sync_short).
+# hooks go in while they are on (sysfs-kernel-sched_tune, prev_bias, sync_short).
 HOSTED = {"prev_bias": "ratelimit", "sync_short": "ratelimit"}
 
 # Every knob at its stock value ("stock": loaded, nothing changed).

@@ -1,12 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=dash
-# Claims of README.md, docs/ and sysfs-abi that no other unit asserts, sourced
-# by tests.sh after lib.sh and livepatch.sh.  The failures are injected
-# with the module's test-only gate_simulate (module/wrapper/gate.c), which
-# sends the module down its own refusal paths: nosym:SYM makes kallsyms
-# find no SYM, nokprobe makes the kprobe that finds kallsyms fail,
-# FEATURE=nobtf:FUNC takes FUNC's prototype out of BTF and
-# FEATURE=shape:FUNC changes it.
+# Claims of README.md, docs/ and sysfs-kernel-sched_tune that no other
+# unit asserts, sourced by tests.sh after lib.sh and livepatch.sh.  The
+# failures are injected with the test build's gate_simulate
+# (module/test_inject.c), which sends the module down its own refusal
+# paths: nosym:SYM makes kallsyms find no SYM, nokprobe makes the kprobe
+# that finds kallsyms fail, FEATURE=nobtf:FUNC takes FUNC's prototype out
+# of BTF and FEATURE=shape:FUNC changes it.
 
 DBG_ST=/sys/kernel/debug/sched_tune
 KPROBES=/sys/kernel/debug/kprobes/list
@@ -246,9 +246,10 @@ t_all_unsupported() {
 }
 
 # --- a non-stock parameter while a livepatch holds the function -------------
-# sysfs-abi: a non-stock parameter for a feature this kernel cannot
-# support fails the load with one line naming it; a livepatch on the
-# feature's function is such a case, found only when the hook is refused.
+# sysfs-kernel-sched_tune: a non-stock parameter for a feature this kernel
+# cannot support fails the load with one line naming it; a livepatch on
+# the feature's function is such a case, found only when the hook is
+# refused.
 t_param_livepatch() {
 	group "parameters: a non-stock value while a livepatch holds the function"
 	if ! supported cache_level; then

@@ -249,8 +249,9 @@ t_eevdf_slice() {
 	check "eevdf slice: switched to stock, every stopped hog's se.slice is base_slice_ns again" ev_all_are "$base" "$@"
 	check_eq "eevdf slice: the custom-slice hog still has 5 ms after the restore" "$(ev_slice "$EV_CPID")" 5000000
 	check "eevdf slice: eevdf_slices_restored grew" test "$(stat_get eevdf_slices_restored)" -gt "${r0:-0}"
-	# sysfs-abi: the restore shortens no deadline; the next request is
-	# base_slice_ns (the hogs run a second unhooked, stock)
+	# sysfs-kernel-sched_tune: the restore shortens no deadline; the
+	# next request is base_slice_ns (the hogs run a second unhooked,
+	# stock)
 	dl1=$(ev_dls)
 	diag "eevdf slice: stopped hogs' pid:vruntime/deadline (ms) before the restore $dl0, after $dl1"
 	check "eevdf slice: the restore left the stopped hogs' deadlines as they were" \
@@ -289,13 +290,13 @@ t_eevdf_slice() {
 	check_no_splat "eevdf slice: no splat"
 }
 
-# Group entities (sysfs-abi, eevdf_slice): two hogs in a cgroup with the
-# cpu controller, pinned on EV_CPU, under scaled (12 ms each); one is
-# stopped, a dequeue in the group that gives the group entity the
-# other's longer slice (the kernel's rule); eevdf_slice=stock while the
-# other runs must give the queued group entity its queue's smallest
-# slice again: eevdf_group_slices_restored grows.  On 7.3, whose tree
-# holds tasks only, there is no group slice to restore: it stays, and
+# Group entities (sysfs-kernel-sched_tune, eevdf_slice): two hogs in a
+# cgroup with the cpu controller, pinned on EV_CPU, under scaled (12 ms
+# each); one is stopped, a dequeue in the group that gives the group
+# entity the other's longer slice (the kernel's rule); eevdf_slice=stock
+# while the other runs must give the queued group entity its queue's
+# smallest slice again: eevdf_group_slices_restored grows.  On 7.3, whose
+# tree holds tasks only, there is no group slice to restore: it stays, and
 # the running hog in the group has base_slice_ns again all the same.
 EV_CG=/sys/fs/cgroup
 ev_group_slice_restore() {

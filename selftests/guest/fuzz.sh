@@ -5,16 +5,16 @@
 # parameters, if any) gets FZ_N seeded inputs from helpers/st_fuzz, then
 # FZ_N more from 4 writers at once (FZ_N / 4 each, other seeds) while a
 # reader checks every file.
-# Each write must fail cleanly (EINVAL, ERANGE, EOPNOTSUPP, as sysfs-abi
-# says for those bytes) or set the value it names; every read must parse;
-# the kernel log must stay clean.
+# Each write must fail cleanly (EINVAL, ERANGE, EOPNOTSUPP, as
+# sysfs-kernel-sched_tune says for those bytes) or set the value it names;
+# every read must parse; the kernel log must stay clean.
 
 FZ_N=$(st_arg fuzz_n "$(scaled 200 50)")
 FZ_SEED=$(st_arg fuzz_seed 1)
 FZ_WRITERS=4
 
 # fz_spec FILE (relative to $ST): the st_fuzz spec of a writable file, as
-# sysfs-abi defines it; fails for a file it does not know.
+# sysfs-kernel-sched_tune defines it; fails for a file it does not know.
 fz_spec() {
 	case $1 in
 	enabled|passthrough) s=num:0:1 ;;
@@ -60,7 +60,7 @@ fz_read_all() {
 	for f in $FEATURES $FEATURES_HOSTED; do
 		d=$ST/features/$f
 		st=$(cat "$d/state") || { echo "# $d/state: read failed"; bad=1; continue; }
-		# "(unchecked)": a feature run by allow_unchecked=1 (sysfs-abi)
+		# "(unchecked)": a feature run by allow_unchecked=1 (sysfs-kernel-sched_tune)
 		case $st in
 		active | idle | inactive | unsupported) ;;
 		"active (unchecked)" | "idle (unchecked)" | "inactive (unchecked)") ;;
@@ -86,7 +86,7 @@ t_knob_fuzz() {
 	FZ_SPECS=
 	for f in $(fz_writable); do
 		if s=$(fz_spec "$f"); then FZ_SPECS="$FZ_SPECS $s"
-		else ktap_fail "fuzz: writable file $f has a spec in fuzz.sh (sysfs-abi grammar)"; fi
+		else ktap_fail "fuzz: writable file $f has a spec in fuzz.sh (sysfs-kernel-sched_tune grammar)"; fi
 	done
 	for p in /sys/module/sched_tune/parameters/*; do
 		if [ ! -f "$p" ] || [ -z "$(find "$p" -perm -200)" ]; then continue; fi
@@ -153,7 +153,7 @@ t_knob_fuzz() {
 	check "fuzz: the module unloads after the fuzz" st_unload
 	check "fuzz: nothing of ours left in enabled_functions" not sk_ours_in_ftrace
 	n=$(dmesg_new | grep -c 'sched_tune')
-	check_eq "fuzz: the module logged nothing (sysfs-abi: failed writes log nothing)" "$n" 0
+	check_eq "fuzz: the module logged nothing (sysfs-kernel-sched_tune: failed writes log nothing)" "$n" 0
 	[ "$n" = 0 ] || dmesg_new | grep 'sched_tune' | head -n 10 | sed 's/^/#   /'
 	n=$(fz_dmesg_err | wc -l)
 	check_eq "fuzz: no kernel log line at level err or worse" "$n" 0

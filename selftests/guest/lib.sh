@@ -290,7 +290,8 @@ stat_get() { cat "$ST/stats/$1" 2>/dev/null; }
 # shellcheck disable=SC2010 # sysfs file names are plain words
 stat_files() { ls "$ST/stats" | grep -vx reset | sed 's|^|stats/|'; }
 FEATURES="ratelimit cache_level numa_scan eevdf"
-# features with no hook of their own, deciding in another's (sysfs-abi)
+# features with no hook of their own, deciding in another's
+# (sysfs-kernel-sched_tune)
 FEATURES_HOSTED="prev_bias sync_short"
 feature_state() { cat "$ST/features/$1/state" 2>/dev/null; }
 feature_reason() { cat "$ST/features/$1/reason" 2>/dev/null; }
@@ -358,9 +359,9 @@ feat_probe() {
 	# shellcheck disable=SC2154 # feat_detect sets F_* by eval
 	diag "features on this kernel: ratelimit $F_ratelimit, cache_level $F_cache_level, numa_scan $F_numa_scan, eevdf $F_eevdf"
 }
-# The counters sysfs-abi documents, one "What:" each.
+# The counters sysfs-kernel-sched_tune documents, one "What:" each.
 stat_names_abi() {
-	sed -n 's|^What:[[:space:]]*/sys/kernel/sched_tune/stats/\([a-z_]*\)$|\1|p' /st/sysfs-abi | grep -vx reset
+	sed -n 's|^What:[[:space:]]*/sys/kernel/sched_tune/stats/\([a-z_]*\)$|\1|p' /st/sysfs-kernel-sched_tune | grep -vx reset
 }
 # Which feature a knob belongs to, and the stock value of knobs that have one.
 knob_feature() {

@@ -53,7 +53,7 @@ t_load_unload() {
 		$(stat_names_abi | sed 's|^|stats/|') stats/reset; do
 		check "file $f exists" test -e "$ST/$f"
 	done
-	check_eq "stats/ holds exactly the counters of sysfs-abi" \
+	check_eq "stats/ holds exactly the counters of sysfs-kernel-sched_tune" \
 		"$(stat_files | sort | tr '\n' ' ')" "$(stat_names_abi | sed 's|^|stats/|' | sort | tr '\n' ' ')"
 	check "default: select_task_rq_fair hooked (enabled_functions)" hooked select_task_rq_fair
 	check "default: migrate_task_rq_fair hooked (enabled_functions)" hooked migrate_task_rq_fair
@@ -69,13 +69,13 @@ t_load_unload() {
 	check_no_splat "load/unload: no splat in dmesg"
 }
 
-# features/<name>/: the grammar of sysfs-abi, file by file.
+# features/<name>/: the grammar of sysfs-kernel-sched_tune, file by file.
 t_features_format() {
 	for f in $FEATURES; do
 		s=$(feature_state "$f") r=$(feature_reason "$f") fn=$(cat "$ST/features/$f/functions" 2>/dev/null)
 		diag "  features/$f: state '$s', functions '$fn', reason '$r'"
 		case $s in
-		active) ktap_ok "features/$f/state: '$s' is a state of sysfs-abi" ;;
+		active) ktap_ok "features/$f/state: '$s' is a state of sysfs-kernel-sched_tune" ;;
 		idle|inactive|unsupported)
 			if [ -n "$r" ]; then ktap_ok "features/$f: $s, with a reason"
 			else ktap_fail "features/$f: $s, with a reason"; fi ;;
@@ -85,7 +85,7 @@ t_features_format() {
 			"unchecked: "?*) ktap_ok "features/$f: $s, its reason starting 'unchecked: '" ;;
 			*) ktap_fail "features/$f: $s, its reason starting 'unchecked: '" ;;
 			esac ;;
-		*) ktap_fail "features/$f/state: '$s' is a state of sysfs-abi" ;;
+		*) ktap_fail "features/$f/state: '$s' is a state of sysfs-kernel-sched_tune" ;;
 		esac
 		check "features/$f/functions: function:ftrace-wrap|ftrace-replace[,...]" \
 			sh -c "echo '$fn' | grep -qxE '[a-z_]+:ftrace-(wrap|replace)(,[a-z_]+:ftrace-(wrap|replace))*'"
@@ -145,7 +145,8 @@ knob_valid() {
 }
 
 # knob_default KNOB DEFAULT: the default, or the stock value where the
-# knob's feature is unsupported (sysfs-abi: "its knobs read their stock value").
+# knob's feature is unsupported (sysfs-kernel-sched_tune: "its knobs read
+# their stock value").
 knob_default() {
 	want=$2
 	if ! supported "$(knob_feature "$1")" && [ -n "$(knob_stock "$1")" ]; then
@@ -347,8 +348,8 @@ t_params() {
 		dmesg_new | grep -v 'taints kernel\|verification failed' | sed 's/^/#   dmesg: /'
 	done
 
-	# sysfs-abi: unknown names are the kernel's business, which loads
-	# the module anyway and says so once
+	# sysfs-kernel-sched_tune: unknown names are the kernel's
+	# business, which loads the module anyway and says so once
 	dmesg_mark
 	if check "params: insmod with an unknown parameter no_such_knob=1 loads" st_load no_such_knob=1; then
 		check_eq "params: one dmesg line: unknown parameter 'no_such_knob' ignored" \

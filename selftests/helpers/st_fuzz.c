@@ -7,7 +7,7 @@
  * signs, blanks, huge numbers, boundaries, mutations of valid values,
  * the other files' contents and the -v values.  Each input is written
  * with one write(2) on a fresh open, and the outcome is compared with the
- * grammar of sysfs-abi:
+ * grammar of sysfs-kernel-sched_tune:
  *
  *   one value, optionally followed by a single newline; empty or not a
  *   plain decimal (or not one of the names) -> EINVAL; outside the range
@@ -103,8 +103,8 @@ static uint64_t hash_str(const char *s)
 /* --- the oracle: what the module must answer to these bytes ------------ */
 
 /*
- * Parses @buf[0..len) as sysfs-abi says.  Returns RES_OK with *val set, or
- * RES_EINVAL / RES_ERANGE.
+ * Parses @buf[0..len) as sysfs-kernel-sched_tune says.  Returns RES_OK with
+ * *val set, or RES_EINVAL / RES_ERANGE.
  */
 static enum result parse(const struct spec *s, const char *buf, size_t len,
 			 uint64_t *val)
