@@ -12,6 +12,7 @@
 #include <linux/moduleparam.h>
 #include <linux/sched.h>
 #include <linux/string.h>
+#include <linux/time64.h>
 
 #include "test_inject.h"
 
