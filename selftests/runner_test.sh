@@ -236,6 +236,18 @@ else
 	not_ok "a guest result's figures go to a diagnostic, its name stays"; sed 's/^/# /' "$tmp/names.tap"
 fi
 
+# --- the rate limit's bound: the Wilson interval in the guest's integers ----------
+sed -n '/^isqrt() {/,/^permille() /p' "$ST_TESTS/guest/tests.sh" >"$tmp/wilson.sh"
+got=$(for kn in "0 200" "11 200" "12 200" "45 200" "0 0"; do
+	# shellcheck disable=SC2016,SC2086 # expanded by the guest shell; K N
+	sh -c '. "$1"; shift; wilson "$@"' sh "$tmp/wilson.sh" $kn
+done | tr '\n' ';')
+if [[ $got == "0 0 18;55 30 95;60 34 101;225 172 287;1000 0 1000;" ]]; then
+	ok "the rate limit's 95% Wilson bounds, in the guest shell's integers"
+else
+	not_ok "the rate limit's 95% Wilson bounds, in the guest shell's integers: $got"
+fi
+
 # --- the plan: one list, unknown names fail, the guest's plan compared --------------
 # the guest's own rule (guest/lib.sh plan_unknown) on a misspelt name
 # shellcheck disable=SC2016 # expanded by the guest shell
