@@ -6,7 +6,8 @@
  *
  * A wakee (nice -20) migrates HOP_CPU -> BUSY_CPU by affinity, which
  * stamps it, then sleeps on a pipe.  A waker pinned to WAKER_CPU wakes it
- * with a sync pipe write while a nice 19 spinner occupies BUSY_CPU: stock
+ * with a sync pipe write while a nice 19 spinner occupies BUSY_CPU (its
+ * utilization in that CPU's util_est: hog_ramp()): stock
  * select_task_rq_fair() then leaves the busy previous CPU for an idle
  * one; a rate-limited task stays on it.  The wakee counts its wakeup
  * migrations the way the scheduler does (schedstats' nr_wakeups_migrate,
@@ -53,6 +54,28 @@ static void wait_sleeping(pid_t pid)
 			return;
 		nanosleep(&pause, NULL);
 	}
+}
+
+/*
+ * The hog's utilization, in its CPU's runnable util_est, says the CPU is
+ * full (prev_bias finds no room there).  util_est is taken when a task
+ * sleeps, and a task that never slept has none: the hog runs alone for
+ * HOG_RAMP_NS of its own CPU time (PELT's utilization then about 99% of
+ * capacity), sleeps 1 ms, and only then tells the parent to begin.
+ */
+#define HOG_RAMP_NS 300000000LL
+
+static void hog_ramp(int ready)
+{
+	struct timespec t, nap = { 0, 1000000 };
+	char c = 0;
+
+	do
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	while (t.tv_sec * 1000000000LL + t.tv_nsec < HOG_RAMP_NS);
+	nanosleep(&nap, NULL);
+	if (write(ready, &c, 1) != 1)
+		exit(3);
 }
 
 static long long now_ns(void)
@@ -126,9 +149,13 @@ int main(int argc, char **argv)
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		setpriority(PRIO_PROCESS, 0, 19);
 		st_pin(busy);
+		hog_ramp(ready[1]);
 		for (;;)
 			;
 	}
+	/* the hog has slept once: its utilization is in BUSY_CPU's util_est */
+	if (read(ready[0], &c, 1) != 1)
+		return 2;
 	child = fork();
 	if (child == 0) {
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
