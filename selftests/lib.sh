@@ -1510,19 +1510,40 @@ st_lint_c_files() {
 	(cd "$ST_ROOT" && find module -type f -name '*.[ch]' | sort)
 }
 
+# Python: the bench's package, its tests and entry point, the selftests'
+# runner package
+st_lint_py_files() {
+	(cd "$ST_ROOT" && find bench selftests \( -path '*/build' -o -name __pycache__ \) -prune -o \
+		-type f \( -name '*.py' -o -name sched-tune-bench \) -print | sort)
+}
+
 st_lint_show() {
 	local l
 	while IFS= read -r l; do [[ -n $l ]] && echo "#   $l"; done <<<"$1"
 }
 
-# st_lint [GROUP]: shellcheck on every shell script and checkpatch
-# --strict on every module C/H file, one st_result per file (under GROUP,
-# default "lint"); a failing file's findings follow as comments.
+# st_lint [GROUP]: shellcheck on every shell script, pyflakes on every
+# Python file and checkpatch --strict on every module C/H file, one
+# st_result per file (under GROUP, default "lint"); a failing file's
+# findings follow as comments.
 st_lint() {
 	local group=${1:-lint} f out ignore rc kept
 	if ! command -v shellcheck >/dev/null && ((EUID == 0)); then
 		st_apt_install shellcheck
 	fi
+	if ! command -v pyflakes3 >/dev/null && ((EUID == 0)); then
+		st_apt_install pyflakes3
+	fi
+	while IFS= read -r f; do
+		if ! command -v pyflakes3 >/dev/null; then
+			st_result fail "$group" "pyflakes $f (pyflakes3 not installed: apt install pyflakes3)"
+		elif out=$(cd "$ST_ROOT" && pyflakes3 "$f" 2>&1); then
+			st_result pass "$group" "pyflakes $f"
+		else
+			st_result fail "$group" "pyflakes $f"
+			st_lint_show "$out"
+		fi
+	done < <(st_lint_py_files)
 	if ! command -v perl >/dev/null && ((EUID == 0)); then
 		st_apt_install perl
 	fi

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# make lint: shellcheck on every shell script, checkpatch --strict on every
-# module C/H file (checkpatch.pl from Debian's linux-source-6.12, fetched
-# and cached on first use), the ABI file against the knobs', counters' and
-# parameters' tables (selftests/abi.sh) and the fidelity pages
-# (selftests/fidelity.sh).  KTAP on stdout, one result per file or check;
+# make lint: shellcheck on every shell script, pyflakes on every Python
+# file, checkpatch --strict on every module C/H file (checkpatch.pl from
+# Debian's linux-source-6.12, fetched and cached on first use), the ABI
+# file against the knobs', counters' and parameters' tables
+# (selftests/abi.sh) and the fidelity pages (selftests/fidelity.sh).  KTAP on stdout, one result per file or check;
 # the last line is "N passed, N failed"; exit 1 if any failed.
 set -uo pipefail
 # shellcheck source=selftests/lib.sh
