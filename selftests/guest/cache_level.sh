@@ -158,7 +158,6 @@ t_cache_effect() {
 	fi
 	st_unload
 	check "cache: nothing of ours in enabled_functions after rmmod" sh -c ". /st/lib.sh; ! hooked ttwu_queue_wakelist && ! ours_in_ftrace"
-	check_no_splat "cache effect: no splat in dmesg"
 }
 
 # --- none: TTWU_QUEUE_DEFAULT, every pair -------------------------------------------
@@ -215,7 +214,6 @@ t_cache_none() {
 	check_eq "cache none: ttwu_direct_by_level stays 0 over every pair" "$d_sum" 0
 	st_unload
 	check "cache none: nothing of ours in enabled_functions after rmmod" sh -c ". /st/lib.sh; ! hooked ttwu_queue_wakelist && ! ours_in_ftrace"
-	check_no_splat "cache none: no splat in dmesg"
 }
 
 # --- bad input while the hook is live ---------------------------------------------------
@@ -278,7 +276,6 @@ t_cache_stress() {
 	check "cache stress: hackbench completed every run ($(bg_runs) runs)" test ! -s /tmp/bg.fail
 	check "cache stress: ping-pong completed every run, no lost wakeup ($pruns runs)" test ! -s /tmp/pp.fail -a "$pruns" -gt 0
 	check "cache stress: nothing of ours left in enabled_functions" sh -c ". /st/lib.sh; ! hooked ttwu_queue_wakelist && ! ours_in_ftrace"
-	check_no_splat "cache stress: no oops/warning/BUG/lockdep after switches and rmmod"
 }
 
 # --- CPU hotplug: groups follow the kernel's masks ----------------------------------------------
@@ -324,5 +321,4 @@ t_cache_hotplug() {
 		check "cache hotplug: after re-online, same-L2 pair $CL_A->$CL_NEAR stays direct ($CL_Q of $CL_WAKE)" cl_few "$CL_Q" "$CL_WAKE"
 	fi
 	st_unload
-	check_no_splat "cache hotplug: no splat in dmesg"
 }

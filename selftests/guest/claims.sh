@@ -127,7 +127,6 @@ refused() {
 t_ksym_missing() {
 	group "kallsyms: a symbol missing, the kprobe failing"
 	dmesg_mark
-	umark=$ST_DMARK
 	mem_begin
 	refused nosym:migrate_task_rq_fair \
 		"select_task_rq_fair or migrate_task_rq_fair is missing" ratelimit
@@ -153,8 +152,6 @@ t_ksym_missing() {
 		check_gone "nokprobe: nothing of the module left"
 	fi
 	mem_check "kallsyms: nothing our code allocated is left after these loads"
-	ST_DMARK=$umark
-	check_no_splat "kallsyms: no splat"
 }
 
 # --- BTF: a hooked function absent, a later function of another shape ----------
@@ -168,7 +165,6 @@ shape_read() {
 t_btf_refusal() {
 	group "BTF: a function absent, or of another prototype past the first"
 	dmesg_mark
-	umark=$ST_DMARK
 	mem_begin
 	for row in ratelimit:migrate_task_rq_fair cache_level:ttwu_queue_wakelist \
 		numa_scan:task_numa_work; do
@@ -186,8 +182,6 @@ t_btf_refusal() {
 			shape_read "$f" "$fn"
 	done
 	mem_check "BTF: nothing our code allocated is left after these loads"
-	ST_DMARK=$umark
-	check_no_splat "BTF: no splat"
 }
 
 # --- every feature unsupported at once ---------------------------------------
@@ -233,7 +227,6 @@ all_refused() {
 t_all_unsupported() {
 	group "every feature unsupported at once"
 	dmesg_mark
-	umark=$ST_DMARK
 	mem_begin
 	# no BTF at all: __start_BTF is what layout.c looks for
 	all_refused nosym:__start_BTF "in the kernel's BTF (error -2)"
@@ -241,8 +234,6 @@ t_all_unsupported() {
 		"$(dmesg_new | grep -c 'sched_tune: no kernel BTF found')" 1
 	all_refused ratelimit=6.13,cache_level=6.13,numa_scan=6.13,eevdf=6.13 "(simulated by gate_simulate"
 	mem_check "every feature unsupported: nothing our code allocated is left"
-	ST_DMARK=$umark
-	check_no_splat "every feature unsupported: no splat"
 }
 
 # --- a non-stock parameter while a livepatch holds the function -------------
@@ -266,7 +257,6 @@ t_param_livepatch() {
 		lp_unload
 		return 1
 	fi
-	umark=$ST_DMARK
 	dmesg_mark
 	if st_load cache_share_level=smt 2>/tmp/st.err; then
 		ktap_fail "param beside a livepatch: insmod cache_share_level=smt fails"
@@ -291,8 +281,6 @@ t_param_livepatch() {
 		st_unload
 	fi
 	check "param beside a livepatch: disable and remove the livepatch" lp_unload
-	ST_DMARK=$umark
-	check_no_splat "param beside a livepatch: no splat"
 }
 
 # --- after rmmod: nothing left --------------------------------------------------
@@ -341,5 +329,4 @@ t_unload_clean() {
 	check "unload: nothing of ours in enabled_functions" not ours_in_ftrace
 	check "unload: no kprobe of ours (kprobes/list, kprobe_events)" not ours_in_kprobes
 	mem_check "unload: nothing our code allocated (slab, vmalloc) is left"
-	check_no_splat "unload: no splat"
 }

@@ -132,7 +132,6 @@ t_eevdf_counters() {
 	check "eevdf: task_tick_fair unhooked at eevdf_counters=0" not hooked task_tick_fair
 	check "eevdf: rmmod" st_unload
 	check "eevdf: nothing of ours left after rmmod" not ours_in_ftrace
-	check_no_splat "eevdf counters: no splat"
 }
 
 # ev_slice PID: se.slice of PID in /proc/PID/sched (ns).
@@ -217,7 +216,6 @@ t_eevdf_slice() {
 		check "eevdf slice: no module left" not is_loaded
 		check_eq "eevdf slice: one dmesg line names the parameter" \
 			"$(dmesg_new | grep -c 'parameter eevdf_slice: ')" 1
-		check_no_splat "eevdf slice: no splat"
 		return
 	fi
 	base=$(ev_base)
@@ -287,7 +285,6 @@ t_eevdf_slice() {
 	ev_hogs_stop
 	check "eevdf slice: nothing of ours left after rmmod" not ours_in_ftrace
 	ev_group_slice_restore
-	check_no_splat "eevdf slice: no splat"
 }
 
 # Group entities (sysfs-kernel-sched_tune, eevdf_slice): two hogs in a
@@ -566,7 +563,6 @@ t_eevdf_groups() {
 	fi
 	check "eevdf groups: nothing of ours left after rmmod" not ours_in_ftrace
 	rmdir $EV_CG/st_eva $EV_CG/st_evb 2>/dev/null
-	check_no_splat "eevdf groups: no splat"
 }
 
 # The restore with many threads (issue 27): every thread is visited; a
@@ -619,5 +615,4 @@ t_eevdf_restore() {
 	kill "$EV_TPID" 2>/dev/null
 	wait "$EV_TPID" 2>/dev/null
 	echo "$tm0" >$tm
-	check_no_splat "eevdf restore: no splat"
 }

@@ -158,5 +158,4 @@ t_knob_fuzz() {
 	n=$(fz_dmesg_err | wc -l)
 	check_eq "fuzz: no kernel log line at level err or worse" "$n" 0
 	[ "$n" = 0 ] || fz_dmesg_err | head -n 10 | sed 's/^/#   /'
-	check_no_splat "fuzz: no oops, WARNING, SLUB or KFENCE report"
 }

@@ -76,10 +76,16 @@ unit_run() {
 	ST_N=0 ST_FAILED=0 ST_UNIT_TITLE='' ST_UNIT_LEAVES=''
 	: >"$KTAP_BUF"
 	diag "RUNNING $1 (uptime $(cut -d' ' -f1 /proc/uptime) s)"
+	st_unit_mark=$(dmesg | wc -l)
 	"t_$1"
 	# a unit that does not apply says so with a skip; silence is a failure
 	ST_UNIT_N=$ST_N
+	# every unit's post-conditions, here once: the machine as the unit
+	# found it (nothing of ours in ftrace among it) and no kernel report
+	# from its first step to its last
 	st_state_check
+	ST_DMARK=$st_unit_mark
+	check_no_splat "no oops, WARNING, BUG, SLUB, KFENCE or hung-task report during the unit"
 	ST_TOP=$((ST_TOP + 1))
 	echo "    KTAP version 1"
 	echo "    # Subtest: ${ST_UNIT_TITLE:-$1}"
@@ -163,6 +169,7 @@ st_state() {
 	# shellcheck disable=SC2012 # instance names are ours
 	echo "trace_instances $(ls "$TR/instances" 2>/dev/null | tr '\n' ' ')"
 	echo "ftrace_enabled $(cat /proc/sys/kernel/ftrace_enabled 2>/dev/null)"
+	echo "ours_in_ftrace $(ours_in_ftrace && echo yes || echo no)"
 	echo "numa_balancing $(cat /proc/sys/kernel/numa_balancing 2>/dev/null)"
 	echo "numa_scan_ms $(cat "$ST_NB_DBG/scan_delay_ms" "$ST_NB_DBG/scan_period_min_ms" \
 		"$ST_NB_DBG/scan_period_max_ms" 2>/dev/null | tr '\n' ' ')"
@@ -246,6 +253,9 @@ st_state_restore() {
 			case " $2 " in *" ${d##*/} "*) ;; *) rmdir "$d" ;; esac
 		done ;;
 	ftrace_enabled) echo "$2" >/proc/sys/kernel/ftrace_enabled ;;
+	# hooks outliving every module of ours: nothing to put back, the
+	# failure is the finding
+	ours_in_ftrace) ;;
 	numa_balancing) echo "$2" >/proc/sys/kernel/numa_balancing ;;
 	numa_scan_ms)
 		# shellcheck disable=SC2086 # three numbers

@@ -95,5 +95,4 @@ t_ratelimit_adaptive() {
 		test $((k1 - k0)) -gt 0
 	check_eq "adaptive: back to fixed" "$(wr ratelimit_mode fixed)" OK
 	st_unload
-	check_no_splat "adaptive: no splat"
 }

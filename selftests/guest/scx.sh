@@ -74,5 +74,4 @@ t_scx() {
 	check "scx: st_scx_min stops" scx_stop
 	scx_off_check "off again"
 	check "scx: rmmod" st_unload
-	check_no_splat "scx: no splat"
 }

@@ -383,7 +383,6 @@ t_soak() {
 	sk_kfence_check "soak"
 	sk_numa_balancing_restore
 	sk_hung_restore
-	check_no_splat "soak: no oops, WARNING, SLUB or KFENCE report, hung task"
 }
 
 # sk_slab_report MEM-BEFORE MEM-AFTER-SOAK MEM-AFTER-CONTROL: the figures.
@@ -537,5 +536,4 @@ t_hotplug_all() {
 	check "hotplug: nothing of ours in enabled_functions" not sk_ours_in_ftrace
 	sk_numa_balancing_restore
 	sk_hung_restore
-	check_no_splat "hotplug: no oops, WARNING, SLUB or KFENCE report, hung task"
 }
