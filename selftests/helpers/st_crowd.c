@@ -107,7 +107,8 @@ int main(int argc, char **argv)
 	pthread_barrier_wait(&start);
 	for (i = 0; i < n; i++) {
 		pthread_join(th[i], &ret);
-		failed += ret != NULL;
+		if (ret)
+			failed++;
 	}
 	printf("threads %d hops %d migrations %ld failed %d\n", n, hops, total,
 	       failed);

@@ -486,16 +486,16 @@ static void fuzz_one(struct spec *s, const char *buf, size_t len)
 			 written, eff);
 
 	if (!why[0] && !s->wo) {
+		uint64_t expect = (got == RES_OK && eff) ? val : before;
+
 		if (read_value(s, &after, text, sizeof(text))) {
 			s->bad_reads++;
 			snprintf(why, sizeof(why), "read-back does not parse");
-		} else if (!concurrent || s->uns) {
-			uint64_t expect = (got == RES_OK && eff) ? val : before;
-
-			if (have_before && after != expect)
-				snprintf(why, sizeof(why),
-					 "read-back %" PRIu64 ", want %" PRIu64 " (was %" PRIu64 ")",
-					 after, expect, before);
+		} else if ((!concurrent || s->uns) && have_before &&
+			   after != expect) {
+			snprintf(why, sizeof(why),
+				 "read-back %" PRIu64 ", want %" PRIu64 " (was %" PRIu64 ")",
+				 after, expect, before);
 		}
 	}
 	if (why[0]) {
@@ -567,10 +567,10 @@ static void add_value(const char *v)
 		values[nr_values++] = strdup(v);
 }
 
-static void usage(void)
+static void exit_usage(void)
 {
-	fprintf(stderr, "usage: st_fuzz [-s SEED] [-n COUNT] [-c] [-r] [-v VALUE]... "
-		"PATH=num:MIN:MAX[:uns][:wo] | PATH=choice:A/B/..[:uns][:wo] ...\n");
+	fprintf(stderr,
+		"usage: st_fuzz [-s SEED] [-n COUNT] [-c] [-r] [-v VALUE]... PATH=num:MIN:MAX[:uns][:wo] | PATH=choice:A/B/..[:uns][:wo] ...\n");
 	exit(2);
 }
 
@@ -599,14 +599,14 @@ int main(int argc, char **argv)
 			add_value(optarg);
 			break;
 		default:
-			usage();
+			exit_usage();
 		}
 	}
 	if (optind >= argc)
-		usage();
+		exit_usage();
 	for (; optind < argc; optind++) {
 		if (nr_specs == MAX_SPECS || parse_spec(argv[optind], &specs[nr_specs]))
-			usage();
+			exit_usage();
 		nr_specs++;
 	}
 	if (read_only) {
@@ -656,10 +656,11 @@ int main(int argc, char **argv)
 	for (k = 0; k < nr_specs; k++) {
 		struct spec *s = &specs[k];
 
-		printf("# %s: %lu writes: OK %lu, EINVAL %lu, ERANGE %lu, EOPNOTSUPP %lu, other %lu; beyond a page %lu; bad reads %lu; mismatches %lu\n",
-		       s->path, n, s->count[RES_OK], s->count[RES_EINVAL],
-		       s->count[RES_ERANGE], s->count[RES_EOPNOTSUPP],
-		       s->count[RES_OTHER], s->truncated, s->bad_reads, s->bad);
+		fprintf(stdout,
+			"# %s: %lu writes: OK %lu, EINVAL %lu, ERANGE %lu, EOPNOTSUPP %lu, other %lu; beyond a page %lu; bad reads %lu; mismatches %lu\n",
+			s->path, n, s->count[RES_OK], s->count[RES_EINVAL],
+			s->count[RES_ERANGE], s->count[RES_EOPNOTSUPP],
+			s->count[RES_OTHER], s->truncated, s->bad_reads, s->bad);
 		bad += s->bad;
 	}
 	return bad ? 1 : 0;

@@ -61,7 +61,8 @@ int main(int argc, char **argv)
 	const char *dir;
 
 	if (argc != 8) {
-		fprintf(stderr, "usage: %s CPU_A CPU_B WINDOW_NS BURSTS BURST_HOPS SINGLES STATS_DIR\n",
+		fprintf(stderr,
+			"usage: %s CPU_A CPU_B WINDOW_NS BURSTS BURST_HOPS SINGLES STATS_DIR\n",
 			argv[0]);
 		return 1;
 	}
@@ -97,8 +98,9 @@ int main(int argc, char **argv)
 	}
 	h[2] = stat_read(dir, "ratelimit_quota_halved");
 	r[2] = stat_read(dir, "ratelimit_quota_replenished");
-	printf("bursts %d halved %lld replenished %lld singles %d halved %lld replenished %lld longest_burst_ns %lld migrations %ld\n",
-	       bursts, h[1] - h[0], r[1] - r[0], singles, h[2] - h[1],
-	       r[2] - r[1], longest, st_sched_stat("se.nr_migrations") - m0);
+	fprintf(stdout,
+		"bursts %d halved %lld replenished %lld singles %d halved %lld replenished %lld longest_burst_ns %lld migrations %ld\n",
+		bursts, h[1] - h[0], r[1] - r[0], singles, h[2] - h[1],
+		r[2] - r[1], longest, st_sched_stat("se.nr_migrations") - m0);
 	return 0;
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the guest helpers share: placing a process, and reading one of the
- * scheduler's per-task counters.  Header-only, since every helper is its
- * own static binary.
+ * What the guest helpers share: placing a process, reading one of the
+ * scheduler's per-task counters, and the kernel's ARRAY_SIZE().
+ * Header-only, since every helper is its own static binary.
  */
 #ifndef ST_SCHED_H
 #define ST_SCHED_H
@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Pins the calling process to @cpu, or lets it run anywhere (@cpu < 0). */
 static inline void st_pin(int cpu)

@@ -142,7 +142,8 @@ int main(int argc, char **argv)
 		n = atoi(argv[5]);
 
 	if (rounds < 1 || spin < 0 || warmup < 0 || n < 2 || n > MAX_TASKS) {
-		fprintf(stderr, "st_syncpair: ROUNDS >= 1, SPIN_US and WARMUP >= 0, TASKS 2 or 3\n");
+		fprintf(stderr,
+			"st_syncpair: ROUNDS >= 1, SPIN_US and WARMUP >= 0, TASKS 2 or 3\n");
 		return 1;
 	}
 	/* zeroed: the counts, then the CPU times */

@@ -114,8 +114,9 @@ static void wakee(int ready, int wake, int busy, int hop, long rounds,
 		else if (migrated >= 0)
 			migrated += after - before;
 	}
-	printf("rounds %ld wakeup_migrations %ld off_busy_cpu %ld late_rounds %ld late_migrations %ld\n",
-	       rounds, migrated, off, late, late_mig);
+	fprintf(stdout,
+		"rounds %ld wakeup_migrations %ld off_busy_cpu %ld late_rounds %ld late_migrations %ld\n",
+		rounds, migrated, off, late, late_mig);
 	exit(0);
 }
 
@@ -128,7 +129,8 @@ int main(int argc, char **argv)
 	char c = 0;
 
 	if (argc < 5) {
-		fprintf(stderr, "usage: %s WAKER_CPU BUSY_CPU HOP_CPU ROUNDS [WINDOW_NS [GAP_US]]\n",
+		fprintf(stderr,
+			"usage: %s WAKER_CPU BUSY_CPU HOP_CPU ROUNDS [WINDOW_NS [GAP_US]]\n",
 			argv[0]);
 		return 1;
 	}

@@ -9,11 +9,14 @@
  * newline is only written when the test asks for one.
  * Exit status: 0 on OK, 1 on an errno, 2 on usage errors.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "st_sched.h"
 
 static const struct { int err; const char *name; } names[] = {
 	{ EINVAL, "EINVAL" }, { ERANGE, "ERANGE" }, { EOPNOTSUPP, "EOPNOTSUPP" },
@@ -27,7 +30,7 @@ static const struct { int err; const char *name; } names[] = {
 
 static void print_errno(int err)
 {
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
 		if (names[i].err == err) {
 			puts(names[i].name);
 			return;

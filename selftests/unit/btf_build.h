@@ -256,7 +256,7 @@ static void bb_synthetic(struct bb *b)
 	t_int3 = bb_int(b, "int3", 4, 3, 0);
 	t_intoff = bb_int(b, "int_off", 4, 30, 2);
 	t_c3 = bb_ref(b, BTF_KIND_CONST, "", bb_ref(b, BTF_KIND_TYPEDEF,
-						     "int3_t", t_int3));
+						    "int3_t", t_int3));
 	bb_type(b, "legacy", BB_INFO(BTF_KIND_STRUCT, 4, 0), 16);
 	bb_member(b, "x", t_int, 0);
 	bb_member(b, "y", t_int3, 32);

@@ -175,7 +175,7 @@ static void base_synthetic(struct base *bs)
 	bs->ntypes = b.ntypes;
 	bb_free(&b);
 	map_fields(bs);
-	for (i = 0; i < sizeof(members) / sizeof(members[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(members); i++)
 		add_q(bs, Q_MEMBER, members[i][0], members[i][1]);
 	add_q(bs, Q_SIZE, "outer", NULL);
 	add_q(bs, Q_ENUM, "E_BIG", NULL);
@@ -296,7 +296,8 @@ static const char *const op_names[] = {
 	"string bytes", "size/member offset", "type record copied",
 	"misaligned start",
 };
-#define NR_OPS (int)(sizeof(op_names) / sizeof(op_names[0]))
+
+#define NR_OPS ((int)ARRAY_SIZE(op_names))
 
 /* The id of the type whose record holds blob offset @at. */
 static u32 holder_of(const struct base *bs, u32 at)
@@ -528,7 +529,8 @@ static void ask(const struct base *bs, const char *p, size_t size,
 					  (u64)off + sz > tsz))
 				violation(st, seed, nr, "member bounds", q, ret);
 			/* the size agrees with the reference */
-			else if (!ret && ref_sizeof(&btf, ref_member_type(&btf, q->a, q->b), 0) != sz)
+			else if (!ret &&
+				 ref_sizeof(&btf, ref_member_type(&btf, q->a, q->b), 0) != sz)
 				violation(st, seed, nr, "member size", q, ret);
 			/* without a size, the same answer */
 			else if (!ret && (st_btf_member(&btf, q->a, q->b, &tsz,

@@ -129,7 +129,7 @@ static const struct expect expects[] = {
 	{ 5, ST_LEVEL_NONE, 8, false, "01/10" },
 };
 
-#define NR_EXPECTS (int)(sizeof(expects) / sizeof(expects[0]))
+#define NR_EXPECTS ((int)ARRAY_SIZE(expects))
 
 static void classify(const struct topo *t, int this_cpu, int cpu, bool idle,
 		     struct st_wake_pair *w)
@@ -192,8 +192,11 @@ int main(void)
 
 	ktap_header(17 + 3 + 5 + NR_EXPECTS);
 	cluster.share_l2 = true;
-	smt.share_l2 = smt.share_smt = true;
-	self.same_cpu = self.share_l2 = self.share_smt = true;
+	smt.share_l2 = true;
+	smt.share_smt = true;
+	self.same_cpu = true;
+	self.share_l2 = true;
+	self.share_smt = true;
 	other_llc.share_llc = false;
 
 	ktap_check(!queue(ST_LEVEL_LLC, &far), "llc, same LLC, busy target: direct (stock)");
@@ -201,7 +204,8 @@ int main(void)
 	ktap_check(!queue(ST_LEVEL_L2, &cluster), "l2, same L2, busy target: direct");
 	ktap_check(queue(ST_LEVEL_SMT, &cluster), "smt, same L2 but not SMT siblings: queued");
 	ktap_check(!queue(ST_LEVEL_SMT, &smt), "smt, SMT siblings: direct");
-	ktap_check(queue(ST_LEVEL_NONE, &far), "none, other L2, busy target: queued (TTWU_QUEUE_DEFAULT)");
+	ktap_check(queue(ST_LEVEL_NONE, &far),
+		   "none, other L2, busy target: queued (TTWU_QUEUE_DEFAULT)");
 	ktap_check(queue(ST_LEVEL_NONE, &cluster), "none, same L2, busy target: queued");
 	ktap_check(queue(ST_LEVEL_NONE, &smt), "none, SMT siblings, busy target: queued");
 	ktap_check(queue(ST_LEVEL_AUTO, &far), "auto, LLC 16 > max 8: queued like l2");
@@ -215,7 +219,8 @@ int main(void)
 	ktap_check(queue(ST_LEVEL_SMT, &other_llc) && queue(ST_LEVEL_LLC, &other_llc) &&
 		   queue(ST_LEVEL_NONE, &other_llc),
 		   "other LLC: queued at every level, as stock");
-	far.target_idle = cluster.target_idle = true;
+	far.target_idle = true;
+	cluster.target_idle = true;
 	ktap_check(queue(ST_LEVEL_LLC, &cluster) && queue(ST_LEVEL_L2, &cluster) &&
 		   queue(ST_LEVEL_NONE, &cluster),
 		   "idle target: queued at every level (the wakee-offload patch), as stock");

@@ -17,7 +17,7 @@ static int parse(int id, const char *s, u64 *v)
 	return st_knob_parse(&st_knobs[id], s, strlen(s), v);
 }
 
-#define NICE0 (1ULL << ST_NICE_0_LOAD_SHIFT)
+#define NICE0 BIT_ULL(ST_NICE_0_LOAD_SHIFT)
 
 /* calc_delta_fair(): @ns of run time in the virtual time of weight @w */
 static u64 vt(u64 ns, u64 w)
@@ -69,6 +69,7 @@ static bool renewed(struct st_ev_request r, u64 ran, u64 slice, u64 w1, u64 avg)
 int main(void)
 {
 	unsigned int nr, bad = 0;
+	struct st_ev_request r;
 	u64 v, vr, dl;
 
 	ktap_header(42);
@@ -111,7 +112,8 @@ int main(void)
 		if (s < BASE || s > ST_EEVDF_SLICE_MAX_NS || s > p)
 			bad++;
 	}
-	ktap_check(!bad, "scaled: within [base, 100 ms] and never growing with the count (1..4999)");
+	ktap_check(!bad,
+		   "scaled: within [base, 100 ms] and never growing with the count (1..4999)");
 
 	/* the deadline: vd = ve + r/w, the virtual length scales with r */
 	vr = 1000 * MS;
@@ -138,10 +140,12 @@ int main(void)
 
 	/* a renewal against a reweight (7.3's reweight_eevdf after the tick) */
 	vr = 1000 * MS;
-	v = st_eevdf_request_left(&(struct st_ev_request){ vr + vt(3 * MS, NICE0 / 3), vr, NICE0 / 3, 0 });
+	r = (struct st_ev_request){ vr + vt(3 * MS, NICE0 / 3), vr, NICE0 / 3, 0 };
+	v = st_eevdf_request_left(&r);
 	ktap_check(v + 1 >= 3 * MS && v <= 3 * MS,
 		   "request left: 3 ms at a third of nice 0's weight (to the ns)");
-	ktap_check(st_eevdf_request_left(&(struct st_ev_request){ vr - vt(MS, NICE0), vr, NICE0, 0 }) == -(s64)MS,
+	r = (struct st_ev_request){ vr - vt(MS, NICE0), vr, NICE0, 0 };
+	ktap_check(st_eevdf_request_left(&r) == -(s64)MS,
 		   "request left: negative once overrun");
 	ktap_check(renewed(req(vr, 3 * MS, NICE0, 0), 4 * MS, BASE, NICE0, vr),
 		   "renewal: a 4 ms tick uses up a whole 3 ms request and renews it (what is left stays 3 ms)");
@@ -168,7 +172,8 @@ int main(void)
 	v = 0;
 	for (nr = 0; nr < 2000; nr++) {
 		/* weights 2..~88M, runs 0.1..8 ms, reweights by up to 4x either way */
-		u64 w = 2 + (u64)nr * nr * 23, w1 = nr % 3 ? w * (1 + nr % 4) : w / (1 + nr % 4) + 2;
+		u64 w = 2 + (u64)nr * nr * 23;
+		u64 w1 = nr % 3 ? w * (1 + nr % 4) : w / (1 + nr % 4) + 2;
 		u64 ran = 100000 + (u64)(nr % 80) * 100000;
 		s64 left = (s64)(nr % 13) * (s64)MS - 2 * (s64)MS;
 		bool used = left - (s64)ran <= 0;
@@ -176,7 +181,8 @@ int main(void)
 		if (renewed(req(vr, left, w, 0), ran, BASE, w1, vr + (nr % 7) * MS) != used)
 			v++;
 	}
-	ktap_check(!v, "renewed exactly when the request was used up, over 2000 weights, runs and reweights");
+	ktap_check(!v,
+		   "renewed exactly when the request was used up, over 2000 weights, runs and reweights");
 	vr = ~0ULL - MS;
 	ktap_check(renewed(req(vr, MS, NICE0, 0), 4 * MS, BASE, NICE0 / 2, vr),
 		   "renewal across the u64 wrap of vruntime");

@@ -28,11 +28,13 @@ static const struct parse_case parses[] = {
 	{ "6.12 of bookworm-backports", "6.12.95+deb12-amd64", V612, 95, 6, 12, 95, true,
 	  "6.12.95-1~bpo12+1" },
 	{ "6.12 of trixie-security", "6.12.118+deb13-amd64",
-	  "#1 SMP PREEMPT_DYNAMIC Debian 6.12.118-1 (2026-11-20)", 118, 6, 12, 118, true, "6.12.118-1" },
+	  "#1 SMP PREEMPT_DYNAMIC Debian 6.12.118-1 (2026-11-20)", 118, 6, 12, 118, true,
+	  "6.12.118-1" },
 	{ "6.1's ABI name: the sublevel from the version string", "6.1.0-57-amd64", V61, 192,
 	  6, 1, 192, true, "6.1.192-1" },
 	{ "6.1 cloud flavour", "6.1.0-57-cloud-amd64", V61, 192, 6, 1, 192, true, "6.1.192-1" },
-	{ "7.3 of trixie-backports", "7.3.4+deb13-amd64", V73, 4, 7, 3, 4, true, "7.3.4-1~bpo13+1" },
+	{ "7.3 of trixie-backports", "7.3.4+deb13-amd64", V73, 4, 7, 3, 4, true,
+	  "7.3.4-1~bpo13+1" },
 	{ "older backports name +bpo", "6.12.9+bpo-amd64",
 	  "#1 SMP PREEMPT_DYNAMIC Debian 6.12.9-1~bpo12+1 (2025-01-20)", 9, 6, 12, 9, true,
 	  "6.12.9-1~bpo12+1" },
@@ -45,7 +47,8 @@ static const struct parse_case parses[] = {
 	{ "a version string naming another series", "6.12.95+deb12-amd64", V61, 95, 6, 12, 95,
 	  false, "" },
 	{ "a +deb release and a Debian package of another sublevel", "6.12.95+deb12-amd64",
-	  "#1 SMP PREEMPT_DYNAMIC Debian 6.12.96-1 (2026-07-09)", 95, 6, 12, 96, false, "6.12.96-1" },
+	  "#1 SMP PREEMPT_DYNAMIC Debian 6.12.96-1 (2026-07-09)", 95, 6, 12, 96, false,
+	  "6.12.96-1" },
 	{ "'Debian 6.12.95' with no package revision", "6.12.95+deb12-amd64",
 	  "#1 SMP PREEMPT_DYNAMIC Debian 6.12.95 (custom)", 95, 6, 12, 95, false, "" },
 	{ "Debian's package named, release of no Debian form", "6.12.95-foo", V612, 95,
@@ -94,7 +97,8 @@ static const struct judge_case judges[] = {
 	  ST_GATE_CHECKED, false, true, true, NULL, NULL },
 	{ "6.1.193 under the same ABI name", "ratelimit", "6.1.0-57-amd64",
 	  "#1 SMP PREEMPT_DYNAMIC Debian 6.1.193-1 (2026-12-01)", 192,
-	  ST_GATE_NEWER, false, false, true, "kernel 6.1.0-57-amd64 is 6.1.193, newer than the 6.1.192 this",
+	  ST_GATE_NEWER, false, false, true,
+	  "kernel 6.1.0-57-amd64 is 6.1.193, newer than the 6.1.192 this",
 	  NULL },
 	{ "6.1.191, below", "cache_level", "6.1.0-56-amd64",
 	  "#1 SMP PREEMPT_DYNAMIC Debian 6.1.191-1 (2026-10-01)", 191,
@@ -128,7 +132,9 @@ static const struct judge_case judges[] = {
 	  NULL },
 	{ "another vendor's 6.12.95: numa_scan never runs unchecked", "numa_scan",
 	  "6.12.95-custom", "#1 SMP PREEMPT_DYNAMIC", 95, ST_GATE_VENDOR, false, false, false,
-	  "is not a Debian build", "; allow_unchecked=1 does not cover this feature: it allocates vma->numab_state itself" },
+	  "is not a Debian build",
+	  "; allow_unchecked=1 does not cover this feature: it allocates vma->numab_state itself"
+	},
 	{ "a feature not in the table", "nosuch", "6.12.95+deb12-amd64", V612, 95,
 	  ST_GATE_SERIES, false, false, false, "checked against ()", NULL },
 	{ "a release it cannot read", "ratelimit", "linux", V612, 95,
@@ -260,15 +266,18 @@ static void test_sizes(void)
 	snprintf(want, sizeof(want),
 		 "kernel %s: %s is %lu bytes here, %lu in Debian's %s build this feature's copy was compared with (a rebuilt or patched kernel?): load with allow_unchecked=1 to run it anyway",
 		 rec->release, rec->func, rec->size + 16, rec->size, rec->package);
-	if (!ktap_check(!strcmp(buf, want), "sizes: the reason names the function, both sizes, the build"))
+	if (!ktap_check(!strcmp(buf, want),
+			"sizes: the reason names the function, both sizes, the build"))
 		ktap_diag("got '%s'", buf);
 	st_gate_explain_size(buf, sizeof(buf), "numa_scan", rec->release, &k, &sv, false, true);
 	ok = strstr(buf, "bytes here (simulated by gate_simulate), ") &&
-	     strstr(buf, "; allow_unchecked=1 does not cover this feature: it allocates vma->numab_state itself");
+	     strstr(buf,
+		    "; allow_unchecked=1 does not cover this feature: it allocates vma->numab_state itself");
 	st_gate_explain_size(buf, sizeof(buf), "ratelimit", rec->release, &k, &sv, true, false);
 	ok &= !strncmp(buf, "unchecked: kernel ", 18) &&
 	      strstr(buf, "; running it anyway (allow_unchecked=1)");
-	ktap_check(ok, "sizes: numa_scan's says allow_unchecked does not cover it; one run unchecked says so");
+	ktap_check(ok,
+		   "sizes: numa_scan's says allow_unchecked does not cover it; one run unchecked says so");
 
 	/* the longest: a cloud release, a security package, numa_scan's end */
 	snprintf(k.package, sizeof(k.package), "6.12.118-1~deb12u1");
@@ -293,14 +302,15 @@ static void test_sizes(void)
 	     !st_gate_sizes_differ(feature_of(rec->func), rec->release, &k, fake_measure, &fs, &sv);
 	snprintf(k.package, sizeof(k.package), "%s", rec->package);
 	k.debian = false;
-	ok &= !st_gate_recorded(rec->release, &k) && !st_gate_recorded_size(rec->release, &k, rec->func);
+	ok &= !st_gate_recorded(rec->release, &k) &&
+	      !st_gate_recorded_size(rec->release, &k, rec->func);
 	ktap_check(ok, "sizes: another package version, or not Debian's build: not recorded");
 }
 
 int main(void)
 {
-	const int nparse = sizeof(parses) / sizeof(parses[0]);
-	const int njudge = sizeof(judges) / sizeof(judges[0]);
+	const int nparse = ARRAY_SIZE(parses);
+	const int njudge = ARRAY_SIZE(judges);
 	struct st_gate_verdict v;
 	struct st_gate_kernel k;
 	char buf[256], small[16];
@@ -348,8 +358,11 @@ int main(void)
 	st_gate_judge("ratelimit", &k, &v);
 	st_gate_explain(buf, sizeof(buf), "ratelimit", "6.12.119+deb13-amd64", &k, &v, true,
 			true, false);
-	ok = !strcmp(buf, "unchecked: kernel 6.12.119+deb13-amd64 is 6.12.119, newer than the 6.12.95..6.12.118 this feature's copy was compared with; running it anyway (allow_unchecked=1)");
-	if (!ktap_check(ok, "reason: allow_unchecked=1 on 6.12.119: unchecked, the range, running anyway"))
+	ok = !strcmp(buf,
+		     "unchecked: kernel 6.12.119+deb13-amd64 is 6.12.119, newer than the 6.12.95..6.12.118 this feature's copy was compared with; running it anyway (allow_unchecked=1)");
+	ktap_check(ok,
+		   "reason: allow_unchecked=1 on 6.12.119: unchecked, the range, running anyway");
+	if (!ok)
 		ktap_diag("got '%s'", buf);
 
 	/* gate_simulate's sublevel, as gate.c passes it */
@@ -359,7 +372,8 @@ int main(void)
 	st_gate_explain(buf, sizeof(buf), "ratelimit", "6.12.95+deb12-amd64", &k, &v, false,
 			false, true);
 	ok = v.why == ST_GATE_NEWER &&
-	     !strcmp(buf, "kernel 6.12.95+deb12-amd64 is 6.12.999 (simulated by gate_simulate), newer than the 6.12.95..6.12.118 this feature's copy was compared with: load with allow_unchecked=1 to run it anyway");
+	     !strcmp(buf,
+		     "kernel 6.12.95+deb12-amd64 is 6.12.999 (simulated by gate_simulate), newer than the 6.12.95..6.12.118 this feature's copy was compared with: load with allow_unchecked=1 to run it anyway");
 	if (!ktap_check(ok, "reason: a simulated sublevel 999 says so"))
 		ktap_diag("got '%s'", buf);
 
@@ -369,7 +383,8 @@ int main(void)
 	st_gate_explain(buf, sizeof(buf), "cache_level", "6.12.95+deb12-amd64", &k, &v, true,
 			true, true);
 	ok = v.why == ST_GATE_VENDOR &&
-	     !strcmp(buf, "unchecked: kernel 6.12.95+deb12-amd64 (simulated by gate_simulate) is not a Debian build, and this feature's copy was compared with Debian's 6.12.95..6.12.118 only; running it anyway (allow_unchecked=1)");
+	     !strcmp(buf,
+		     "unchecked: kernel 6.12.95+deb12-amd64 (simulated by gate_simulate) is not a Debian build, and this feature's copy was compared with Debian's 6.12.95..6.12.118 only; running it anyway (allow_unchecked=1)");
 	if (!ktap_check(ok, "reason: a simulated vendor, run with allow_unchecked=1"))
 		ktap_diag("got '%s'", buf);
 
@@ -397,8 +412,10 @@ int main(void)
 	ktap_check(ok, "table: first <= last in every range");
 	ktap_check(range_is("ratelimit", 6, 1, 192, 192) && range_is("cache_level", 6, 1, 192, 192),
 		   "table: 6.1 checked at 6.1.192");
-	ktap_check(range_is("ratelimit", 6, 12, 95, 118) && range_is("cache_level", 6, 12, 95, 118) &&
-		   range_is("numa_scan", 6, 12, 95, 118), "table: 6.12 checked from 6.12.95 to 6.12.118");
+	ktap_check(range_is("ratelimit", 6, 12, 95, 118) &&
+		   range_is("cache_level", 6, 12, 95, 118) &&
+		   range_is("numa_scan", 6, 12, 95, 118),
+		   "table: 6.12 checked from 6.12.95 to 6.12.118");
 	ktap_check(range_is("ratelimit", 7, 3, 4, 4) && range_is("cache_level", 7, 3, 4, 4) &&
 		   range_is("numa_scan", 7, 3, 4, 4), "table: 7.3 checked at 7.3.4");
 	ktap_check(!range_of("numa_scan", 6, 1), "table: numa_scan has no 6.1 copy");

@@ -8,7 +8,7 @@
 #include "../../module/policy.c"
 #include "ktap.h"
 
-#define MB (1ULL << 20)
+#define MB BIT_ULL(20)
 
 /*
  * Unaccessed tests of one VMA over @seqs scan sequences, @tests per
@@ -117,7 +117,8 @@ int main(void)
 	ktap_check(c.scans == 2 && !st_numa_allow(&c, 3, false, false, 1, &by),
 		   "forced scan: counted as a scan (the patch counts every scan of the VMA)");
 	st_numa_count_scan(&c, 3, true);
-	ktap_check(c.scans == 1, "forced scan: in a renewing sequence it is the first of the count");
+	ktap_check(c.scans == 1,
+		   "forced scan: in a renewing sequence it is the first of the count");
 	st_numa_count_init(&c, 3);
 	ktap_check(c.owner == 3 && !c.scans && st_numa_allow(&c, 3, false, false, 0, &by) && by,
 		   "new VMA state: its count starts at 0 though the slot was its own (the patch's scan_counter = 0)");
@@ -145,7 +146,8 @@ int main(void)
 		    patch_allowed_over(mb[i] * MB, 100, tests[i]))
 			break;
 	}
-	ktap_check(i == 6, "defaults (50%%, renew 16): as many scans as the patch's own code over 100 sequences, VMAs of 1 MB to 10 GB");
+	ktap_check(i == 6,
+		   "defaults (50%%, renew 16): as many scans as the patch's own code over 100 sequences, VMAs of 1 MB to 10 GB");
 
 	return ktap_finish();
 }

@@ -242,7 +242,8 @@ static void test_prev_bias_worlds(void)
 				  w.cpu, w.prev, w.target, w.recent, stock, want, got);
 		moved += want != stock;
 		if (want == w.prev && stock != w.prev)
-			by[llc(w.prev, stock) && w.idle[stock] ? ST_PB_KEEP_ROOM : ST_PB_KEEP_BUSY]++;
+			by[llc(w.prev, stock) && w.idle[stock] ?
+			   ST_PB_KEEP_ROOM : ST_PB_KEEP_BUSY]++;
 		else if (want != stock && want == w.target)
 			by[ST_PB_TARGET_ROOM]++;
 		else if (want != stock)
@@ -251,7 +252,8 @@ static void test_prev_bias_worlds(void)
 	ktap_diag("%u worlds: the patch moves %u from stock's choice (prev over an idle CPU %u, prev over a busy target %u, target %u, recent %u); %u facts asked",
 		  WORLDS, moved, by[ST_PB_KEEP_ROOM], by[ST_PB_KEEP_BUSY],
 		  by[ST_PB_TARGET_ROOM], by[ST_PB_RECENT_ROOM], asked);
-	ktap_check(!bad, "prev_bias: in %u simulated wakeups the module places the task where SELECT_BIAS_PREV with UTIL_FITS_CAPACITY does (%u differ)",
+	ktap_check(!bad,
+		   "prev_bias: in %u simulated wakeups the module places the task where SELECT_BIAS_PREV with UTIL_FITS_CAPACITY does (%u differ)",
 		   WORLDS, bad);
 	ktap_check(by[ST_PB_KEEP_ROOM] && by[ST_PB_KEEP_BUSY] &&
 		   by[ST_PB_TARGET_ROOM] && by[ST_PB_RECENT_ROOM],
@@ -379,15 +381,33 @@ static void test_sync_short(void)
 
 		in = yes;
 		switch (i) {
-		case 0: in.sync = false; break;
-		case 1: in.waker_short = false; break;
-		case 2: in.wakee_short = false; break;
-		case 3: in.mutual = false; break;
-		case 4: in.waker_alone = false; break;
-		case 5: in.idle_core = true; break;
-		case 6: in.target_is_waker = false; break;
-		case 7: in.new_is_target = true; break;
-		default: in.new_early = true; break;
+		case 0:
+			in.sync = false;
+			break;
+		case 1:
+			in.waker_short = false;
+			break;
+		case 2:
+			in.wakee_short = false;
+			break;
+		case 3:
+			in.mutual = false;
+			break;
+		case 4:
+			in.waker_alone = false;
+			break;
+		case 5:
+			in.idle_core = true;
+			break;
+		case 6:
+			in.target_is_waker = false;
+			break;
+		case 7:
+			in.new_is_target = true;
+			break;
+		default:
+			in.new_early = true;
+			break;
 		}
 		ktap_check(!st_sync_short_decide(&in),
 			   "sync_short: stock stands for %s", what[i]);

@@ -280,7 +280,8 @@ static void test_ratelimit_adaptive(void)
 	 */
 	for (ok = true; t < 1100 * MS; t += 3 * MS)
 		ok &= migrate_n(&q, &rp, 1, t, ST_RL_STAMPED) && q.quota == 1;
-	ktap_check(ok, "adaptive: at quota 1, one migration per window never recovers (as in the patch)");
+	ktap_check(ok,
+		   "adaptive: at quota 1, one migration per window never recovers (as in the patch)");
 
 	/* recovery: from 2, a window with one migration gives one back */
 	q.quota = 2;
@@ -291,7 +292,8 @@ static void test_ratelimit_adaptive(void)
 		ok &= migrate_n(&q, &rp, 1, t, ST_RL_REPLENISHED) &&
 		      q.quota == want && !st_rl_quota_limited(&rp, &q, t);
 	}
-	ktap_check(ok, "adaptive: from 2, each window with one migration gives one back: 3, 4, ..., 10");
+	ktap_check(ok,
+		   "adaptive: from 2, each window with one migration gives one back: 3, 4, ..., 10");
 	t += 3 * MS;
 	ok = migrate_n(&q, &rp, 1, t, ST_RL_STAMPED);
 	ktap_check(ok && q.quota == 10, "adaptive: never above the quota knob");
@@ -335,7 +337,8 @@ static void test_ratelimit_adaptive(void)
 	      q.tat == t + 20 + 2 * MS && q.used == 2;
 	ok &= st_rl_quota_migrate(&q, &rp, t + 20 + 2 * MS - 1, t + 3 * MS) == ST_RL_STAMPED &&
 	      q.used == 3;
-	ktap_check(ok, "adaptive, unstable clock: a window opens at the new CPU's clock, the old CPU's decides if it is over, a migration in it moves its end by the difference");
+	ktap_check(ok,
+		   "adaptive, unstable clock: a window opens at the new CPU's clock, the old CPU's decides if it is over, a migration in it moves its end by the difference");
 }
 
 /*
