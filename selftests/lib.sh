@@ -1456,7 +1456,31 @@ declare -A ST_CHECKPATCH_IGNORE=(
 	# (6.6) and the BPF trampoline race that bars the ftrace_ops path
 	# before 6.12, which no symbol or BTF type can tell apart
 	[module/wrapper/fhook.c]="LINUX_VERSION_CODE,CONSTANT_COMPARISON"
+	# The test side's C is userspace (static guest helpers, unit tests,
+	# the bench's helpers, a BPF program); besides stdint's types
+	# everywhere there (st_checkpatch_ignore): userspace has no
+	# __aligned and no BIT(), and SUB is a signed count, not a mask
+	[bench/st_wakelat.c]="PREFER_DEFINED_ATTRIBUTE_MACRO,BIT_MACRO"
+	# SEC() defined as libbpf's bpf_helpers.h does, without kernel headers
+	[selftests/scx/st_scx_min.bpf.c]=PREFER_DEFINED_ATTRIBUTE_MACRO
+	# the hog's counter is volatile so that its loop touches memory
+	[selftests/helpers/st_slicehog.c]=VOLATILE
+	# an entry of the errno-to-name table; nothing returns ENOSYS
+	[selftests/helpers/st_write.c]=ENOSYS
+	# PRIu64 is <inttypes.h>'s
+	[selftests/helpers/st_fuzz.c]=CAMELCASE
+	# the model of fair.c's record_wakee() counts its own ticks in a
+	# local named jiffies, which never wraps
+	[selftests/unit/test_policy.c]=JIFFIES_COMPARISON
 )
+# st_checkpatch_ignore FILE: the types checkpatch ignores in FILE
+st_checkpatch_ignore() {
+	local t=${ST_CHECKPATCH_IGNORE[$1]:-}
+	case $1 in
+	selftests/* | bench/*) t=PREFER_KERNEL_TYPES${t:+,$t} ;;
+	esac
+	echo "$t"
+}
 
 # checkpatch findings we keep wherever the line itself shows why: a type
 # and an ERE its source line matches.
@@ -1474,6 +1498,8 @@ ST_CHECKPATCH_LINE_OK=(
 	'MACRO_ARG_UNUSED ^#define ST_KNOB(_CHOICE)?\('
 	'TRAILING_SEMICOLON ^#define ST_KNOB(_CHOICE)?\('
 	'MACRO_ARG_REUSE ^#define ST_KNOB(_CHOICE|_STOCK)?\('
+	# the unit tests' diagnostics: a format whole on the line of the call
+	'LONG_LINE_STRING ^[[:space:]]*ktap_diag\("[^"]*",[[:space:]]*$'
 )
 
 # st_checkpatch_filter FILE: checkpatch's --terse findings on stdin, less
@@ -1507,7 +1533,8 @@ st_lint_shell_files() {
 }
 
 st_lint_c_files() {
-	(cd "$ST_ROOT" && find module -type f -name '*.[ch]' | sort)
+	(cd "$ST_ROOT" && find module selftests bench -path '*/build' -prune -o \
+		-type f -name '*.[ch]' -print | sort)
 }
 
 # Python: the bench's package, its tests and entry point, the selftests'
@@ -1523,7 +1550,7 @@ st_lint_show() {
 }
 
 # st_lint [GROUP]: shellcheck on every shell script, pyflakes on every
-# Python file and checkpatch --strict on every module C/H file, one
+# Python file and checkpatch --strict on every C/H file, one
 # st_result per file (under GROUP, default "lint"); a failing file's
 # findings follow as comments.
 st_lint() {
@@ -1559,7 +1586,7 @@ st_lint() {
 	done < <(st_lint_shell_files)
 	st_fetch_checkpatch || st_log "could not fetch checkpatch.pl (linux-source-6.12)"
 	while IFS= read -r f; do
-		ignore=${ST_CHECKPATCH_IGNORE[$f]:-}
+		ignore=$(st_checkpatch_ignore "$f")
 		if [[ ! -s $ST_CHECKPATCH ]]; then
 			st_result fail "$group" "checkpatch --strict $f (no checkpatch.pl)"
 			continue
