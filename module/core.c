@@ -34,6 +34,12 @@ const char *const st_stat_names[ST_NR_STATS] = {
 #include "counters.h"
 };
 
+/**
+ * st_stat_sum() - A counter's value: its per-CPU counts summed.
+ * @id: the counter
+ *
+ * Return: the sum over every possible CPU.
+ */
 u64 st_stat_sum(enum st_stat_id id)
 {
 	u64 sum = 0;
@@ -44,7 +50,11 @@ u64 st_stat_sum(enum st_stat_id id)
 	return sum;
 }
 
-/* Racy against concurrent increments, which is fine for counters. */
+/**
+ * st_stats_reset() - Zero every counter on every possible CPU.
+ *
+ * Racy against concurrent increments, which is fine for counters.
+ */
 void st_stats_reset(void)
 {
 	int cpu, id;
@@ -315,6 +325,21 @@ static void st_publish_stock_unsupported(void)
 	st_publish(cfg);
 }
 
+/**
+ * st_knob_store() - Set a knob: publish a new configuration with it.
+ * @id: the knob
+ * @val: its new value, in the knob's range (st_knob_parse())
+ *
+ * The hooks are then brought in line with the new configuration.  A
+ * feature that ftrace refuses, or that a hook pins, goes unsupported on
+ * the way, and its knobs go back to stock.
+ *
+ * Context: Process context: takes st_lock and may sleep.
+ * Return: 0, also when @val is the knob's value already; -EOPNOTSUPP for
+ * a knob of an unsupported feature, or of one ftrace has just refused;
+ * -ENOMEM; or the error of installing a hook, the configuration then
+ * left as it was.
+ */
 int st_knob_store(enum st_knob_id id, u64 val)
 {
 	const struct st_knob_desc *d = &st_knobs[id];
@@ -364,6 +389,13 @@ out:
 	return ret;
 }
 
+/**
+ * st_knob_value() - A knob's value in the published configuration.
+ * @id: the knob
+ *
+ * Return: the value; a knob of an unsupported feature reads its stock
+ * value.
+ */
 u64 st_knob_value(enum st_knob_id id)
 {
 	u64 val;
@@ -423,12 +455,27 @@ static const char *st_state_mark(const struct st_feature *f,
 	       " (unchecked)" : "";
 }
 
+/**
+ * st_feature_name() - The name of a feature, as features/<name>/ shows it.
+ * @i: the feature, an enum st_feature_id
+ *
+ * Return: the name, or NULL for @i past the last feature.
+ */
 const char *st_feature_name(int i)
 {
 	return i < ST_NR_FEATURES ? st_features[i]->name : NULL;
 }
 
-/* One value of features/<name>/: "state", "reason" or "functions". */
+/**
+ * st_feature_show() - One value of features/<name>/, a line.
+ * @i: the feature, an enum st_feature_id below ST_NR_FEATURES
+ * @what: "state" or "reason"; anything else shows "functions"
+ * @buf: where the line goes
+ * @size: the room in @buf
+ *
+ * Context: Takes st_lock.
+ * Return: the number of bytes written to @buf.
+ */
 int st_feature_show(int i, const char *what, char *buf, size_t size)
 {
 	const struct st_feature *f = st_features[i];
@@ -451,7 +498,14 @@ int st_feature_show(int i, const char *what, char *buf, size_t size)
 	return n;
 }
 
-/* The summary in debugfs: one line per feature. */
+/**
+ * st_features_show() - The summary in debugfs: one line per feature.
+ * @buf: where the lines go
+ * @size: the room in @buf
+ *
+ * Context: Takes st_lock.
+ * Return: the number of bytes written to @buf.
+ */
 int st_features_show(char *buf, size_t size)
 {
 	const struct st_config *cfg;
@@ -476,10 +530,17 @@ int st_features_show(char *buf, size_t size)
 	return n;
 }
 
-/*
- * @initial holds every knob's value, @given the knobs set as module
- * parameters.  A feature this kernel cannot support keeps its stock
- * values; asking for more as a parameter fails the load.
+/**
+ * st_core_init() - Judge every feature, then publish the first configuration.
+ * @initial: every knob's value, indexed by enum st_knob_id
+ * @given: a bitmap of the knobs set as module parameters
+ *
+ * A feature this kernel cannot support keeps its stock values; asking for
+ * more as a parameter fails the load.
+ *
+ * Return: 0; -EOPNOTSUPP for a parameter this kernel cannot honour;
+ * -ENOMEM; or the error of installing a hook.  On failure every feature's
+ * state is released.
  */
 int st_core_init(const u64 *initial, const unsigned long *given)
 {
@@ -545,6 +606,15 @@ release:
 	return ret;
 }
 
+/**
+ * st_core_exit() - Remove every hook, then free the features' state.
+ *
+ * Description: A hook ftrace would not take off keeps its feature's state,
+ * and its host's, until ftrace lets it go: st_fhook_exit_wait() waits for
+ * that, as long as it takes.
+ *
+ * Context: Process context: takes st_lock and sleeps.
+ */
 void st_core_exit(void)
 {
 	struct st_config *cfg;

@@ -46,7 +46,14 @@ static bool st_place_sched_idle(int cpu, struct task_struct *p)
 	       p->policy != SCHED_IDLE;
 }
 
-/* available_idle_cpu() || sched_idle_cpu(): select_idle_sibling()'s test */
+/**
+ * st_place_choose_idle() - Whether select_idle_sibling() takes a CPU as idle.
+ * @cpu: the CPU
+ * @p: the waking task
+ *
+ * Return: available_idle_cpu() || sched_idle_cpu(), select_idle_sibling()'s
+ * test.
+ */
 bool st_place_choose_idle(int cpu, struct task_struct *p)
 {
 	return st_place_available_idle(cpu) || st_place_sched_idle(cpu, p);
@@ -63,10 +70,14 @@ static unsigned long st_place_task_util_est(struct task_struct *p)
 	return max_t(unsigned long, READ_ONCE(p->se.avg.util_avg), est);
 }
 
-/*
- * task_fits_remaining_cpu_capacity() of UTIL_FITS_CAPACITY: the CPU's
- * runnable util_est and the task's under 80% of its capacity, with the
- * UTIL_EST sched feature on (sched_util_fits_capacity_active()).
+/**
+ * st_place_fits() - task_fits_remaining_cpu_capacity() of UTIL_FITS_CAPACITY.
+ * @p: the waking task
+ * @cpu: the CPU
+ *
+ * Return: whether the CPU's runnable util_est and the task's are under 80%
+ * of its capacity, with the UTIL_EST sched feature on
+ * (sched_util_fits_capacity_active()); false with it off.
  */
 bool st_place_fits(struct task_struct *p, int cpu)
 {
@@ -125,13 +136,21 @@ static unsigned int st_place_this_nr(int cpu)
 	return nr;
 }
 
-/*
- * The target select_task_rq_fair() passed select_idle_sibling(), after it
- * ran: want_affine on the wakee flips its record_wakee() left, the first
- * domain of the waker's CPU that holds prev with SD_WAKE_AFFINE, then
- * wake_affine().  No domain has SD_BALANCE_WAKE on these kernels
- * (sd_init() builds them with 0*SD_BALANCE_WAKE), so the slow path is
- * never taken for a wakeup.  Called with preemption off.
+/**
+ * st_place_target() - The target wake_affine() left select_idle_sibling().
+ * @p: the waking task
+ * @cpu: the waker's CPU
+ * @prev: @p's previous CPU
+ * @sync: a sync wakeup (WF_SYNC, the waker not exiting)
+ *
+ * Computed after stock ran: want_affine on the wakee flips its
+ * record_wakee() left, the first domain of the waker's CPU that holds prev
+ * with SD_WAKE_AFFINE, then wake_affine().  No domain has SD_BALANCE_WAKE
+ * on these kernels (sd_init() builds them with 0*SD_BALANCE_WAKE), so the
+ * slow path is never taken for a wakeup.
+ *
+ * Context: Preemption off.
+ * Return: @cpu or @prev, as wake_affine() chose.
  */
 int st_place_target(struct task_struct *p, int cpu, int prev, bool sync)
 {
@@ -237,10 +256,15 @@ static const char *st_place_layout(void)
 	return NULL;
 }
 
-/*
- * What prev_bias and sync_short need, once for both: their host
- * supported, idle_cpu() gated and bound, the per-CPU data and the keys
- * select_idle_sibling() reads, the layout above.
+/**
+ * st_placement_probe() - Resolve what prev_bias and sync_short need.
+ * @f: the feature probing: prev_bias or sync_short
+ *
+ * Once for both: their host supported, idle_cpu() gated and bound, the
+ * per-CPU data and the keys select_idle_sibling() reads, the layout
+ * (st_pl).
+ *
+ * Return: 0, or -EOPNOTSUPP with @f->reason set.
  */
 int st_placement_probe(struct st_feature *f)
 {

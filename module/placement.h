@@ -48,31 +48,39 @@ extern const struct static_key *st_pl_smt;
 int st_placement_probe(struct st_feature *f);
 ST_KCALL_DECLARE(st_place_idle_cpu, int (int));
 
+/* @cpu's struct rq, whose fields are at st_pl's offsets */
 static __always_inline const char *st_rq(int cpu)
 {
 	return per_cpu_ptr(st_pl.runqueues, cpu);
 }
 
+/* The 32-bit field of @cpu's rq at offset @off */
 static __always_inline unsigned int st_rq_u32(int cpu, u32 off)
 {
 	return READ_ONCE(*(const unsigned int *)(st_rq(cpu) + off));
 }
 
+/* rq->nr_running of @cpu */
 static __always_inline unsigned int st_rq_nr_running(int cpu)
 {
 	return st_rq_u32(cpu, st_pl.rq_nr_running);
 }
 
+/* sched_feat(): whether sched feature @bit (st_pl's) is on */
 static __always_inline bool st_sched_feat(u8 bit)
 {
 	return READ_ONCE(*st_pl.sched_features) & (1U << bit);
 }
 
-/*
- * Where prev_bias and sync_short leave every wakeup to stock: CPUs of
- * asymmetric capacity (select_idle_capacity()) and clusters, whose
+/**
+ * st_place_stand_aside() - Whether prev_bias and sync_short stand aside.
+ *
+ * Description: They leave every wakeup to stock on CPUs of asymmetric
+ * capacity (select_idle_capacity()) and clusters, whose
  * select_idle_sibling() falls back on prev or recent_used_cpu after its
  * scan, an order the result cannot tell apart.
+ *
+ * Return: true if either kind of CPU is present.
  */
 static __always_inline bool st_place_stand_aside(void)
 {
@@ -90,10 +98,15 @@ bool st_place_choose_idle(int cpu, struct task_struct *p);
 bool st_place_fits(struct task_struct *p, int cpu);
 int st_place_target(struct task_struct *p, int cpu, int prev, bool sync);
 
-/*
- * is_per_cpu_kthread(current) && in_task() && prev == this CPU &&
- * this_rq()->nr_running <= 1: select_idle_sibling()'s stacking of a
- * per-CPU kthread's wakee.
+/**
+ * st_place_kthread_stack() - Whether a per-CPU kthread's wakee stacks here.
+ * @cpu: this CPU, the waker's
+ * @prev: the wakee's previous CPU
+ *
+ * select_idle_sibling()'s stacking of a per-CPU kthread's wakee.
+ *
+ * Return: is_per_cpu_kthread(current) && in_task() && prev == this CPU &&
+ * this_rq()->nr_running <= 1.
  */
 static inline bool st_place_kthread_stack(int cpu, int prev)
 {

@@ -138,11 +138,6 @@ struct st_rl_params {
 void st_rl_params_init(struct st_rl_params *rp, u64 window, u32 burst);
 void st_rl_params_adaptive(struct st_rl_params *rp, bool adaptive, u32 quota,
 			   u32 replenish);
-/*
- * Fixed: whether a task of this tat is limited at @now.  Adaptive: the
- * same for a task that has used up its quota (st_rl_slot_may_limit()
- * checked that); @tat is then the end of its window.
- */
 bool st_rl_limited(const struct st_rl_params *rp, u64 tat, u64 now);
 u64 st_rl_stamp(const struct st_rl_params *rp, u64 tat, u64 now);
 
@@ -176,18 +171,10 @@ enum st_rl_stamped {
 /* used counts saturate here: a u16 in the slot */
 #define ST_RL_USED_MAX	0xffffU
 
-/* The state of __sched_fork() in the patch: no window, a full quota. */
 void st_rl_quota_init(struct st_rl_quota *q, const struct st_rl_params *rp);
-/*
- * migrate_task_ratelimit_fair() of the patch: @now is sched_clock_cpu()
- * of the task's CPU, @now_new of the new CPU, read only with an unstable
- * sched clock (else the same reading): a window the migration stays in
- * then moves into the new CPU's clock, a new one starts from it.
- */
 enum st_rl_stamped st_rl_quota_migrate(struct st_rl_quota *q,
 				       const struct st_rl_params *rp, u64 now,
 				       u64 now_new);
-/* !should_migrate_task() of the patch: quota used up, window not over. */
 bool st_rl_quota_limited(const struct st_rl_params *rp,
 			 const struct st_rl_quota *q, u64 now);
 
@@ -259,12 +246,19 @@ static inline bool st_rl_read_retry(const struct st_rl_slot *slot, u32 seq)
 	return st_read_once(slot->seq) != seq;
 }
 
-/*
- * Whether @owner's stamp in @slot may still hold at jiffies @now (and, in
- * adaptive mode, the quota is used up: below it, as in the patch, no
- * clock is read).  Only a "yes" needs the retry check: a "no" from a
- * torn read is a lost stamp.  In two halves, so that a caller computes
- * the owner only for a live stamp: most wakeups find none.
+/**
+ * st_rl_slot_live() - The first half of st_rl_slot_may_limit().
+ * @slot: the slot
+ * @now: the jiffies
+ * @seq: set to the sequence count, for st_rl_slot_live_owned()
+ *
+ * In two halves, so that a caller computes the owner only for a live
+ * stamp: most wakeups find none.  Only a "yes" needs the retry check: a
+ * "no" from a torn read is a lost stamp.
+ *
+ * Return: whether @slot holds a stamp that may still hold at @now and, in
+ * adaptive mode, whose quota is used up (below it, as in the patch, no
+ * clock is read).
  */
 static inline bool st_rl_slot_live(const struct st_rl_slot *slot,
 				   unsigned long now, u32 *seq)
@@ -279,6 +273,15 @@ static inline bool st_rl_slot_live(const struct st_rl_slot *slot,
 	return true;
 }
 
+/**
+ * st_rl_slot_live_owned() - The second half of st_rl_slot_may_limit().
+ * @slot: the slot st_rl_slot_live() found live
+ * @owner: names the task
+ * @seq: the sequence count st_rl_slot_live() read
+ *
+ * Return: whether the live stamp is @owner's, no writer having come
+ * between.
+ */
 static inline bool st_rl_slot_live_owned(const struct st_rl_slot *slot,
 					 u64 owner, u32 seq)
 {
@@ -288,6 +291,15 @@ static inline bool st_rl_slot_live_owned(const struct st_rl_slot *slot,
 	return !st_rl_read_retry(slot, seq);
 }
 
+/**
+ * st_rl_slot_may_limit() - Whether a task's stamp may still hold.
+ * @slot: the slot @owner hashes to
+ * @owner: names the task
+ * @now: the jiffies
+ *
+ * Return: whether @owner's stamp in @slot may still hold at @now (and, in
+ * adaptive mode, the quota is used up).
+ */
 static inline bool st_rl_slot_may_limit(const struct st_rl_slot *slot,
 					u64 owner, unsigned long now)
 {
@@ -297,7 +309,14 @@ static inline bool st_rl_slot_may_limit(const struct st_rl_slot *slot,
 	       st_rl_slot_live_owned(slot, owner, seq);
 }
 
-/* @owner's tat in @slot, or 0 (never limits) if it has none. */
+/**
+ * st_rl_slot_tat() - A task's tat, read from its slot.
+ * @slot: the slot @owner hashes to
+ * @owner: names the task
+ *
+ * Return: @owner's tat in @slot, or 0 (never limits) if it has none or a
+ * writer came between.
+ */
 static inline u64 st_rl_slot_tat(const struct st_rl_slot *slot, u64 owner)
 {
 	u32 seq;
@@ -314,11 +333,17 @@ static inline u64 st_rl_slot_tat(const struct st_rl_slot *slot, u64 owner)
 	return st_rl_read_retry(slot, seq) ? 0 : tat;
 }
 
-/*
- * The writer: claims the slot (false if another writer has it), fills
- * it, releases it.  The acquire lets the claimant read what the last
- * writer left; the barrier after it keeps the fields from showing
- * before the odd count, as write_seqcount_begin() does.
+/**
+ * st_rl_write_begin() - Claim a slot, to fill it.
+ * @slot: the slot
+ * @seq: set to the odd count, for st_rl_write_end()
+ *
+ * The writer claims the slot, fills it, releases it (st_rl_write_end()).
+ * The acquire lets the claimant read what the last writer left; the
+ * barrier after it keeps the fields from showing before the odd count, as
+ * write_seqcount_begin() does.
+ *
+ * Return: true if claimed; false if another writer has it.
  */
 static inline bool st_rl_write_begin(struct st_rl_slot *slot, u32 *seq)
 {
@@ -331,6 +356,7 @@ static inline bool st_rl_write_begin(struct st_rl_slot *slot, u32 *seq)
 	return true;
 }
 
+/* The fields, between st_rl_write_begin() and st_rl_write_end() */
 static inline void st_rl_write_owner(struct st_rl_slot *slot, u64 owner)
 {
 	st_write_once(slot->owner, owner);
@@ -354,23 +380,20 @@ static inline void st_rl_write_quota(struct st_rl_slot *slot, u32 used,
 	st_write_once(slot->quota, (u16)quota);
 }
 
+/**
+ * st_rl_write_end() - Release a slot st_rl_write_begin() claimed.
+ * @slot: the slot
+ * @seq: st_rl_write_begin()'s count
+ *
+ * The barrier orders the fields before the even count, as
+ * write_seqcount_end() does.
+ */
 static inline void st_rl_write_end(struct st_rl_slot *slot, u32 seq)
 {
 	st_smp_wmb();
 	st_write_once(slot->seq, seq + 1);
 }
 
-/*
- * Stamps a migration of @owner; @now and @now_new are the clocks of
- * st_rl_quota_migrate() (fixed mode, patch 1/2, reads @now_new only),
- * @jnow the jiffies; @expires is the jiffies value by which a tat set
- * now has surely passed.  ST_RL_BUSY if another CPU is stamping the
- * slot: nothing is then written.  In adaptive mode a slot another task
- * held starts from st_rl_quota_init().  Returns an enum st_rl_stamped,
- * with ST_RL_EVICTED when the stamp replaced another task's that had not
- * expired at @jnow.  A task whose stamp is lost, either way, is not
- * limited until it migrates again.
- */
 unsigned int st_rl_slot_stamp(struct st_rl_slot *slot,
 			      const struct st_rl_params *rp, u64 owner,
 			      u64 now, u64 now_new, unsigned long jnow,
@@ -386,7 +409,14 @@ struct st_wakee_flips {
 	bool new_wakee;		/* the waker wakes a different task than last */
 };
 
-/* inline: a pointer to a local would give the wrapper a stack canary */
+/**
+ * st_flips_after_record() - The waker's flips as record_wakee() leaves them.
+ * @w: the flips and what record_wakee() finds
+ *
+ * Inline: a pointer to a local would give the wrapper a stack canary.
+ *
+ * Return: the flips halved on a decay, then one more for a new wakee.
+ */
 static inline unsigned int st_flips_after_record(const struct st_wakee_flips *w)
 {
 	unsigned int flips = w->flips;
@@ -401,14 +431,21 @@ static inline unsigned int st_flips_after_record(const struct st_wakee_flips *w)
 bool st_wake_wide(unsigned int waker_flips, unsigned int wakee_flips,
 		  int llc_size);
 
-/*
- * Whether select_task_rq_fair() reaches the rate limit's test with these
- * @wake_flags: a wakeup (@wf_ttwu) that neither its WF_CURRENT_CPU return
- * (@wf_current_cpu) nor energy-aware placement (@eas_on()) settles first.
- * The patch still tests a WF_CURRENT_CPU wakeup whose waker's CPU the
- * task may not use, but want_affine is then false: never limited either
- * way.  @eas_on is called last, only for a wakeup the flags let through
- * (inlined, it costs the other wakeups nothing).
+/**
+ * st_rl_wakeup_judged() - Whether a wakeup reaches the rate limit's test.
+ * @wake_flags: select_task_rq_fair()'s
+ * @wf_ttwu: the kernel's WF_TTWU
+ * @wf_current_cpu: its WF_CURRENT_CPU
+ * @eas_on: whether energy-aware placement is on
+ *
+ * A wakeup (@wf_ttwu) reaches it when neither its WF_CURRENT_CPU return
+ * (@wf_current_cpu) nor energy-aware placement (@eas_on()) settles it
+ * first.  The patch still tests a WF_CURRENT_CPU wakeup whose waker's CPU
+ * the task may not use, but want_affine is then false: never limited
+ * either way.  @eas_on is called last, only for a wakeup the flags let
+ * through (inlined, it costs the other wakeups nothing).
+ *
+ * Return: true if select_task_rq_fair() reaches the test.
  */
 static __always_inline bool st_rl_wakeup_judged(unsigned int wake_flags,
 						unsigned int wf_ttwu,
@@ -433,11 +470,6 @@ struct st_wake_pair {
 	unsigned int llc_size;	/* sd_llc_size of the waker's CPU */
 };
 
-/*
- * Fills the topology part of @w for a wakeup from @this_cpu to @cpu: the
- * sd_llc_id of both CPUs and whether @cpu is in @this_cpu's L2 (cluster)
- * and SMT sibling masks (false for a mask not allocated).
- */
 void st_wake_pair_classify(struct st_wake_pair *w, int this_cpu, int cpu,
 			   int this_llc_id, int cpu_llc_id, bool in_l2_mask,
 			   bool in_smt_mask);
@@ -445,19 +477,9 @@ bool st_level_shares(unsigned int level, const struct st_wake_pair *w,
 		     u64 auto_llc_max);
 bool st_wake_queue(bool shares, const struct st_wake_pair *w);
 
-/*
- * NUMA scan threshold (the disjoint-VMA patch, numa_scan.c): a task may
- * scan a VMA it never faulted in while the VMA's scan count stays at or
- * under this many scans: 1 + @percent of the scans needed to cover the
- * VMA once (50 is the patch's 1 + (vma_MB / scan_size_MB) / 2).
- */
+/* NUMA scans of unaccessed VMAs (the disjoint-VMA patch, numa_scan.c) */
 u64 st_numa_threshold(u64 vma_bytes, unsigned int scan_size_mb,
 		      unsigned int percent);
-/*
- * Whether scan sequence @scan_seq renews every count: the patch's
- * "mm->numa_scan_seq && !(mm->numa_scan_seq % 16)", with @renew for its
- * 16 (DISJOINT_VMA_SCAN_RENEW_THRESH); 0 never renews.
- */
 bool st_numa_renewing(int scan_seq, unsigned int renew);
 
 /*
@@ -469,24 +491,9 @@ struct st_numa_count {
 	unsigned int scans;
 };
 
-/* A VMA whose NUMA state was just allocated: no scan yet. */
 void st_numa_count_init(struct st_numa_count *c, u64 owner);
-
-/*
- * The access test of one VMA in task_numa_work: @stock is the kernel's
- * verdict, @threshold the count up to which an unaccessed VMA is still
- * scanned; in a @renewing sequence the count is 0 at every test, as the
- * patch resets it before each.  Every scan allowed, by either rule,
- * counts.  Returns whether to scan; *by_threshold tells if only the
- * threshold allowed it.
- */
 bool st_numa_allow(struct st_numa_count *c, u64 owner, bool renewing,
 		   bool stock, u64 threshold, bool *by_threshold);
-
-/*
- * A scan no access test judged (task_numa_work's forced scan of a VMA
- * when every other was skipped): counted, as the patch counts every scan.
- */
 void st_numa_count_scan(struct st_numa_count *c, u64 owner, bool renewing);
 
 /*
@@ -497,23 +504,8 @@ void st_numa_count_scan(struct st_numa_count *c, u64 owner, bool renewing);
 #define ST_EEVDF_SLICE_MIN_NS	100000ULL
 #define ST_EEVDF_SLICE_MAX_NS	100000000ULL
 
-/*
- * The request the running task gets under @mode, in ns: @base (the
- * kernel's base_slice_ns) for stock; @fixed; or for scaled @latency
- * shared by the @nr entities queued on the task's runqueue (the task
- * itself counted), CFS-style, never below @base and never above the
- * larger of @base and ST_EEVDF_SLICE_MAX_NS.
- */
 u64 st_eevdf_slice(unsigned int mode, u64 base, u64 fixed, u64 latency,
 		   unsigned int nr);
-
-/*
- * The deadline of a request of @new_slice, for an entity whose deadline
- * @deadline was just set to @vruntime plus its request of @old_slice in
- * virtual time (vd = ve + r / w): the virtual length scales with the
- * request, so the entity's weight is not needed.  @deadline is returned
- * unchanged when it is not ahead of @vruntime or @old_slice is 0.
- */
 u64 st_eevdf_deadline(u64 vruntime, u64 deadline, u64 old_slice,
 		      u64 new_slice);
 
@@ -528,24 +520,7 @@ struct st_ev_request {
 	u64 sum_exec;		/* se->sum_exec_runtime */
 };
 
-/*
- * What is left of the request, in ns of the entity's own run time:
- * (deadline - vruntime) * weight / NICE_0_LOAD, negative once used up.
- * A reweight keeps it (d' - v' = (d - v) * w / w'), running takes the
- * time run from it, a renewal resets it to the slice.
- */
 s64 st_eevdf_request_left(const struct st_ev_request *r);
-
-/*
- * Whether the tick between @before and @after renewed the request
- * (update_deadline() found it used up and gave a new one of @slice ns),
- * rather than only running it down or moving its deadline by a reweight
- * (7.3's reweight_eevdf() after the tick, 6.12's reweight_entity() of a
- * group entity).  Without a renewal, what is left after the tick is
- * what was left before less the time run; a renewal leaves a whole
- * request, which is at least that plus the request since it happens only
- * once nothing is left.  Half a request tells the two apart.
- */
 bool st_eevdf_renewed(const struct st_ev_request *before,
 		      const struct st_ev_request *after, u64 slice);
 
@@ -581,14 +556,20 @@ struct st_affine_weight_in {
 	bool bias;			/* sched_feat(WA_BIAS) */
 };
 
-/* Whether the waker's CPU wins by load. */
 bool st_wake_affine_weight(const struct st_affine_weight_in *in);
 
-/*
- * The target select_task_rq_fair() passed select_idle_sibling(), told
- * from where stock's result S lies: T is the waker's CPU (@cpu) or @prev,
- * and S lies in T's LLC.  @cpu_llc, @prev_llc: whether each shares S's
- * LLC.  Returns T, or -1 when all three share one and only wake_affine()
+/**
+ * st_target_from_llc() - The target wake_affine() left, told from S.
+ * @cpu: the waker's CPU
+ * @prev: the wakee's previous CPU
+ * @cpu_llc: whether @cpu shares S's LLC
+ * @prev_llc: whether @prev shares S's LLC
+ *
+ * The target T that select_task_rq_fair() passed select_idle_sibling(),
+ * told from where stock's result S lies: T is @cpu or @prev, and S lies
+ * in T's LLC.
+ *
+ * Return: T, or -1 when all three share one LLC and only wake_affine()
  * can tell (st_place_target()).
  */
 static inline int st_target_from_llc(int cpu, int prev, bool cpu_llc,
@@ -599,12 +580,6 @@ static inline int st_target_from_llc(int cpu, int prev, bool cpu_llc,
 	return prev_llc ? -1 : cpu;
 }
 
-/*
- * fits_capacity() of kernel/sched/fair.c, 20% of @capacity kept free:
- * whether the runnable utilization on a CPU (@cpu_util_est, its cfs_rq's
- * util_est) plus the waking task's (@task_util) fits @capacity, the test
- * of UTIL_FITS_CAPACITY's task_fits_remaining_cpu_capacity().
- */
 bool st_util_fits_capacity(u64 cpu_util_est, u64 task_util, u64 capacity);
 
 /*
@@ -659,14 +634,20 @@ enum st_prev_bias_verdict {
 	ST_PB_NR_VERDICTS
 };
 
-/* A verdict (>= 0), or -1 - the st_pb_fact it needs next. */
 int st_prev_bias_decide(const struct st_prev_bias_in *in);
 
-/*
- * Stock kept prev, and the task's recent_used_cpu is prev or outside
- * prev's LLC (@recent_llc): no step of the patch moves it
- * (st_prev_bias_decide()'s first test, without a call).  Inline, the
+/**
+ * st_prev_bias_stock_kept() - Whether prev_bias leaves stock's prev alone.
+ * @prev: the wakee's previous CPU
+ * @new: stock's choice
+ * @recent: the task's recent_used_cpu
+ * @recent_llc: whether @recent shares @new's LLC
+ *
+ * st_prev_bias_decide()'s first test, without a call.  Inline, the
  * compiler reads @recent_llc only where it matters.
+ *
+ * Return: true when stock kept prev, and the task's recent_used_cpu is
+ * prev or outside prev's LLC: no step of the patch moves it.
  */
 static __always_inline bool st_prev_bias_stock_kept(int prev, int new,
 						    int recent,
@@ -677,22 +658,36 @@ static __always_inline bool st_prev_bias_stock_kept(int prev, int new,
 
 /*
  * sync_short: SIS_SYNC as posted ("sched/fair: Enhance sync wakeup for
- * short duration tasks", Chen Yu, 2024-06-25).  A task's average
- * duration, the duration_avg of the series' "Record the average duration
- * of a task": update_avg() of kernel/sched/fair.c, 1/8 of the way to each
- * new @sample of the CPU time it ran between a wakeup and its next sleep.
+ * short duration tasks", Chen Yu, 2024-06-25).
+ */
+
+/**
+ * st_dur_avg_update() - A task's average duration, with one more sample.
+ * @avg: the average so far
+ * @sample: the CPU time the task ran between a wakeup and its next sleep
+ *
+ * The duration_avg of the series' "Record the average duration of a
+ * task": update_avg() of kernel/sched/fair.c.
+ *
+ * Return: the average, moved 1/8 of the way to @sample.
  */
 static inline u64 st_dur_avg_update(u64 avg, u64 sample)
 {
 	return avg + (u64)((s64)(sample - avg) / 8);
 }
 
-/*
- * short_task(): (duration_avg << 16) < sysctl_sched_migration_cost *
- * llc^2, @llc the target's sd_llc_size: 0.5 us at 8 CPUs per LLC, 31 us
- * at 64, 500 us at 256 (the patch's table, at the default 500 us).  A
- * task whose duration the module has not recorded (@dur_avg 0) is not
- * short.
+/**
+ * st_sis_sync_short() - short_task() of the patch.
+ * @dur_avg: the task's average duration; 0: not recorded
+ * @migration_cost: sysctl_sched_migration_cost
+ * @llc: the target's sd_llc_size
+ *
+ * (duration_avg << 16) < sysctl_sched_migration_cost * llc^2: 0.5 us at 8
+ * CPUs per LLC, 31 us at 64, 500 us at 256 (the patch's table, at the
+ * default 500 us).
+ *
+ * Return: whether the task is short; one whose duration the module has
+ * not recorded is not.
  */
 static inline bool st_sis_sync_short(u64 dur_avg, u64 migration_cost,
 				     u64 llc)
@@ -723,6 +718,13 @@ struct st_sync_short_in {
 	bool new_early;		/* stock's choice is an earlier return */
 };
 
+/**
+ * st_sync_short_decide() - SIS_SYNC's test, on what it knows of a wakeup.
+ * @in: the facts
+ *
+ * Return: true when SIS_SYNC returns the target, the waker's CPU, where
+ * stock's choice came from the idle scan.
+ */
 static inline bool st_sync_short_decide(const struct st_sync_short_in *in)
 {
 	return in->sync && in->waker_short && in->wakee_short &&

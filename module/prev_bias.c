@@ -77,6 +77,22 @@ static void st_pb_learn(struct st_prev_bias_in *in, int fact,
 	in->known |= 1U << fact;
 }
 
+/**
+ * st_prev_bias_select() - prev_bias's choice of CPU for a wakeup.
+ * @cfg: the configuration the wakeup read
+ * @p: the waking task
+ * @prev_cpu: its previous CPU
+ * @new_cpu: stock's choice
+ * @recent: p->recent_used_cpu before stock ran
+ * @wake_flags: select_task_rq_fair()'s
+ *
+ * Called only where st_prev_bias_on(), from ratelimit.c's
+ * select_task_rq_fair wrapper, after the rate limit.
+ *
+ * Context: Preemption disabled (a hook).
+ * Return: the CPU to wake @p on; @new_cpu where stock's choice stands,
+ * and under passthrough.
+ */
 int st_prev_bias_select(const struct st_config *cfg, struct task_struct *p,
 			int prev_cpu, int new_cpu, int recent, int wake_flags)
 {

@@ -316,10 +316,17 @@ static void st_rl_release(void)
 	mutex_unlock(&st_rl_table_lock);
 }
 
-/*
+/**
+ * st_rl_table_show() - debugfs sched_tune/ratelimit_table, a line.
+ * @buf: where the line goes
+ * @size: the room in @buf
+ *
  * "slots N live L longest_ms M delaying D": the stamps whose expiry is
  * still ahead, the furthest of them, and the stamps test_stamp_delay
  * holds now.  Read without the slot protocol: a reader's snapshot.
+ *
+ * Context: Takes st_rl_table_lock.
+ * Return: the number of bytes written to @buf.
  */
 int st_rl_table_show(char *buf, size_t size)
 {

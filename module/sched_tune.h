@@ -29,7 +29,12 @@ struct st_config {
 
 extern struct st_config __rcu *st_config;
 
-/* Hooks run with preemption disabled, which is an RCU read side. */
+/**
+ * st_config_get() - The published configuration, as a hook reads it.
+ *
+ * Context: A hook: preemption disabled, which is an RCU read side.
+ * Return: the configuration, or NULL while none is published.
+ */
 static __always_inline const struct st_config *st_config_get(void)
 {
 	return rcu_dereference_sched(st_config);
@@ -115,6 +120,7 @@ const char *st_feature_name(int i);
 int st_feature_show(int i, const char *what, char *buf, size_t size);
 extern const char *const st_state_names[ST_NR_STATES];
 
+/* passthrough=1: hooks in, decisions computed, none applied */
 static inline bool st_passthrough(const struct st_config *cfg)
 {
 	return cfg->knob[ST_KNOB_PASSTHROUGH];
@@ -134,6 +140,7 @@ struct st_stats {
 DECLARE_PER_CPU(struct st_stats, st_stats);
 extern const char *const st_stat_names[ST_NR_STATS];
 
+/* One more of counter @id, on this CPU's count */
 static __always_inline void st_stat_inc(enum st_stat_id id)
 {
 	this_cpu_inc(st_stats.count[id]);
@@ -145,24 +152,34 @@ void st_stats_reset(void);
 /*
  * The placement features that decide in ratelimit's select_task_rq_fair
  * wrapper, after the rate limit: prev_bias.c, then sync_short.c (inline,
- * sync_short.h).  Each returns the CPU to wake @p on, given stock's
- * @new_cpu and @recent, p->recent_used_cpu before stock ran.  Each is
- * called only where st_prev_bias_on() or st_sync_short_on().
+ * sync_short.h).
  */
 int st_prev_bias_select(const struct st_config *cfg, struct task_struct *p,
 			int prev_cpu, int new_cpu, int recent, int wake_flags);
 
-/*
- * Whether a placement feature judges this wakeup: its knob or
- * passthrough, and the feature supported, as of the config's publication
- * (core.c publishes a new one when a feature goes unsupported).  One
- * test of the config, as the wakeup path reads it.
+/**
+ * st_prev_bias_on() - Whether prev_bias judges this wakeup.
+ * @cfg: the configuration the wakeup read
+ *
+ * Its knob or passthrough, and the feature supported, as of the config's
+ * publication (core.c publishes a new one when a feature goes
+ * unsupported).  One test of the config, as the wakeup path reads it.
+ *
+ * Return: true if prev_bias judges the wakeup.
  */
 static inline bool st_prev_bias_on(const struct st_config *cfg)
 {
 	return cfg->placement & ST_PLACE_PREV_BIAS;
 }
 
+/**
+ * st_sync_short_on() - Whether sync_short judges this wakeup.
+ * @cfg: the configuration the wakeup read
+ *
+ * As st_prev_bias_on(), for sync_short.
+ *
+ * Return: true if sync_short judges the wakeup.
+ */
 static inline bool st_sync_short_on(const struct st_config *cfg)
 {
 	return cfg->placement & ST_PLACE_SYNC_SHORT;

@@ -42,7 +42,16 @@ static inline u64 st_ss_owner(const struct task_struct *p)
 	return ((u64)(unsigned long)p ^ p->start_time) | 1;
 }
 
-/* @p is waking: its last run, from wakeup to sleep, joins its average. */
+/**
+ * st_sync_short_track() - Add a waking task's last run to its average.
+ * @p: the waking task
+ *
+ * Its last run, from wakeup to sleep, joins its average.  A task its slot
+ * does not name starts again from 0.
+ *
+ * Context: Under @p->pi_lock (ttwu's), as every write of its slot.
+ * Return: @p's average duration, 0 for a task its slot did not name.
+ */
 static inline u64 st_sync_short_track(struct task_struct *p)
 {
 	struct st_ss_slot *slot = st_ss_slot(p);
@@ -89,11 +98,19 @@ static inline bool st_ss_idle_core_here(void)
 #define ST_SS_SHORT	BIT(1)	/* both short */
 #define ST_SS_ASKS	BIT(2)	/* every condition on the tasks holds */
 
-/*
+/**
+ * st_sync_short_pre() - SIS_SYNC's conditions read before stock runs.
+ * @p: the waking task
+ * @wake_flags: select_task_rq_fair()'s
+ * @wakee_avg: st_sync_short_track()'s for @p
+ *
  * SIS_SYNC's conditions on the tasks and the waker's runqueue, read
  * before stock runs, as select_idle_sibling() reads has_idle_core before
  * its scan may clear it; the target, which the patch requires to be this
- * CPU, is judged after.  @wakee_avg: st_sync_short_track()'s for @p.
+ * CPU, is judged after (st_sync_short_select()).
+ *
+ * Return: the ST_SS_* bits that hold, for st_sync_short_select(); 0 for a
+ * wakeup that is not sync.
  */
 static __always_inline unsigned int
 st_sync_short_pre(struct task_struct *p, int wake_flags, u64 wakee_avg)
@@ -122,14 +139,24 @@ st_sync_short_pre(struct task_struct *p, int wake_flags, u64 wakee_avg)
 	       (st_sync_short_decide(&in) ? ST_SS_ASKS : 0);
 }
 
-/*
- * Returns the CPU to wake @p on, given stock's @new_cpu, which neither the
- * rate limit nor prev_bias changed, @recent (p->recent_used_cpu before
- * stock) and @pre, st_sync_short_pre()'s.  Called where
- * st_sync_short_on().  Stock's result is an earlier return of
- * select_idle_sibling() when it is prev (idle), recent_used_cpu (idle)
+/**
+ * st_sync_short_select() - sync_short's choice of CPU for a wakeup.
+ * @cfg: the configuration the wakeup read
+ * @p: the waking task
+ * @prev_cpu: its previous CPU
+ * @new_cpu: stock's choice, which neither the rate limit nor prev_bias
+ *           changed
+ * @recent: p->recent_used_cpu before stock ran
+ * @wake_flags: select_task_rq_fair()'s, of which @pre tells what counts
+ * @pre: st_sync_short_pre()'s
+ *
+ * Called where st_sync_short_on().  Stock's result is an earlier return
+ * of select_idle_sibling() when it is prev (idle), recent_used_cpu (idle)
  * or an idle SMT sibling of prev (select_idle_smt(), without an idle
  * core); what else it returns in the target's LLC, the scan found.
+ *
+ * Return: the CPU to wake @p on: this CPU where SIS_SYNC applies, and not
+ * under passthrough; else @new_cpu.
  */
 static inline int st_sync_short_select(const struct st_config *cfg,
 				       struct task_struct *p, int prev_cpu,

@@ -175,6 +175,14 @@ static int st_debugfs_text_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(st_debugfs_text);
 
+/**
+ * st_sysfs_init() - Create /sys/kernel/sched_tune and the debugfs files.
+ *
+ * Description: debugfs is optional: no error when it is absent.
+ *
+ * Return: 0, or the error of creating a sysfs directory or file, nothing
+ * of sysfs then left behind.
+ */
 int st_sysfs_init(void)
 {
 	int i, ret;
@@ -213,6 +221,9 @@ int st_sysfs_init(void)
 	return 0;
 }
 
+/**
+ * st_sysfs_exit() - Remove what st_sysfs_init() created.
+ */
 void st_sysfs_exit(void)
 {
 	debugfs_remove_recursive(st_debugfs_dir);

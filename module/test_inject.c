@@ -36,6 +36,15 @@ module_param_string(gate_simulate, st_gate_simulate, sizeof(st_gate_simulate), 0
 MODULE_PARM_DESC(gate_simulate,
 		 "testing only: feature=series|sublevel:N|vendor|config:OPTION|shape|shape:FUNC|nobtf:FUNC|size:FUNC, nosym:SYM, nokprobe[,...]: refuses as if the kernel were that series, that stable sublevel, not Debian's build, built with the other value of CONFIG_OPTION, had another prototype or none in BTF, FUNC of another size than recorded, no symbol SYM, or no kprobe on kallsyms");
 
+/**
+ * st_inject_value() - gate_simulate's value for a feature.
+ * @feature: the feature's name
+ * @buf: where the value goes, cut to fit
+ * @size: the room in @buf
+ *
+ * Return: true if gate_simulate has an entry "<feature>=<value>", its value
+ * then copied to @buf.
+ */
 bool st_inject_value(const char *feature, char *buf, size_t size)
 {
 	size_t flen = strlen(feature);
@@ -58,6 +67,13 @@ bool st_inject_value(const char *feature, char *buf, size_t size)
 	return false;
 }
 
+/**
+ * st_inject_entry() - Whether gate_simulate holds an entry.
+ * @prefix: the entry's start, e.g. "nosym:"
+ * @name: the rest of it
+ *
+ * Return: true if an entry is exactly @prefix followed by @name.
+ */
 bool st_inject_entry(const char *prefix, const char *name)
 {
 	size_t plen = strlen(prefix), nlen = strlen(name);
@@ -80,7 +96,14 @@ module_param_string(test_unhook_fail, test_unhook_fail,
 MODULE_PARM_DESC(test_unhook_fail,
 		 "testing only: FUNC[:N]: act as if ftrace refused to unhook FUNC (the hook stays in and the module pins itself), every time or the first N times");
 
-/* test_unhook_fail=FUNC or FUNC:N names @func and has a failure left */
+/**
+ * st_inject_unhook_fail() - Whether to act out ftrace refusing an unhook.
+ * @func: the hooked function
+ *
+ * test_unhook_fail=FUNC fails every time, FUNC:N the first N times.
+ *
+ * Return: true if test_unhook_fail names @func and has a failure left.
+ */
 bool st_inject_unhook_fail(const char *func)
 {
 	static unsigned int failed;
@@ -130,18 +153,34 @@ module_param_cb(test_stamp_delay, &st_delay_ops, NULL, 0);
 MODULE_PARM_DESC(test_stamp_delay,
 		 "testing only: COMM:USECS: a migration of a task named COMM waits USECS (at most 1000000) with the configuration it read before it stamps");
 
-/* At the rate limit's probe, once the module's jump labels are live. */
+/**
+ * st_inject_init() - Arm test_stamp_delay, if it was given.
+ *
+ * At the rate limit's probe, once the module's jump labels are live.
+ */
 void st_inject_init(void)
 {
 	if (st_delay_comm[0])
 		static_branch_enable(&st_inject_delay_key);
 }
 
+/**
+ * st_inject_delaying() - How many stamps test_stamp_delay holds now.
+ *
+ * Return: their number, for debugfs.
+ */
 int st_inject_delaying(void)
 {
 	return atomic_read(&st_delaying);
 }
 
+/**
+ * st_inject_delay() - test_stamp_delay's wait, before a stamp of @p.
+ * @p: the migrating task: only one named as test_stamp_delay says waits
+ *
+ * Context: The rate limit's migrate_task_rq_fair hook (st_inject_stamp()):
+ * busy-waits.
+ */
 noinline void st_inject_delay(struct task_struct *p)
 {
 	if (strncmp(p->comm, st_delay_comm, TASK_COMM_LEN))

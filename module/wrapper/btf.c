@@ -58,7 +58,17 @@ struct st_btf_header {
 /* Header bytes some kernel gives a meaning: up to 7.x's layout_len. */
 #define ST_BTF_HDR_KNOWN	32
 
-/* The checks of the kernel's btf_parse_hdr() and btf_parse_str_sec(). */
+/**
+ * st_btf_init() - Set up a reader of a BTF blob.
+ * @btf: the reader, zeroed on failure
+ * @data: the blob, 4-aligned
+ * @size: its size in bytes
+ *
+ * Checks the header and the string section, as the kernel's
+ * btf_parse_hdr() and btf_parse_str_sec() do.
+ *
+ * Return: 0, or -EINVAL for a blob that fails them.
+ */
 int st_btf_init(struct st_btf *btf, const void *data, size_t size)
 {
 	const struct st_btf_header *hdr = data;
@@ -186,6 +196,13 @@ static int st_btf_walk(const struct st_btf *btf,
 	return 0;
 }
 
+/**
+ * st_btf_check() - Walk the whole type section once.
+ * @btf: the reader
+ *
+ * Return: 0 if every type is well formed, else -EINVAL (also for a reader
+ * st_btf_init() did not set up).
+ */
 int st_btf_check(const struct st_btf *btf)
 {
 	return btf->types ? st_btf_walk(btf, NULL, NULL) : -EINVAL;
@@ -509,6 +526,18 @@ static int st_btf_find(const struct st_btf *btf, const char *name, u32 kind,
 	return 0;
 }
 
+/**
+ * st_btf_member() - A member of a struct or union, by name.
+ * @btf: the reader
+ * @type: the struct's or union's name
+ * @member: the member's name, also inside anonymous members
+ * @offset: set to its offset in bytes
+ * @size: set to its size in bytes, unless NULL
+ *
+ * Return: 0, or an error of btf.h: -EINVAL for a bit field or a member
+ * outside its type, -ENOTUNIQ when types of that name differ in size or
+ * place it differently.
+ */
 int st_btf_member(const struct st_btf *btf, const char *type,
 		  const char *member, u32 *offset, u32 *size)
 {
@@ -528,6 +557,15 @@ int st_btf_member(const struct st_btf *btf, const char *type,
 	return 0;
 }
 
+/**
+ * st_btf_type_size() - The size of a struct or union, by name.
+ * @btf: the reader
+ * @type: the struct's or union's name
+ * @size: set to its size in bytes
+ *
+ * Return: 0, or an error of btf.h: -ENOTUNIQ when types of that name
+ * differ in size.
+ */
 int st_btf_type_size(const struct st_btf *btf, const char *type, u32 *size)
 {
 	const struct btf_type *t;
@@ -574,6 +612,16 @@ static int st_btf_match_enumerator(const struct btf_type *t, u32 id,
 	return 0;
 }
 
+/**
+ * st_btf_enum_value() - The value of an enumerator, by name.
+ * @btf: the reader
+ * @name: the enumerator's name
+ * @val: set to its value
+ *
+ * The first enumerator of that name, in a 32- or 64-bit enum.
+ *
+ * Return: 0, or an error of btf.h.
+ */
 int st_btf_enum_value(const struct st_btf *btf, const char *name, s64 *val)
 {
 	struct st_btf_enumerator q = { .btf = btf, .name = name };
@@ -754,6 +802,21 @@ static int st_btf_put_type(const struct st_btf *btf, u32 id,
 	return ret ?: st_btf_put_stars(o, stars);
 }
 
+/**
+ * st_btf_func_sig() - The prototype of a function, as C spells it.
+ * @btf: the reader
+ * @func: the function's name
+ * @buf: where the prototype goes, NUL-terminated when @len > 0
+ * @len: the room in @buf
+ *
+ * Without names, e.g. "bool (struct task_struct *, int, int)": qualifiers
+ * dropped, typedef names kept, "(void)" for no parameters, "..." last for
+ * varargs.
+ *
+ * Return: the number of parameters ("..." not counted), or an error of
+ * btf.h: -ENOSPC when @buf is too small, -ENOTUNIQ for functions of that
+ * name with different prototypes.
+ */
 int st_btf_func_sig(const struct st_btf *btf, const char *func, char *buf,
 		    size_t len)
 {

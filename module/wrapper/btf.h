@@ -43,21 +43,13 @@ struct st_btf {
 	u32 strs_len;
 };
 
-/* Checks the header and the string section; @data must be 4-aligned. */
+/* The queries: btf.c */
 int st_btf_init(struct st_btf *btf, const void *data, size_t size);
-/* Walks the whole type section once: 0 if every type is well formed. */
 int st_btf_check(const struct st_btf *btf);
 int st_btf_member(const struct st_btf *btf, const char *type,
 		  const char *member, u32 *offset, u32 *size);
 int st_btf_enum_value(const struct st_btf *btf, const char *name, s64 *val);
 int st_btf_type_size(const struct st_btf *btf, const char *type, u32 *size);
-/*
- * Writes the prototype of function @func as C spells it without names,
- * e.g. "bool (struct task_struct *, int, int)": qualifiers dropped,
- * typedef names kept, "(void)" for no parameters, "..." last for varargs.
- * Returns the number of parameters ("..." not counted) or an error; @buf
- * is always NUL-terminated when @len > 0.
- */
 int st_btf_func_sig(const struct st_btf *btf, const char *func, char *buf,
 		    size_t len);
 

@@ -42,6 +42,14 @@ static bool st_evt_member(const char *type, const char *member, u32 *off,
 	return !st_layout_member(type, member, off, &size) && size == want;
 }
 
+/**
+ * st_evt_probe() - Check the EEVDF tree's layout against a series'.
+ * @series: the series the support gate matched
+ *
+ * Reads the offsets the other functions use from the kernel's BTF.
+ *
+ * Return: NULL when the layout is the one of @series, or why not.
+ */
 const char *st_evt_probe(enum st_series series)
 {
 	u32 off;
@@ -81,11 +89,23 @@ const char *st_evt_probe(enum st_series series)
 	return NULL;
 }
 
+/**
+ * st_evt_group_slices() - Whether group entities carry slices of their own.
+ *
+ * Return: true on 6.12, false on 7.3.
+ */
 bool st_evt_group_slices(void)
 {
 	return !st_evt_flat;
 }
 
+/**
+ * st_evt_cfs_rq() - The cfs_rq whose tree holds an entity.
+ * @se: the entity, queued and not running
+ *
+ * Return: the cfs_rq, as bytes to read at BTF offsets; NULL without
+ * CONFIG_FAIR_GROUP_SCHED.
+ */
 char *st_evt_cfs_rq(const struct sched_entity *se)
 {
 #ifdef CONFIG_FAIR_GROUP_SCHED
@@ -99,6 +119,12 @@ char *st_evt_cfs_rq(const struct sched_entity *se)
 #endif
 }
 
+/**
+ * st_evt_is_curr() - Whether an entity is its tree's running one.
+ * @se: the entity
+ *
+ * Return: true if @se is the curr of its tree's cfs_rq, out of the tree.
+ */
 bool st_evt_is_curr(const struct sched_entity *se)
 {
 	return READ_ONCE(*(struct sched_entity **)(st_evt_cfs_rq(se) +
@@ -110,10 +136,15 @@ static inline u64 *st_evt_max_slice(struct sched_entity *se)
 	return (u64 *)((char *)se + st_evt_max_slice_off);
 }
 
-/*
+/**
+ * st_evt_fix_augment() - Fix the tree's augmented slices after @se->slice.
+ * @se: the entity whose slice changed, in its tree
+ *
  * Every node from @se to the root gets its min_slice (and on 7.3 its
  * max_slice) again from its own slice and its children's, as the tree's
  * augment callback (min_vruntime_update) computes them.
+ *
+ * Context: Under the rq lock of @se's tree.
  */
 void st_evt_fix_augment(struct sched_entity *se)
 {
@@ -142,6 +173,13 @@ void st_evt_fix_augment(struct sched_entity *se)
 	}
 }
 
+/**
+ * st_evt_min_slice() - cfs_rq_min_slice(): the smallest slice queued.
+ * @cfs_rq: the cfs_rq, as bytes
+ *
+ * Return: the smallest slice of its running entity and its tree, or ~0
+ * when neither has one.
+ */
 u64 st_evt_min_slice(char *cfs_rq)
 {
 	struct rb_node *root = *(struct rb_node **)(cfs_rq + st_evt_timeline_off);
@@ -157,6 +195,12 @@ u64 st_evt_min_slice(char *cfs_rq)
 	return min;
 }
 
+/**
+ * st_evt_weight() - The weight calc_delta_fair() gives an entity.
+ * @se: the entity
+ *
+ * Return: se->load's weight on 6.12, se->h_load's on 7.3.
+ */
 u64 st_evt_weight(const struct sched_entity *se)
 {
 	const struct load_weight *lw = (const void *)((const char *)se +
@@ -165,6 +209,12 @@ u64 st_evt_weight(const struct sched_entity *se)
 	return READ_ONCE(lw->weight);
 }
 
+/**
+ * st_evt_nr() - The entities an entity competes with in its tree.
+ * @se: the entity
+ *
+ * Return: their number, @se included.
+ */
 unsigned int st_evt_nr(const struct sched_entity *se)
 {
 	return READ_ONCE(*(unsigned int *)(st_evt_cfs_rq(se) + st_evt_nr_off));
@@ -172,6 +222,12 @@ unsigned int st_evt_nr(const struct sched_entity *se)
 
 #else /* 6.1: CFS, no EEVDF tree */
 
+/**
+ * st_evt_probe() - Refuse: this kernel has no EEVDF tree.
+ * @series: the series the support gate matched
+ *
+ * Return: why not.
+ */
 const char *st_evt_probe(enum st_series series)
 {
 	return "this kernel runs CFS";

@@ -79,7 +79,12 @@ static const char *st_fhook_ops_unsafe(void)
 	return NULL;
 }
 
-/* At load: direct_hooks=0 leaves no hook where the ftrace_ops path is unsafe. */
+/**
+ * st_fhook_check_params() - Check the module parameters, at load.
+ *
+ * Return: 0, or -EINVAL for direct_hooks=0 where the ftrace_ops path is
+ * unsafe: it would leave no hook.
+ */
 int st_fhook_check_params(void)
 {
 	const char *why = st_fhook_ops_unsafe();
@@ -243,9 +248,15 @@ static unsigned long st_fhook_orig_addr(unsigned long addr)
 	return site + MCOUNT_INSN_SIZE;
 }
 
-/*
- * -ENOENT: no such symbol; -EINVAL or -EBUSY: ftrace refuses it;
- * -EOPNOTSUPP: no fentry site to call the original past.
+/**
+ * st_fhook_resolve() - Find a hook's function and set up its ftrace filter.
+ * @hook: the hook, whose addr and orig are set
+ *
+ * The replacement calls the original past its fentry site, or at its entry
+ * where the kernel tracks call depth (st_fhook_orig_addr()).
+ *
+ * Return: 0; -ENOENT: no such symbol; -EINVAL or -EBUSY: ftrace refuses
+ * it; -EOPNOTSUPP: no fentry site to call the original past.
  */
 int st_fhook_resolve(struct st_fhook *hook)
 {
@@ -339,10 +350,18 @@ static int st_fhook_install_one(struct st_fhook *hook)
 	return 0;
 }
 
-/*
- * All or nothing, in array order; on failure *failed names the function
- * ftrace refused (-EBUSY: another ftrace user that changes its IP, a
- * livepatch, holds it).
+/**
+ * st_fhook_install() - Install a set of hooks, all or nothing, in array order.
+ * @hooks: the hooks, resolved (st_fhook_resolve())
+ * @nr: their number
+ * @failed: set on failure to the name of the function ftrace refused
+ *
+ * Each goes in as an ftrace direct call where it can, else as an
+ * ftrace_ops callback (fhook.c).
+ *
+ * Return: 0, or the error of the hook that failed, those before it removed
+ * again: -EBUSY when another ftrace user that changes its IP, a livepatch,
+ * holds the function; -EPERM for a pinned hook.
  */
 int st_fhook_install(struct st_fhook *hooks, int nr, const char **failed)
 {
@@ -359,13 +378,19 @@ int st_fhook_install(struct st_fhook *hooks, int nr, const char **failed)
 	return 0;
 }
 
-/*
- * sysctl kernel.ftrace_enabled=0 turns every ftrace call site off, ours
- * included (direct calls take no FTRACE_OPS_FL_PERMANENT): hooks that
- * are in then see nothing, which features/ must say.
- */
+/* kernel.ftrace_enabled, found at the first st_fhook_quiet() */
 static int *st_ftrace_enabled;
 
+/**
+ * st_fhook_quiet() - Whether ftrace calls none of the hooks.
+ *
+ * Description: sysctl kernel.ftrace_enabled=0 turns every ftrace call site
+ * off, ours included (direct calls take no FTRACE_OPS_FL_PERMANENT): hooks
+ * that are in then see nothing, which features/ must say.
+ *
+ * Return: true while kernel.ftrace_enabled is 0; false where its variable
+ * is not found.
+ */
 bool st_fhook_quiet(void)
 {
 	if (!st_ftrace_enabled)
@@ -402,7 +427,13 @@ static int st_fhook_unregister(struct st_fhook *hook)
 	return unregister_ftrace_function(&hook->ops);
 }
 
-/* The first hook that ftrace would not take off, or NULL. */
+/**
+ * st_fhook_pinned() - The first hook of a set that ftrace would not take off.
+ * @hooks: the hooks
+ * @nr: their number
+ *
+ * Return: that hook, or NULL.
+ */
 const struct st_fhook *st_fhook_pinned(const struct st_fhook *hooks, int nr)
 {
 	int i;
@@ -413,12 +444,19 @@ const struct st_fhook *st_fhook_pinned(const struct st_fhook *hooks, int nr)
 	return NULL;
 }
 
-/*
- * In reverse order.  Unregistering waits for the ftrace callbacks and the
- * direct trampolines (RCU-tasks, see st_fhook_direct_unregister);
- * synchronize_rcu() then waits for the replacements, which run with
- * preemption disabled.  Replacements that may sleep need more: see the
- * in-flight count of their feature.
+/**
+ * st_fhook_remove() - Remove the installed hooks of a set, in reverse order.
+ * @hooks: the hooks
+ * @nr: their number
+ *
+ * Unregistering waits for the ftrace callbacks and the direct trampolines
+ * (RCU-tasks, see st_fhook_direct_unregister); synchronize_rcu() then
+ * waits for the replacements, which run with preemption disabled.
+ * Replacements that may sleep need more: see the in-flight count of their
+ * feature.  A hook ftrace would not take off is pinned, and the module
+ * with it (st_fhook_pinned()).
+ *
+ * Context: Process context: sleeps.
  */
 void st_fhook_remove(struct st_fhook *hooks, int nr)
 {
@@ -446,7 +484,16 @@ void st_fhook_remove(struct st_fhook *hooks, int nr)
 		synchronize_rcu();
 }
 
-/* Frees the filters that st_fhook_resolve() set up. */
+/**
+ * st_fhook_release() - Remove a set's hooks and free their filters.
+ * @hooks: the hooks
+ * @nr: their number
+ *
+ * Frees the filters that st_fhook_resolve() set up, and the trampoline
+ * slots.  A pinned hook keeps them: ftrace may still use them.
+ *
+ * Context: Process context: sleeps.
+ */
 void st_fhook_release(struct st_fhook *hooks, int nr)
 {
 	int i;
@@ -462,12 +509,19 @@ void st_fhook_release(struct st_fhook *hooks, int nr)
 	}
 }
 
-/*
+/**
+ * st_fhook_exit_wait() - Wait until ftrace takes every pinned hook off.
+ * @sets: the hook sets
+ * @nrs: the number of hooks of each set
+ * @nr_sets: the number of sets
+ *
  * At unload, with every feature released: a hook that ftrace would not
  * take off still sends calls into this module's text and keeps its ops
  * on ftrace's lists, so the module's memory must not go.  Exit cannot
  * fail: it tries again every second, for as long as it takes (forever
  * once ftrace has killed itself), and rmmod waits.
+ *
+ * Context: Process context: sleeps.
  */
 void st_fhook_exit_wait(struct st_fhook *const *sets, const int *nrs, int nr_sets)
 {

@@ -65,12 +65,24 @@ static void (*const st_fhook_tramps[ST_FHOOK_SLOTS])(void) = {
 	st_fhook_tramp4, st_fhook_tramp5, st_fhook_tramp6, st_fhook_tramp7,
 };
 
+/**
+ * st_fhook_direct_tramp() - The trampoline of a slot.
+ * @slot: the slot, below ST_FHOOK_SLOTS
+ *
+ * Return: its address, for ftrace's direct call.
+ */
 unsigned long st_fhook_direct_tramp(int slot)
 {
 	return (unsigned long)st_fhook_tramps[slot];
 }
 
-/* Before the slot's trampoline is registered: nothing runs it yet. */
+/**
+ * st_fhook_direct_set() - Set the function a slot's trampoline returns into.
+ * @slot: the slot, below ST_FHOOK_SLOTS
+ * @fn: the replacement
+ *
+ * Before the slot's trampoline is registered: nothing runs it yet.
+ */
 void st_fhook_direct_set(int slot, void *fn)
 {
 	WRITE_ONCE(st_fhook_targets[slot], (unsigned long)fn);

@@ -283,6 +283,11 @@ static void st_gate_judge_feature(struct st_gate_feature *g,
 		st_gate_judge_sizes(g, k);
 }
 
+/**
+ * st_gate_init() - Judge every feature against the running kernel.
+ *
+ * Once at load; one dmesg line if any feature runs unchecked.
+ */
 void st_gate_init(void)
 {
 	struct st_gate_kernel k;
@@ -305,6 +310,14 @@ void st_gate_init(void)
 			init_utsname()->release, names);
 }
 
+/**
+ * st_gate_check() - The series a feature runs on.
+ * @feature: the feature's name
+ * @reason: set to why not, when it does not run: a string that lives as
+ *          long as the module
+ *
+ * Return: the series, or ST_SERIES_UNCHECKED with @reason set.
+ */
 enum st_series st_gate_check(const char *feature, const char **reason)
 {
 	struct st_gate_feature *g = st_gate_find(feature);
@@ -318,6 +331,12 @@ enum st_series st_gate_check(const char *feature, const char **reason)
 	return g->series;
 }
 
+/**
+ * st_gate_unchecked() - Whether a feature runs only by allow_unchecked=1.
+ * @feature: the feature's name
+ *
+ * Return: true if @feature runs only because of allow_unchecked=1.
+ */
 bool st_gate_unchecked(const char *feature)
 {
 	struct st_gate_feature *g = st_gate_find(feature);
@@ -325,6 +344,16 @@ bool st_gate_unchecked(const char *feature)
 	return g && g->unchecked;
 }
 
+/**
+ * st_gate_reason() - A feature's reason, with the gate's note.
+ * @feature: the feature's name
+ * @reason: the reason of the feature's state, may be NULL
+ *
+ * Context: Callers hold core.c's st_lock: the result lives in the gate
+ * until the next call for @feature.
+ * Return: for a feature that runs unchecked, why, followed by @reason;
+ * otherwise @reason.
+ */
 const char *st_gate_reason(const char *feature, const char *reason)
 {
 	struct st_gate_feature *g = st_gate_find(feature);
@@ -339,6 +368,17 @@ const char *st_gate_reason(const char *feature, const char *reason)
 	return note;
 }
 
+/**
+ * st_gate_shapes() - Check the prototypes of a feature's kernel functions.
+ * @feature: the feature's name
+ * @shapes: the functions it hooks or calls, and their prototypes
+ * @nr: their number
+ *
+ * Each prototype is checked in the running kernel's BTF.
+ *
+ * Return: NULL when all match, else why not: a string that lives as long
+ * as the module.
+ */
 const char *st_gate_shapes(const char *feature,
 			   const struct st_func_shape *shapes, int nr)
 {
@@ -382,6 +422,17 @@ const char *st_gate_shapes(const char *feature,
 	return NULL;
 }
 
+/**
+ * st_gate_sizes_show() - debugfs sched_tune/gate_sizes.
+ * @buf: where the lines go
+ * @size: the room in @buf
+ *
+ * The build ("build <release> <package> recorded|unrecorded"), then
+ * "<feature> <function> <size here> <recorded size or ->" for each
+ * function gate_checked.h fingerprints.
+ *
+ * Return: the number of bytes written to @buf.
+ */
 int st_gate_sizes_show(char *buf, size_t size)
 {
 	const char *release = init_utsname()->release;

@@ -17,20 +17,9 @@ enum st_series {
 	ST_SERIES_7_3,
 };
 
-/* Judges every feature, once at load; one dmesg line if any runs unchecked. */
 void st_gate_init(void);
-/*
- * The series @feature runs on, or ST_SERIES_UNCHECKED with @reason set
- * (a string that lives as long as the module).
- */
 enum st_series st_gate_check(const char *feature, const char **reason);
-/* Whether @feature runs only because of allow_unchecked=1. */
 bool st_gate_unchecked(const char *feature);
-/*
- * For a feature that runs unchecked: why, followed by @reason (the
- * state's own, may be NULL); otherwise @reason.  The result lives in the
- * gate until the next call for @feature: callers hold core.c's st_lock.
- */
 const char *st_gate_reason(const char *feature, const char *reason);
 
 /* A kernel function a feature hooks or calls, and its prototype. */
@@ -40,18 +29,9 @@ struct st_func_shape {
 	const char *sig;
 };
 
-/*
- * Checks each function's prototype in the running kernel's BTF: NULL when
- * all match, else why not (a string that lives as long as the module).
- */
 const char *st_gate_shapes(const char *feature,
 			   const struct st_func_shape *shapes, int nr);
-
-/*
- * debugfs sched_tune/gate_sizes: the build ("build <release> <package>
- * recorded|unrecorded"), then "<feature> <function> <size here>
- * <recorded size or ->" for each function gate_checked.h fingerprints.
- */
+/* debugfs sched_tune/gate_sizes */
 int st_gate_sizes_show(char *buf, size_t size);
 
 #endif /* SCHED_TUNE_WRAPPER_GATE_H */

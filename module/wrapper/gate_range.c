@@ -108,6 +108,16 @@ static bool st_gate_version(const char **p, unsigned int *major,
 	       st_gate_uint(p, sublevel);
 }
 
+/**
+ * st_gate_kernel_parse() - The kernel as the gate sees it.
+ * @k: filled in
+ * @release: the running kernel's release string (utsname)
+ * @version: its version string (utsname)
+ * @built_sublevel: the headers' LINUX_VERSION_SUBLEVEL
+ *
+ * A release the gate cannot read leaves @k at 0.0.  @k->debian needs both
+ * the Debian package version in @version and a release of Debian's forms.
+ */
 void st_gate_kernel_parse(struct st_gate_kernel *k, const char *release,
 			  const char *version, unsigned int built_sublevel)
 {
@@ -163,6 +173,15 @@ void st_gate_kernel_parse(struct st_gate_kernel *k, const char *release,
 		k->sublevel = vsub;
 }
 
+/**
+ * st_gate_judge() - Whether a feature's copy was compared with this kernel.
+ * @feature: the feature's name
+ * @k: the kernel (st_gate_kernel_parse())
+ * @v: set to the verdict: why, and the feature's range for the series
+ *
+ * Both the running kernel's sublevel and the headers' must be in the
+ * range checked.
+ */
 void st_gate_judge(const char *feature, const struct st_gate_kernel *k,
 		   struct st_gate_verdict *v)
 {
@@ -196,6 +215,15 @@ void st_gate_judge(const char *feature, const struct st_gate_kernel *k,
 		v->by_headers = true;
 }
 
+/**
+ * st_gate_strict() - Why allow_unchecked=1 never runs a feature unchecked.
+ * @feature: the feature's name
+ *
+ * A strict feature (gate_checked.h, ST_GATE_STRICT) never runs off the
+ * kernels it was checked on.
+ *
+ * Return: why, for a strict feature, or NULL.
+ */
 const char *st_gate_strict(const char *feature)
 {
 	unsigned int i;
@@ -206,6 +234,16 @@ const char *st_gate_strict(const char *feature)
 	return NULL;
 }
 
+/**
+ * st_gate_admits() - Whether a feature's copy runs.
+ * @feature: the feature's name
+ * @v: st_gate_judge()'s verdict
+ * @allow_unchecked: the module parameter
+ *
+ * Return: true on a checked kernel, or with @allow_unchecked on a checked
+ * series for a feature that is not strict; never on a series nobody
+ * compared it with.
+ */
 bool st_gate_admits(const char *feature, const struct st_gate_verdict *v,
 		    bool allow_unchecked)
 {
@@ -214,6 +252,15 @@ bool st_gate_admits(const char *feature, const struct st_gate_verdict *v,
 		!st_gate_strict(feature));
 }
 
+/**
+ * st_gate_post() - The end of a reason: what allow_unchecked=1 does.
+ * @feature: the feature's name
+ * @admitted: whether the copy runs anyway
+ *
+ * Return: "; running it anyway (allow_unchecked=1)", ": load with
+ * allow_unchecked=1 to run it anyway" or, for a strict feature,
+ * "; allow_unchecked=1 does not cover this feature: <why>".
+ */
 const char *st_gate_post(const char *feature, bool admitted)
 {
 	unsigned int i;
@@ -226,6 +273,12 @@ const char *st_gate_post(const char *feature, bool admitted)
 	return ": load with allow_unchecked=1 to run it anyway";
 }
 
+/**
+ * st_gate_series_list() - The series checked for a feature, e.g. "6.12, 7.3".
+ * @feature: the feature's name
+ * @buf: where the list goes, "" for none
+ * @size: the room in @buf
+ */
 void st_gate_series_list(const char *feature, char *buf, size_t size)
 {
 	size_t n = 0;
@@ -244,6 +297,21 @@ void st_gate_series_list(const char *feature, char *buf, size_t size)
 	}
 }
 
+/**
+ * st_gate_explain() - The reason for a verdict other than CHECKED.
+ * @buf: where the reason goes, "" for CHECKED
+ * @size: the room in @buf; ST_GATE_REASON_LEN holds any reason
+ * @feature: the feature's name
+ * @release: the running kernel's release string
+ * @k: the kernel
+ * @v: st_gate_judge()'s verdict
+ * @admitted: whether the copy runs anyway (st_gate_admits())
+ * @allow_unchecked: the module parameter, which a refused series is told
+ *                   does not cover it
+ * @simulated: marks the sublevel or vendor that gate_simulate made up
+ *
+ * Why the feature refuses (@admitted false), or why it runs unchecked.
+ */
 void st_gate_explain(char *buf, size_t size, const char *feature,
 		     const char *release, const struct st_gate_kernel *k,
 		     const struct st_gate_verdict *v, bool admitted,
@@ -314,11 +382,27 @@ static const struct st_gate_size *st_gate_size_line(const char *release,
 	return NULL;
 }
 
+/**
+ * st_gate_recorded() - Whether gate_checked.h records this build's sizes.
+ * @release: the running kernel's release string
+ * @k: the kernel
+ *
+ * Return: true for a Debian build with a size line of its release and
+ * package.
+ */
 bool st_gate_recorded(const char *release, const struct st_gate_kernel *k)
 {
 	return k->debian && st_gate_size_line(release, k, NULL);
 }
 
+/**
+ * st_gate_recorded_size() - A function's size recorded for this build.
+ * @release: the running kernel's release string
+ * @k: the kernel
+ * @func: the function
+ *
+ * Return: the size in bytes, or 0 when none is recorded.
+ */
 unsigned long st_gate_recorded_size(const char *release,
 				    const struct st_gate_kernel *k,
 				    const char *func)
@@ -331,6 +415,20 @@ unsigned long st_gate_recorded_size(const char *release,
 	return s ? s->size : 0;
 }
 
+/**
+ * st_gate_sizes_differ() - Whether a feature's function has another size here.
+ * @feature: the feature's name
+ * @release: the running kernel's release string
+ * @k: the kernel
+ * @measure: a function's size in the running kernel, 0 when kallsyms
+ *           lacks it (left to the feature's own probe, which names it)
+ * @arg: passed to @measure
+ * @sv: set to the first function that differs
+ *
+ * Only a recorded build (st_gate_recorded()) is judged.
+ *
+ * Return: true if a function of @feature has another size than recorded.
+ */
 bool st_gate_sizes_differ(const char *feature, const char *release,
 			  const struct st_gate_kernel *k,
 			  unsigned long (*measure)(const char *func, void *arg),
@@ -361,6 +459,17 @@ bool st_gate_sizes_differ(const char *feature, const char *release,
 	return false;
 }
 
+/**
+ * st_gate_explain_size() - The reason for a size that differs.
+ * @buf: where the reason goes
+ * @size: the room in @buf; ST_GATE_REASON_LEN holds any reason
+ * @feature: the feature's name
+ * @release: the running kernel's release string
+ * @k: the kernel
+ * @sv: st_gate_sizes_differ()'s
+ * @admitted: the copy runs unchecked; else it is refused
+ * @simulated: the size is one gate_simulate made up
+ */
 void st_gate_explain_size(char *buf, size_t size, const char *feature,
 			  const char *release, const struct st_gate_kernel *k,
 			  const struct st_gate_size_verdict *sv, bool admitted,

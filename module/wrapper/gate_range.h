@@ -38,10 +38,6 @@ struct st_gate_kernel {
 	char package[48];
 };
 
-/*
- * Fills @k from the running kernel's release and version strings
- * (utsname) and the headers' LINUX_VERSION_SUBLEVEL.
- */
 void st_gate_kernel_parse(struct st_gate_kernel *k, const char *release,
 			  const char *version, unsigned int built_sublevel);
 
@@ -64,40 +60,14 @@ struct st_gate_verdict {
 void st_gate_judge(const char *feature, const struct st_gate_kernel *k,
 		   struct st_gate_verdict *v);
 
-/*
- * Whether the copy runs: on a checked kernel, or with allow_unchecked on
- * a checked series; never on a series nobody compared it with.
- */
 bool st_gate_admits(const char *feature, const struct st_gate_verdict *v,
 		    bool allow_unchecked);
-
-/*
- * Why allow_unchecked=1 never runs @feature off the kernels it was
- * checked on (gate_checked.h, ST_GATE_STRICT), or NULL.
- */
 const char *st_gate_strict(const char *feature);
-
-/* "6.12, 7.3": the series checked for @feature. */
 void st_gate_series_list(const char *feature, char *buf, size_t size);
-
-/*
- * The reason for a verdict other than CHECKED: why the feature refuses
- * (@admitted false), or why it runs unchecked.  @simulated marks the
- * sublevel or vendor that gate_simulate made up; @allow_unchecked tells
- * a refused series that the parameter does not cover it.
- */
 void st_gate_explain(char *buf, size_t size, const char *feature,
 		     const char *release, const struct st_gate_kernel *k,
 		     const struct st_gate_verdict *v, bool admitted,
 		     bool allow_unchecked, bool simulated);
-
-/*
- * The end of a reason: what allow_unchecked=1 does for @feature, the
- * copy running anyway (@admitted) or refused: "; running it anyway
- * (allow_unchecked=1)", ": load with allow_unchecked=1 to run it anyway"
- * or, for a strict feature, "; allow_unchecked=1 does not cover this
- * feature: <why>".
- */
 const char *st_gate_post(const char *feature, bool admitted);
 
 /* Function fingerprints (gate_checked.h, ST_GATE_FUNC and ST_GATE_SIZE). */
@@ -115,9 +85,7 @@ extern const unsigned int st_gate_nr_funcs;
 extern const struct st_gate_size st_gate_sizes[];
 extern const unsigned int st_gate_nr_sizes;
 
-/* Whether gate_checked.h records the function sizes of this build. */
 bool st_gate_recorded(const char *release, const struct st_gate_kernel *k);
-/* @func's size recorded for this build, or 0. */
 unsigned long st_gate_recorded_size(const char *release,
 				    const struct st_gate_kernel *k,
 				    const char *func);
@@ -128,21 +96,11 @@ struct st_gate_size_verdict {
 	unsigned long recorded, here;
 };
 
-/*
- * On a recorded build: whether a function of @feature has another size
- * than recorded, the first one in *@sv.  @measure gives a function's
- * size in the running kernel, 0 when kallsyms lacks it (left to the
- * feature's own probe, which names it).
- */
 bool st_gate_sizes_differ(const char *feature, const char *release,
 			  const struct st_gate_kernel *k,
 			  unsigned long (*measure)(const char *func, void *arg),
 			  void *arg, struct st_gate_size_verdict *sv);
 
-/*
- * The reason for a size that differs: refused, or running unchecked
- * (@admitted); @simulated marks a size gate_simulate made up.
- */
 void st_gate_explain_size(char *buf, size_t size, const char *feature,
 			  const char *release, const struct st_gate_kernel *k,
 			  const struct st_gate_size_verdict *sv, bool admitted,

@@ -17,6 +17,14 @@ ST_KCALL_DEFINE(st_kallsyms_lookup_name, kallsyms_lookup_name);
 
 const struct static_key st_key_never;
 
+/**
+ * st_ksym_init() - Find kallsyms_lookup_name(), for st_ksym().
+ *
+ * Description: Through a kprobe on it, and then its own answer for its
+ * entry (IBT kernels put the kprobe past the ENDBR).
+ *
+ * Return: 0, or the error of registering the kprobe.
+ */
 int st_ksym_init(void)
 {
 	struct kprobe kp = { .symbol_name = "kallsyms_lookup_name" };
@@ -49,6 +57,14 @@ int st_ksym_init(void)
 	return 0;
 }
 
+/**
+ * st_ksym() - The address of a kernel symbol, exported or not.
+ * @name: the symbol
+ *
+ * Only once st_ksym_init() succeeded.
+ *
+ * Return: its address, or 0 when kallsyms has no such symbol.
+ */
 unsigned long st_ksym(const char *name)
 {
 	/* gate_simulate=nosym:NAME: what kallsyms answers for a name it lacks */
@@ -57,10 +73,15 @@ unsigned long st_ksym(const char *name)
 	return st_kcall(st_kallsyms_lookup_name)(name);
 }
 
-/*
- * What IBT will think of a direct jump or call to @addr, which is a
- * function's entry or, for a hooked function's original, just past its
- * fentry site (%pS shows which).
+/**
+ * st_ksym_report_entry() - Tell dmesg what IBT will think of a call.
+ * @what: the function called, for the message
+ * @addr: a function's entry or, for a hooked function's original, just
+ *        past its fentry site (%pS shows which)
+ *
+ * What IBT will think of a direct jump or call to @addr: an ENDBR, one
+ * sealed at boot, or none.  Silent on kernels without
+ * CONFIG_X86_KERNEL_IBT.
  */
 void st_ksym_report_entry(const char *what, unsigned long addr)
 {

@@ -44,10 +44,15 @@ unsigned long st_ksym(const char *name);
 
 void st_ksym_report_entry(const char *what, unsigned long addr);
 
-/*
- * A static key the kernel does not export, read by its count: enough to
- * report or follow a mode (EAS, NUMA balancing, sched_ext, cpusets), not
- * to branch on it the way the kernel's own code does.
+/**
+ * st_key_on() - Whether a static key the kernel does not export is on.
+ * @key: the key (st_ksym_key()), NULL when the kernel lacks it
+ *
+ * Read by its count: enough to report or follow a mode (EAS, NUMA
+ * balancing, sched_ext, cpusets), not to branch on it the way the
+ * kernel's own code does.
+ *
+ * Return: true if @key is on or being enabled; false for NULL.
  */
 static inline bool st_key_on(const struct static_key *key)
 {
@@ -60,14 +65,19 @@ static inline bool st_key_on(const struct static_key *key)
 /* What a key the kernel lacks reads as, where absent means off. */
 extern const struct static_key st_key_never;
 
+/* The kernel's key @name, or st_key_never where it has none */
 static inline const struct static_key *st_ksym_key_or_never(const char *name)
 {
 	return st_ksym_key(name) ?: &st_key_never;
 }
 
-/*
- * st_key_on() for a key that is never NULL (the kernel's, or
- * st_key_never): the wakeup path spares the test.
+/**
+ * st_key_on_found() - st_key_on() for a key that is never NULL.
+ * @key: the kernel's key, or st_key_never
+ *
+ * The wakeup path spares the test.
+ *
+ * Return: true if @key is on or being enabled.
  */
 static __always_inline bool st_key_on_found(const struct static_key *key)
 {

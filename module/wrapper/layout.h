@@ -16,11 +16,6 @@ void st_layout_exit(void);
 int st_layout_member(const char *type, const char *member, u32 *offset,
 		     u32 *size);
 int st_layout_enum(const char *name, s64 *val);
-/*
- * The prototype of @func in the kernel's BTF, as C spells it without
- * names ("bool (struct task_struct *, int, int)"): the number of
- * parameters, or an error of st_btf_func_sig() (wrapper/btf.h).
- */
 int st_layout_func_sig(const char *func, char *buf, size_t len);
 
 /*
@@ -29,6 +24,7 @@ int st_layout_func_sig(const char *func, char *buf, size_t len);
  */
 extern int __percpu *st_sd_llc_id;
 
+/* sd_llc_id of @cpu */
 static __always_inline int st_llc_id(int cpu)
 {
 	return *per_cpu_ptr(st_sd_llc_id, cpu);
@@ -40,10 +36,16 @@ static __always_inline int st_llc_id_here(void)
 	return this_cpu_read(*st_sd_llc_id);
 }
 
-/*
- * cpus_share_cache() of kernel/sched/core.c, inline for the wakeup
- * paths: the same in Debian's 6.1.192, 6.12.118 and 7.3.4.  Only where
- * st_sd_llc_id was found.
+/**
+ * st_cpus_share_cache() - cpus_share_cache() of kernel/sched/core.c.
+ * @this_cpu: a CPU
+ * @that_cpu: another, or the same
+ *
+ * Inline for the wakeup paths: the same in Debian's 6.1.192, 6.12.118 and
+ * 7.3.4.  Only where st_sd_llc_id was found.
+ *
+ * Return: true if the two CPUs share an LLC, as the scheduler's domains
+ * have it.
  */
 static __always_inline bool st_cpus_share_cache(int this_cpu, int that_cpu)
 {
