@@ -3,28 +3,27 @@
 # The module's kerneldoc (Documentation/doc-guide/kernel-doc.rst), held
 # to the kernel's own checker, sourced after lib.sh (st_result,
 # st_lint_show):
-#   st_kdoc_script          the newest kernel-doc of Debian's linux-kbuild-*
-#                           packages, or nothing
+#   st_kdoc_script          scripts/kernel-doc of Debian's linux-source-6.12,
+#                           fetched and cached with checkpatch.pl
+#                           (st_fetch_checkpatch), or nothing
 #   st_kdoc_files           the module's C and H files
 #   st_kdoc_functions       "<file>:<line> <name> <0|1>" for each non-static
 #                           function defined in module/**/*.c: 1 when a
 #                           /** comment ends right above its definition
-#   st_kdoc_check [GROUP]   one st_result per file, kernel-doc -none -v on
+#   st_kdoc_check [GROUP]   one st_result per file, kernel-doc -none -Wall -v on
 #                           it clean, and one for the functions above
 #                           (under GROUP, default lint); what is wrong in
 #                           comments
 # A function other files call is documented where it is defined, as the
 # kernel does; -v makes kernel-doc ask every non-void one for "Return:".
-# The tree is ST_KDOC_SRC, else ST_SRC or ST_ROOT; kernel-doc is looked
-# for under ST_KDOC_LIB (default /usr/lib).  No root, no network.
+# The tree is ST_KDOC_SRC, else ST_SRC or ST_ROOT; kernel-doc is
+# ST_KERNEL_DOC (one version for every run, as for checkpatch.pl).
 
 st_kdoc_src() { echo "${ST_KDOC_SRC:-${ST_SRC:-$ST_ROOT}}"; }
 
 st_kdoc_script() {
-	local f
-	for f in "${ST_KDOC_LIB:-/usr/lib}"/linux-kbuild-*/scripts/kernel-doc; do
-		[[ -f $f ]] && echo "$f"
-	done | sort -V | tail -n1
+	st_fetch_checkpatch >/dev/null 2>&1
+	[[ -s $ST_KERNEL_DOC ]] && echo "$ST_KERNEL_DOC"
 }
 
 st_kdoc_files() {
@@ -82,21 +81,21 @@ st_kdoc_check() {
 	src=$(st_kdoc_src)
 	script=$(st_kdoc_script)
 	if [[ -z $script ]]; then
-		st_result fail "$group" "kdoc: kernel-doc found (none in ${ST_KDOC_LIB:-/usr/lib}/linux-kbuild-*/scripts: apt install linux-kbuild-<version>, or linux-headers-<version>, which depends on it)"
+		st_result fail "$group" "kdoc: kernel-doc found (not in $ST_CHECKPATCH_DIR: linux-source-6.12 could not be fetched)"
 	else
 		st_log "kdoc: $script"
 		while IFS= read -r f; do
 			if [[ -x $script ]]; then
-				out=$(cd "$src" && "$script" -none -v "$f" 2>&1)
+				out=$(cd "$src" && "$script" -none -Wall -v "$f" 2>&1)
 			else
-				out=$(cd "$src" && perl "$script" -none -v "$f" 2>&1)
+				out=$(cd "$src" && perl "$script" -none -Wall -v "$f" 2>&1)
 			fi
 			rc=$?
 			warn=$(grep warning <<<"$out")
 			if ((rc == 0)) && [[ -z $warn ]]; then
-				st_result pass "$group" "kdoc: kernel-doc -none -v $f"
+				st_result pass "$group" "kdoc: kernel-doc -none -Wall -v $f"
 			else
-				st_result fail "$group" "kdoc: kernel-doc -none -v $f"
+				st_result fail "$group" "kdoc: kernel-doc -none -Wall -v $f"
 				st_lint_show "${warn:-$out}"
 			fi
 		done < <(st_kdoc_files)

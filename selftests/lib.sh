@@ -1394,13 +1394,15 @@ st_icount_short() {
 # new Debian revision does not change lint results under our feet.
 ST_CHECKPATCH_DIR=$ST_CACHE/checkpatch-6.12
 ST_CHECKPATCH=$ST_CHECKPATCH_DIR/checkpatch.pl
+# the kerneldoc checker of the same tree (selftests/kdoc.sh)
+ST_KERNEL_DOC=$ST_CHECKPATCH_DIR/kernel-doc
 st_fetch_checkpatch() {
 	local dl deb rc=0 lock
-	[[ -s $ST_CHECKPATCH ]] && return 0
+	[[ -s $ST_CHECKPATCH && -s $ST_KERNEL_DOC ]] && return 0
 	mkdir -p "$ST_CACHE"
 	exec {lock}>"$ST_CACHE/checkpatch.lock"
 	flock "$lock"
-	if [[ ! -s $ST_CHECKPATCH ]]; then
+	if [[ ! -s $ST_CHECKPATCH || ! -s $ST_KERNEL_DOC ]]; then
 		dl=$(mktemp -d "$ST_CACHE/checkpatch-dl.XXXXXX")
 		st_log "fetching checkpatch.pl from linux-source-6.12"
 		if ! (cd "$dl" && apt-get download -qq linux-source-6.12 >/dev/null 2>&1); then
@@ -1417,9 +1419,10 @@ st_fetch_checkpatch() {
 				tar -xJf - -C "$dl/x" --occurrence=1 --strip-components=2 \
 					linux-source-6.12/scripts/checkpatch.pl \
 					linux-source-6.12/scripts/spelling.txt \
-					linux-source-6.12/scripts/const_structs.checkpatch
+					linux-source-6.12/scripts/const_structs.checkpatch \
+					linux-source-6.12/scripts/kernel-doc
 			if [[ -s $dl/x/checkpatch.pl && -s $dl/x/spelling.txt &&
-				-s $dl/x/const_structs.checkpatch ]]; then
+				-s $dl/x/const_structs.checkpatch && -s $dl/x/kernel-doc ]]; then
 				basename "$deb" >"$dl/x/FROM"
 				rm -rf "$ST_CHECKPATCH_DIR"
 				mv "$dl/x" "$ST_CHECKPATCH_DIR"

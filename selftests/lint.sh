@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # make lint: shellcheck on every shell script, pyflakes on every Python
-# file, checkpatch --strict on every module C/H file (checkpatch.pl from
-# Debian's linux-source-6.12, fetched and cached on first use), the ABI
-# file against the knobs', counters' and parameters' tables
-# (selftests/abi.sh) and the fidelity pages (selftests/fidelity.sh).  KTAP on stdout, one result per file or check;
-# the last line is "N passed, N failed"; exit 1 if any failed.
+# file, checkpatch --strict on every C/H file (checkpatch.pl and
+# kernel-doc from Debian's linux-source-6.12, fetched and cached on first
+# use), the ABI file against the knobs', counters' and parameters' tables
+# (selftests/abi.sh), the module's kerneldoc (selftests/kdoc.sh) and the
+# fidelity pages (selftests/fidelity.sh).  KTAP on stdout, one result per
+# file or check; the last line is "N passed, N failed"; exit 1 if any
+# failed.
 set -uo pipefail
 # shellcheck source=selftests/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -13,11 +15,15 @@ set -uo pipefail
 . "$(dirname "$0")/abi.sh"
 # shellcheck source=selftests/fidelity.sh
 . "$(dirname "$0")/fidelity.sh"
+# shellcheck source=selftests/kdoc.sh
+. "$(dirname "$0")/kdoc.sh"
 
 st_lint
 # the ABI file both ways against module/knobs.h, counters.h and the
 # parameters: the preprocessor and greps, well under a second
 st_abi_check lint
+# the module's kerneldoc, with linux-source-6.12's kernel-doc
+st_kdoc_check lint
 # the fidelity pages' shape and test cells: greps, about a second
 st_fidelity_check fidelity
 st_summary

@@ -47,6 +47,9 @@ set -uo pipefail
 # the ABI file against the module's tables (st_abi_check, in lint)
 # shellcheck source=selftests/abi.sh
 . "$(dirname "$0")/abi.sh"
+# the module's kerneldoc (st_kdoc_check, in lint)
+# shellcheck source=selftests/kdoc.sh
+. "$(dirname "$0")/kdoc.sh"
 # the bench's unit tests and smoke run (st_bench_unit, st_bench_smoke)
 # shellcheck source=bench/vm.sh
 . "$(dirname "$0")/../bench/vm.sh"
@@ -490,6 +493,7 @@ done_stage "Debian package stage"
 run_lint() {
 	ST_ROOT=$ST_SRC st_lint lint
 	st_abi_check lint
+	st_kdoc_check lint
 }
 stamp "lint: shellcheck, checkpatch --strict, the ABI file, in the background"
 st_job_start lint "$ST_BUILD/lint.results" side -- run_lint
