@@ -69,6 +69,7 @@ t_unhook_pinned() {
 	st_load test_unhook_fail=select_task_rq_fair ratelimit_window_ns=2000000 ||
 		{ ktap_fail "pinned: insmod"; return 1; }
 	unit_leaves modules "sched_tune pinned itself, as this unit asks"
+	unit_leaves ours_in_ftrace "the hook ftrace kept on select_task_rq_fair"
 	check "pinned: sched_tune on select_task_rq_fair" ours_on select_task_rq_fair
 	check_eq "pinned: ratelimit_window_ns=0 applies" "$(wr ratelimit_window_ns 0)" OK
 	check_eq "pinned: ratelimit unsupported" "$(feature_state ratelimit)" unsupported
