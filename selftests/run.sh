@@ -3,8 +3,9 @@
 # make check: the whole sched_tune test bench, as root on Debian 12.
 #
 #  host:   install what is missing, resolve the kernels from their suites'
-#          meta packages (lib.sh), run selftests/unit and the lint
-#  pkg:    the Debian package (selftests/pkg.sh): make deb, lintian, apt
+#          meta packages (lib.sh), run selftests/unit; the lint beside it
+#  pkg:    (beside the host's tests and the kernels, from the start) the
+#          Debian package (selftests/pkg.sh): make deb, lintian, apt
 #          install/purge in Debian 12 and 13 chroots, DKMS from the tree,
 #          each module's signature verified against DKMS's key
 #  kernel: (ST_JOBS at a time) build the module against its headers, on the
