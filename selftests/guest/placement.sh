@@ -175,11 +175,12 @@ t_prev_bias() {
 	diag "waker cpu0, previous cpu2 busy, cpu1 and cpu3 idle: prev_bias 1: $PB_MIG wakeup migrations of $PB_ROUNDS ($PB_OFF ran off cpu2), prev_bias_checked +$PB_CHECKED, prev_bias_target_room +$tr, prev_bias_kept +$PB_KEPT"
 	# A round whose two tasks' utilization leaves no room on the
 	# target goes to stock's idle CPU, as under the patch: an emulated
-	# CPU that a loaded host slows runs both longer, so half the rounds
-	# is held (198 of 200 on 6.12.95 at a pace of 10%, 2026-12-04).
-	diag "prev_bias_target_room +$tr of $PB_ROUNDS rounds (at least $((PB_ROUNDS / 2)))"
+	# CPU that a loaded host slows runs both longer, so a quarter of
+	# the rounds is held, where stock takes none (184 to 198 of 200 in a
+	# guest alone, 115 to 199 with two guests on two cores, 2026-12-04).
+	diag "prev_bias_target_room +$tr of $PB_ROUNDS rounds (at least $((PB_ROUNDS / 4)))"
 	check "prev_bias=1: the busy target with room is chosen over stock's idle CPU" \
-		test "$tr" -ge $((PB_ROUNDS / 2))
+		test "$tr" -ge $((PB_ROUNDS / 4))
 	# room is UTIL_EST's: without it the patch tests idleness alone
 	feats=/sys/kernel/debug/sched/features
 	if grep -qw UTIL_EST $feats 2>/dev/null && echo NO_UTIL_EST >$feats 2>/dev/null; then
