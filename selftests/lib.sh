@@ -1556,37 +1556,34 @@ st_lint_show() {
 # Python file and checkpatch --strict on every C/H file, one
 # st_result per file (under GROUP, default "lint"); a failing file's
 # findings follow as comments.
-st_lint() {
-	local group=${1:-lint} f out ignore rc kept
-	if ! command -v shellcheck >/dev/null && ((EUID == 0)); then
-		st_apt_install shellcheck
-	fi
-	if ! command -v pyflakes3 >/dev/null && ((EUID == 0)); then
-		st_apt_install pyflakes3
+# st_lint_each GROUP NAME PACKAGE LISTER CMD...: one result per file that
+# LISTER prints, "NAME FILE", CMD FILE clean (run from ST_ROOT); CMD's
+# program installed from PACKAGE when missing and run as root.
+st_lint_each() {
+	local group=$1 name=$2 pkg=$3 lister=$4 f out
+	shift 4
+	if ! command -v "$1" >/dev/null && ((EUID == 0)); then
+		st_apt_install "$pkg"
 	fi
 	while IFS= read -r f; do
-		if ! command -v pyflakes3 >/dev/null; then
-			st_result fail "$group" "pyflakes $f (pyflakes3 not installed: apt install pyflakes3)"
-		elif out=$(cd "$ST_ROOT" && pyflakes3 "$f" 2>&1); then
-			st_result pass "$group" "pyflakes $f"
+		if ! command -v "$1" >/dev/null; then
+			st_result fail "$group" "$name $f ($1 not installed: apt install $pkg)"
+		elif out=$(cd "$ST_ROOT" && "$@" "$f" 2>&1); then
+			st_result pass "$group" "$name $f"
 		else
-			st_result fail "$group" "pyflakes $f"
+			st_result fail "$group" "$name $f"
 			st_lint_show "$out"
 		fi
-	done < <(st_lint_py_files)
+	done < <("$lister")
+}
+
+st_lint() {
+	local group=${1:-lint} f out ignore rc kept
+	st_lint_each "$group" pyflakes pyflakes3 st_lint_py_files pyflakes3
 	if ! command -v perl >/dev/null && ((EUID == 0)); then
 		st_apt_install perl
 	fi
-	while IFS= read -r f; do
-		if ! command -v shellcheck >/dev/null; then
-			st_result fail "$group" "shellcheck $f (shellcheck not installed)"
-		elif out=$(cd "$ST_ROOT" && shellcheck -x -f gcc "$f" 2>&1); then
-			st_result pass "$group" "shellcheck $f"
-		else
-			st_result fail "$group" "shellcheck $f"
-			st_lint_show "$out"
-		fi
-	done < <(st_lint_shell_files)
+	st_lint_each "$group" shellcheck shellcheck st_lint_shell_files shellcheck -x -f gcc
 	st_fetch_checkpatch || st_log "could not fetch checkpatch.pl (linux-source-6.12)"
 	while IFS= read -r f; do
 		ignore=$(st_checkpatch_ignore "$f")
