@@ -545,8 +545,13 @@ int st_features_show(char *buf, size_t size)
 int st_core_init(const u64 *initial, const unsigned long *given)
 {
 	struct st_config *cfg;
+	struct st_feature *const *g;
 	int i, ret;
 
+	/* a host comes before its guests in st_features[], and probes first */
+	for (i = 0; i < ST_NR_FEATURES; i++)
+		for (g = st_features[i]->guests; g && *g; g++)
+			(*g)->host = st_features[i];
 	for (i = 0; i < ST_NR_FEATURES; i++) {
 		struct st_feature *f = st_features[i];
 

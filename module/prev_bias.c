@@ -10,7 +10,7 @@
  * rather than a busy target when the scan finds nothing.
  *
  * select_idle_sibling() is inlined on every kernel here, so prev_bias
- * judges stock's result in ratelimit.c's select_task_rq_fair() wrapper,
+ * judges stock's result in select_rq.c's select_task_rq_fair() wrapper,
  * with the target wake_affine() left and recent_used_cpu as stock found
  * it (placement.c); the steps: policy.h.  What differs from the patch,
  * each forced by the inlining (docs/features/prev_bias.md):
@@ -86,7 +86,7 @@ static void st_pb_learn(struct st_prev_bias_in *in, int fact,
  * @recent: p->recent_used_cpu before stock ran
  * @wake_flags: select_task_rq_fair()'s
  *
- * Called only where st_prev_bias_on(), from ratelimit.c's
+ * Called only where st_prev_bias_on(), from select_rq.c's
  * select_task_rq_fair wrapper, after the rate limit.
  *
  * Context: Preemption disabled (a hook).
@@ -170,7 +170,6 @@ static bool st_pb_wanted(const struct st_config *cfg)
 struct st_feature st_prev_bias_feature = {
 	.name = "prev_bias",
 	.takes_over = "select_task_rq_fair:ftrace-wrap",
-	.host = &st_ratelimit_feature,
 	.probe = st_pb_probe,
 	.wanted = st_pb_wanted,
 	.status = st_pb_status,

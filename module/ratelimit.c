@@ -12,12 +12,8 @@
  * the original runs untouched.  migrate_task_rq_fair() is wrapped to
  * stamp the task, then runs.
  *
- * The select_task_rq_fair() wrapper is the one place where the placement
- * features decide too (select_idle_sibling() is inlined on every kernel
- * here): first the rate limit, which returns early; then, on stock's
- * choice, prev_bias (prev_bias.c), then sync_short (sync_short.c).  The
- * first that decides wins and is the only one to count the wakeup as its
- * own.  Both hooks go in while any of them asks for them (st_feature.host).
+ * The hooks are select_rq.c's, where the placement features decide
+ * too; this file is the rate limit's state and decisions.
  *
  * No field can be added to task_struct, so per-task state lives in a
  * fixed, lossy table indexed by task pointer: no allocation and no lock
@@ -64,69 +60,27 @@
 #include <linux/sched/clock.h>
 #include <linux/vmalloc.h>
 
+#include "ratelimit.h"
 #include "sched_tune.h"
-#include "sync_short.h"
 #include "test_inject.h"
-#include "wrapper/fhook.h"
 #include "wrapper/ksym.h"
 #include "wrapper/layout.h"
 
-#define ST_RL_TABLE_BITS 15
-
 /* struct st_rl_slot and its protocol: policy.h */
-static struct st_rl_slot *st_rl_table;
+struct st_rl_slot *st_rl_table;
 /* the table's release against debugfs's reader (st_rl_table_show()) */
 static DEFINE_MUTEX(st_rl_table_lock);
 static int __percpu *st_sd_llc_size;
-static const struct static_key *st_sched_energy_present = &st_key_never;
+const struct static_key *st_sched_energy_present = &st_key_never;
 /* kernel/sched/clock.c's; absent, both clocks are read */
 static const struct static_key *st_sched_clock_stable = &st_key_never;
-static unsigned int st_wf_ttwu;
 
-static int st_select_task_rq_fair(struct task_struct *p, int prev_cpu,
-				  int wake_flags);
-static void st_migrate_task_rq_fair(struct task_struct *p, int new_cpu);
-
-ST_KCALL_DEFINE(st_orig_select_task_rq_fair, st_select_task_rq_fair);
 ST_KCALL_DEFINE(st_orig_migrate_task_rq_fair, st_migrate_task_rq_fair);
-
-/* Stamp first, so a task is never checked against a missing stamp. */
-enum { ST_RL_HOOK_MIGRATE, ST_RL_HOOK_SELECT };
-static struct st_fhook st_rl_hooks[] = {
-	[ST_RL_HOOK_MIGRATE] = ST_FHOOK(migrate_task_rq_fair,
-					st_migrate_task_rq_fair),
-	[ST_RL_HOOK_SELECT] = ST_FHOOK(select_task_rq_fair,
-				       st_select_task_rq_fair),
-};
-
-static inline u64 st_rl_owner(struct task_struct *p)
-{
-	return ((u64)(unsigned long)p ^ p->start_time) | 1;
-}
-
-static inline struct st_rl_slot *st_rl_slot(struct task_struct *p)
-{
-	return &st_rl_table[hash_ptr(p, ST_RL_TABLE_BITS)];
-}
 
 /* The owner and the tat come from one stamp (st_rl_slot_tat()). */
 static u64 st_rl_tat(struct task_struct *p)
 {
 	return st_rl_slot_tat(st_rl_slot(p), st_rl_owner(p));
-}
-
-/*
- * Whether @p may be limited now: its own stamp, not yet surely expired.
- * Most wakeups end here, without reading a clock (sched_clock_cpu is
- * most of what a check costs).
- */
-static bool st_rl_may_be_limited(struct task_struct *p, unsigned long now)
-{
-	const struct st_rl_slot *slot = st_rl_slot(p);
-	u32 seq;
-
-	return st_rl_slot_live(slot, now, &seq) &&
-	       st_rl_slot_live_owned(slot, st_rl_owner(p), seq);
 }
 
 /*
@@ -167,93 +121,44 @@ static void st_record_wakee(struct task_struct *p, unsigned long now)
 	current->last_wakee = p;
 }
 
-static bool st_rl_eas_enabled(void)
-{
-	return unlikely(st_key_on_found(st_sched_energy_present));
-}
-
-/*
- * The rate limit left the wakeup to stock: the placement features judge
- * its choice in turn, and the first that changes it decides.
- * @wakee_avg: sync_short's duration of @p, recorded on entry.
+/**
+ * st_rl_keeps_prev() - The patch's test, for a task that may be limited.
+ * @cfg: the configuration the wakeup read
+ * @p: the waking task, which st_rl_may_be_limited()
+ * @prev_cpu: its previous CPU
+ * @now: jiffies, as the whole decision reads it
+ *
+ * The patch's early return: limited while prev_cpu's clock is before the
+ * stamp, and want_affine.  Out of line: it reads a clock.
+ *
+ * Context: Under @p->pi_lock (select_task_rq_fair()'s).
+ * Return: true if @p stays on @prev_cpu: record_wakee() is then done, as
+ * before the patch's return; false where stock decides, and under
+ * passthrough.
  */
-static __always_inline int st_place(const struct st_config *cfg,
-				    struct task_struct *p, int prev_cpu,
-				    int wake_flags, u64 wakee_avg)
-{
-	/* stock's select_idle_sibling() makes it prev */
-	int recent = READ_ONCE(p->recent_used_cpu);
-	unsigned int ss = 0;
-	int new_cpu, cpu;
-
-	if (st_sync_short_on(cfg))
-		ss = st_sync_short_pre(p, wake_flags, wakee_avg);
-	new_cpu = st_kcall(st_orig_select_task_rq_fair)(p, prev_cpu, wake_flags);
-	if (st_prev_bias_on(cfg) &&
-	    !st_prev_bias_stock_kept(prev_cpu, new_cpu, recent,
-				     st_cpus_share_cache(recent, new_cpu))) {
-		cpu = st_prev_bias_select(cfg, p, prev_cpu, new_cpu, recent,
-					  wake_flags);
-		if (cpu != new_cpu)
-			return cpu;
-	}
-	return st_sync_short_select(cfg, p, prev_cpu, new_cpu, recent,
-				    wake_flags, ss);
-}
-
-/* Its task migrated within the window: it may be limited. */
-static noinline int st_rl_select(const struct st_config *cfg,
-				 struct task_struct *p, int prev_cpu,
-				 int wake_flags, unsigned long now,
-				 u64 wakee_avg)
+noinline bool st_rl_keeps_prev(const struct st_config *cfg,
+			       struct task_struct *p, int prev_cpu,
+			       unsigned long now)
 {
 	if (!st_rl_limited(&cfg->rl, st_rl_tat(p), sched_clock_cpu(prev_cpu)) ||
 	    !st_want_affine(p, smp_processor_id(), now) || st_passthrough(cfg))
-		return st_place(cfg, p, prev_cpu, wake_flags, wakee_avg);
+		return false;
 	st_record_wakee(p, now);
 	st_stat_inc(ST_STAT_RL_KEPT_PREV_CPU);
-	return prev_cpu;
+	return true;
 }
 
-/*
- * The placement features are inline here and the rate limit's clock
- * check out of line: with every feature on and every decision stock's,
- * a wakeup makes no call into the module's own functions
- * (docs/hook-cost.md).
+/**
+ * st_migrate_task_rq_fair() - The rate limit's migrate_task_rq_fair hook.
+ * @p: the migrating task
+ * @new_cpu: where it goes
+ *
+ * Stamps @p, as the patch's migrate_task_rq_fair() does, then runs the
+ * original.
+ *
+ * Context: Under the runqueue lock, IRQs off (the original's).
  */
-static int st_select_task_rq_fair(struct task_struct *p, int prev_cpu,
-				  int wake_flags)
-{
-	const struct st_config *cfg = st_config_get();
-	u64 wakee_avg = 0;
-
-	/*
-	 * The patch decides after the WF_CURRENT_CPU and energy-aware
-	 * returns; with either in play the stock path decides alone.
-	 */
-	if (!cfg || !st_rl_wakeup_judged(wake_flags, st_wf_ttwu,
-					 ST_WF_CURRENT_CPU, st_rl_eas_enabled))
-		goto stock;
-
-	st_stat_inc(ST_STAT_RL_CHECKED);
-	/* each wakeup judged here is a duration, whoever places it */
-	if (st_sync_short_on(cfg))
-		wakee_avg = st_sync_short_track(p);
-	/* window 0: hooked for the placement features alone */
-	if (cfg->rl.window) {
-		unsigned long now = jiffies;
-
-		if (st_rl_may_be_limited(p, now))
-			return st_rl_select(cfg, p, prev_cpu, wake_flags, now,
-					    wakee_avg);
-	}
-	if (cfg->placement)
-		return st_place(cfg, p, prev_cpu, wake_flags, wakee_avg);
-stock:
-	return st_kcall(st_orig_select_task_rq_fair)(p, prev_cpu, wake_flags);
-}
-
-static void st_migrate_task_rq_fair(struct task_struct *p, int new_cpu)
+void st_migrate_task_rq_fair(struct task_struct *p, int new_cpu)
 {
 	const struct st_config *cfg = st_config_get();
 	u64 now, now_new;
@@ -308,7 +213,12 @@ static void st_migrate_task_rq_fair(struct task_struct *p, int new_cpu)
 	st_kcall(st_orig_migrate_task_rq_fair)(p, new_cpu);
 }
 
-static void st_rl_release(void)
+/**
+ * st_rl_release() - Free the table st_rl_probe() allocated.
+ *
+ * Context: Process context; no hook of ours runs.
+ */
+void st_rl_release(void)
 {
 	mutex_lock(&st_rl_table_lock);
 	vfree(st_rl_table);
@@ -357,44 +267,22 @@ int st_rl_table_show(char *buf, size_t size)
 	return n;
 }
 
-static const struct st_func_shape st_rl_shapes[] = {
-	{ "select_task_rq_fair", "int (struct task_struct *, int, int)" },
-	{ "migrate_task_rq_fair", "void (struct task_struct *, int)" },
-};
-
-static int st_rl_probe(struct st_feature *f)
+/**
+ * st_rl_probe() - Resolve what the rate limit needs besides its hooks.
+ * @f: the rate limit's feature, whose hooks select_rq.c resolved
+ *
+ * Return: 0, or -EOPNOTSUPP with @f->reason set.
+ */
+int st_rl_probe(struct st_feature *f)
 {
 	unsigned long addr;
-	s64 ttwu;
-	int i;
 
-	st_inject_init();
-	f->reason = st_gate_shapes(f->name, st_rl_shapes,
-				   ARRAY_SIZE(st_rl_shapes));
-	if (f->reason)
-		return -EOPNOTSUPP;
-
-	for (i = 0; i < ARRAY_SIZE(st_rl_hooks); i++) {
-		int ret = st_fhook_resolve(&st_rl_hooks[i]);
-
-		if (ret) {
-			f->reason = ret == -ENOENT ?
-				"select_task_rq_fair or migrate_task_rq_fair is missing" :
-				"select_task_rq_fair or migrate_task_rq_fair is not traceable";
-			return -EOPNOTSUPP;
-		}
-	}
 	addr = st_ksym("sd_llc_size");
 	if (!addr) {
 		f->reason = "per-CPU sd_llc_size is missing";
 		return -EOPNOTSUPP;
 	}
 	st_sd_llc_size = (int __percpu *)addr;
-	if (st_layout_enum("SD_BALANCE_WAKE", &ttwu) || ttwu <= 0) {
-		f->reason = "no SD_BALANCE_WAKE (WF_TTWU) in kernel BTF";
-		return -EOPNOTSUPP;
-	}
-	st_wf_ttwu = ttwu;
 	/* absent without CONFIG_ENERGY_MODEL: EAS then never runs */
 	st_sched_energy_present = st_ksym_key_or_never("sched_energy_present");
 	st_sched_clock_stable = st_ksym_key_or_never("__sched_clock_stable");
@@ -406,15 +294,18 @@ static int st_rl_probe(struct st_feature *f)
 		f->reason = "out of memory";
 		return -EOPNOTSUPP;
 	}
-	st_fhook_bind_orig(st_orig_select_task_rq_fair,
-			   &st_rl_hooks[ST_RL_HOOK_SELECT]);
-	st_fhook_bind_orig(st_orig_migrate_task_rq_fair,
-			   &st_rl_hooks[ST_RL_HOOK_MIGRATE]);
 	return 0;
 }
 
-/* The stock code places every wakeup these modes see. */
-static const char *st_rl_status(bool *idle)
+/**
+ * st_rl_status() - Why the rate limit's hooks have nothing to do.
+ * @idle: set when they have nothing to do at all
+ *
+ * The stock code places every wakeup these modes see.
+ *
+ * Return: the reason, a note on what the hooks skip, or NULL.
+ */
+const char *st_rl_status(bool *idle)
 {
 	*idle = true;
 	if (st_rl_eas_enabled())
@@ -436,17 +327,26 @@ static const char *st_rl_status(bool *idle)
 	return NULL;
 }
 
-static bool st_rl_wanted(const struct st_config *cfg)
+/**
+ * st_rl_wanted() - Whether these knobs ask for the rate limit.
+ * @cfg: the configuration
+ *
+ * Return: true for a window other than 0.
+ */
+bool st_rl_wanted(const struct st_config *cfg)
 {
 	return cfg->knob[ST_KNOB_RL_WINDOW_NS];
 }
 
-/*
+/**
+ * st_rl_forget() - Clear every stamp, before the hooks go in.
+ *
  * Stamps of an earlier window would hold tasks for its length.  Before
  * the hooks go in, nothing else touches the table; after, a stamp may be
- * under way in any slot, so each is cleared as a writer clears it.
+ * under way in any slot, so each is cleared as a writer clears it
+ * (st_rl_reconfigure()).
  */
-static void st_rl_forget(void)
+void st_rl_forget(void)
 {
 	memset(st_rl_table, 0, sizeof(*st_rl_table) << ST_RL_TABLE_BITS);
 }
@@ -477,8 +377,15 @@ static void st_rl_forget_live(void)
 	}
 }
 
-static void st_rl_reconfigure(const struct st_config *old,
-			      const struct st_config *cfg)
+/**
+ * st_rl_reconfigure() - Forget every stamp when the limit's terms change.
+ * @old: the configuration before
+ * @cfg: the one published
+ *
+ * Context: Process context, hooks installed; sleeps.
+ */
+void st_rl_reconfigure(const struct st_config *old,
+		       const struct st_config *cfg)
 {
 	if (old->rl.window != cfg->rl.window ||
 	    old->rl.interval != cfg->rl.interval ||
@@ -486,16 +393,3 @@ static void st_rl_reconfigure(const struct st_config *old,
 	    old->rl.quota != cfg->rl.quota)
 		st_rl_forget_live();
 }
-
-struct st_feature st_ratelimit_feature = {
-	.name = "ratelimit",
-	.takes_over = "select_task_rq_fair:ftrace-wrap,migrate_task_rq_fair:ftrace-wrap",
-	ST_FEATURE_HOOKS(st_rl_hooks),
-	.probe = st_rl_probe,
-	.release = st_rl_release,
-	.wanted = st_rl_wanted,
-	.prepare = st_rl_forget,
-	.reconfigure = st_rl_reconfigure,
-	.status = st_rl_status,
-	.stock_reason = "ratelimit_window_ns=0",
-};

@@ -87,11 +87,13 @@ struct st_feature {
 	const char *stock_reason;
 	const char *reason;
 	/*
-	 * optional: a feature that decides inside another's hook (one
-	 * ftrace hook per function): it has no hooks of its own, the host
-	 * installs its hooks while either wants them, and the feature is
-	 * unsupported whenever the host is
+	 * optional, NULL-terminated: the features that decide inside this
+	 * one's hooks (one ftrace hook per function).  They have no hooks
+	 * of their own, the hooks go in while any of them wants them, and
+	 * they are unsupported whenever this one is.
 	 */
+	struct st_feature *const *guests;
+	/* the feature whose guests list this one; set by st_core_init() */
 	struct st_feature *host;
 	/* the kernel series the support gate matched */
 	enum st_series series;
@@ -150,7 +152,7 @@ u64 st_stat_sum(enum st_stat_id id);
 void st_stats_reset(void);
 
 /*
- * The placement features that decide in ratelimit's select_task_rq_fair
+ * The placement features that decide in select_rq.c's select_task_rq_fair
  * wrapper, after the rate limit: prev_bias.c, then sync_short.c (inline,
  * sync_short.h).
  */

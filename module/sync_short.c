@@ -10,7 +10,7 @@
  * the other's last wakee (the conditions: policy.h).
  *
  * select_idle_sibling() is inlined on every kernel here, so sync_short
- * judges stock's result in ratelimit.c's select_task_rq_fair() wrapper,
+ * judges stock's result in select_rq.c's select_task_rq_fair() wrapper,
  * after the rate limit and prev_bias (sync_short.h).  What differs from
  * the patch, each forced by a missing field or the inlining
  * (docs/features/sync_short.md):
@@ -98,7 +98,6 @@ static bool st_ss_wanted(const struct st_config *cfg)
 struct st_feature st_sync_short_feature = {
 	.name = "sync_short",
 	.takes_over = "select_task_rq_fair:ftrace-wrap",
-	.host = &st_ratelimit_feature,
 	.probe = st_ss_probe,
 	.release = st_ss_release,
 	.wanted = st_ss_wanted,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * sync_short's wakeup path (the feature: sync_short.c), inline in
- * ratelimit.c's select_task_rq_fair wrapper: out of line, its call cost
+ * select_rq.c's select_task_rq_fair wrapper: out of line, its call cost
  * about 20 instructions a wakeup of the 2% a ping-pong round trip may
  * spend on a feature (docs/hook-cost.md).
  */
