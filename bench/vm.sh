@@ -246,6 +246,7 @@ if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
 	case ${1:-full} in
 	full) bench_full ;;
 	smoke)
+		echo "KTAP version 1"
 		st_bench_unit
 		for k in ${BENCH_KERNELS:-backports}; do
 			if st_kernel_suite "$k" >/dev/null; then k=$(st_resolve_kver "$k") || exit 1; fi

@@ -15,7 +15,7 @@ set -uo pipefail
 
 # --- the tree's own pages: each result of the check is one here -------------
 ST_PASS=0 ST_FAIL=0 ST_SKIP=0 ST_NUM=0
-real=$( (ST_PASS=0 ST_FAIL=0 ST_NUM=0; st_fidelity_check fidelity) 2>&1)
+real=$( (ST_PASS=0 ST_FAIL=0 ST_NUM=0 ST_FLAT=1; st_fidelity_check fidelity) 2>&1)
 nreal=0
 while IFS= read -r line; do
 	case $line in

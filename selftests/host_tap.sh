@@ -6,7 +6,8 @@
 # come, and a check of the passes and failures a st_result producer gives.
 #   ok WHAT, not_ok WHAT          one result; n and failed count them
 #   counts CMD...                 "PASSED FAILED" of CMD's st_results, in
-#                                 a subshell; CMD's output in $tmp/out
+#                                 a subshell; CMD's output in $tmp/out,
+#                                 its results flat ("ok N - [GROUP] desc")
 #   expect WHAT "P F" CMD...      one result: CMD gave P passes, F failures
 
 tmp=$(mktemp -d)
@@ -18,7 +19,7 @@ not_ok() { n=$((n + 1)) failed=$((failed + 1)); echo "not ok $n - $1"; }
 counts() {
 	(
 		# shellcheck disable=SC2034 # lib.sh's counters, which st_result moves
-		ST_PASS=0 ST_FAIL=0 ST_SKIP=0 ST_NUM=0
+		ST_PASS=0 ST_FAIL=0 ST_SKIP=0 ST_NUM=0 ST_FLAT=1
 		"$@" >"$tmp/out" 2>&1
 		echo "$ST_PASS $ST_FAIL"
 	)

@@ -40,31 +40,88 @@ st_die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
 # --- results ---------------------------------------------------------------
 # Every check, host or guest, goes through st_result so that the closing
-# "N passed, N failed" line and the per-kernel summary count the same things.
-ST_PASS=0 ST_FAIL=0 ST_SKIP=0 ST_NUM=0
+# "N passed, N failed" line and the per-group summary count the same things.
+# The output is one KTAP document whose results are the groups (a host
+# stage, a kernel, a boot): a group's results wait here, numbered in the
+# group, until st_group_end prints them as a nested document (indented,
+# its own version line and plan) and then "ok K - GROUP", not ok if any
+# of them failed.  Meanwhile every failure and skip, and every
+# ST_PROGRESS-th result of a group, streams as a "# [GROUP] ..." comment.
+# With ST_FLAT set (a job, run_job) st_result prints the flat line
+# "ok N - [GROUP] desc" at once instead, which the parent's replay_line
+# counts.
+ST_PASS=0 ST_FAIL=0 ST_SKIP=0 ST_NUM=0 ST_TOP=0
+ST_PROGRESS=${ST_PROGRESS:-25}
+ST_FLAT=${ST_FLAT:-}
 declare -A ST_KPASS=() ST_KFAIL=() ST_KSKIP=()
-ST_KORDER=() ST_MATRIX=() ST_FAILED=()
+# the groups not yet ended, in the order of their first result: each
+# one's results so far (nested lines), count, failures and skips
+declare -A ST_KBUF=() ST_KN=() ST_KNFAIL=() ST_KNSKIP=() ST_KSKIPWHY=()
+ST_KOPEN=() ST_KORDER=() ST_MATRIX=() ST_FAILED=()
 
 # st_result pass|fail|skip GROUP DESC [SKIP-REASON]
 st_result() {
-	local res=$1 group=$2 desc=$3 why=${4:-}
+	local res=$1 group=$2 desc=$3 why=${4:-} crit=${ST_CRITICAL:-0} n v=ok
 	ST_NUM=$((ST_NUM + 1))
 	if [[ -z ${ST_KPASS[$group]+x} ]]; then
 		ST_KPASS[$group]=0 ST_KFAIL[$group]=0 ST_KSKIP[$group]=0
 		ST_KORDER+=("$group")
 	fi
 	case $res in
-	pass)
-		ST_PASS=$((ST_PASS + 1)); ST_KPASS[$group]=$((ST_KPASS[$group] + 1))
-		echo "ok $ST_NUM - [$group] $desc" ;;
+	pass) ST_PASS=$((ST_PASS + 1)); ST_KPASS[$group]=$((ST_KPASS[$group] + 1)) ;;
 	skip)
 		ST_SKIP=$((ST_SKIP + 1)); ST_KSKIP[$group]=$((ST_KSKIP[$group] + 1))
-		echo "ok $ST_NUM - [$group] $desc # SKIP $why" ;;
-	*)
-		ST_FAIL=$((ST_FAIL + 1)); ST_KFAIL[$group]=$((ST_KFAIL[$group] + 1))
-		ST_FAILED+=("$ST_NUM - [$group] $desc")
-		echo "not ok $ST_NUM - [$group] $desc" ;;
+		desc+=" # SKIP $why" ;;
+	*) ST_FAIL=$((ST_FAIL + 1)); ST_KFAIL[$group]=$((ST_KFAIL[$group] + 1)); v='not ok' ;;
 	esac
+	if [[ -n $ST_FLAT ]]; then
+		echo "$v $ST_NUM - [$group] $desc"
+		return 0
+	fi
+	# a signal's st_finish waits: the group is never half written
+	ST_CRITICAL=1
+	if [[ -z ${ST_KN[$group]+x} ]]; then
+		ST_KN[$group]=0 ST_KNFAIL[$group]=0 ST_KNSKIP[$group]=0 ST_KBUF[$group]='' ST_KSKIPWHY[$group]=$why
+		ST_KOPEN+=("$group")
+	fi
+	n=$((ST_KN[$group] + 1))
+	ST_KN[$group]=$n
+	ST_KBUF[$group]+="    $v $n - $desc"$'\n'
+	case $res in
+	pass) ;;
+	skip) ST_KNSKIP[$group]=$((ST_KNSKIP[$group] + 1)) ;;
+	*) ST_KNFAIL[$group]=$((ST_KNFAIL[$group] + 1)); ST_FAILED+=("$n - [$group] ${desc}") ;;
+	esac
+	if [[ $res != pass ]] || ((ST_PROGRESS > 0 && n % ST_PROGRESS == 0)); then
+		echo "# [$group] $v $n - $desc"
+	fi
+	ST_CRITICAL=$crit
+}
+
+# st_group_end GROUP: GROUP's results as a nested KTAP document, then its
+# own result; nothing if it has none since its last end.  Its next
+# result would open another document.
+st_group_end() {
+	local g=$1 crit=${ST_CRITICAL:-0} v=ok x rest=()
+	[[ -n ${ST_KN[$g]+x} ]] || return 0
+	ST_CRITICAL=1
+	ST_TOP=$((ST_TOP + 1))
+	((ST_KNFAIL[$g] == 0)) || v='not ok'
+	printf '    KTAP version 1\n    # Subtest: %s\n    1..%d\n%s' "$g" "${ST_KN[$g]}" "${ST_KBUF[$g]}"
+	# a group of skips only did not run: the first one says why
+	if ((ST_KNSKIP[$g] == ST_KN[$g])); then
+		echo "$v $ST_TOP - $g # SKIP ${ST_KSKIPWHY[$g]}"
+	else
+		echo "$v $ST_TOP - $g"
+	fi
+	unset 'ST_KN[$g]' 'ST_KNFAIL[$g]' 'ST_KNSKIP[$g]' 'ST_KBUF[$g]' 'ST_KSKIPWHY[$g]'
+	for x in "${ST_KOPEN[@]}"; do [[ $x == "$g" ]] || rest+=("$x"); done
+	ST_KOPEN=("${rest[@]}")
+	ST_CRITICAL=$crit
+}
+# st_groups_end: every group not yet ended, in the order they began.
+st_groups_end() {
+	while ((${#ST_KOPEN[@]})); do st_group_end "${ST_KOPEN[0]}"; done
 }
 
 # Feed a KTAP stream (file $2) into st_result under group $1, through
@@ -90,8 +147,12 @@ st_py() {
 	PYTHONPATH=$ST_ROOT/selftests:$ST_ROOT/bench python3 -m "$@"
 }
 
+# st_summary: ends every group still open (st_groups_end), then the
+# per-group table, the failed results, the top-level plan (one result
+# per group) and the line CI reads.
 st_summary() {
 	local g
+	st_groups_end
 	echo "#"
 	echo "# summary per kernel / stage:"
 	for g in "${ST_KORDER[@]}"; do
@@ -105,7 +166,7 @@ st_summary() {
 		printf '#   not ok %s\n' "${ST_FAILED[@]:0:20}" | cut -c1-240
 		((ST_FAIL <= 20)) || echo "#   ... and $((ST_FAIL - 20)) more"
 	fi
-	echo "1..$ST_NUM"
+	echo "1..$ST_TOP"
 	if ((ST_SKIP)); then
 		echo "$ST_PASS passed, $ST_FAIL failed, $ST_SKIP skipped"
 	else
@@ -113,19 +174,21 @@ st_summary() {
 	fi
 }
 
-# replay FILE GROUP: the results a job printed (its own numbering) into
-# this shell's counters, in job order, so the summary counts every result.
-# A job's last line is "# job-end RC" (run_job); one without it died
-# (st_die, a signal), and one that ended non-zero failed: either counts.
-# replay_line and replay_end do the same a line at a time (st_jobs_pump).
+# replay FILE GROUP: the results a job printed (flat, its own numbering)
+# into this shell's counters and groups, in job order, so the summary
+# counts every result.  A job's last line is "# job-end RC" (run_job);
+# one without it died (st_die, a signal), and one that ended non-zero
+# failed: either counts.  replay_line and replay_end do the same a line
+# at a time (st_jobs_pump).
 replay() {
 	local line
-	REPLAY_END='' REPLAY_N=0
+	REPLAY_END='' REPLAY_N=0 REPLAY_GROUPS=''
 	while IFS= read -r line; do replay_line "$line"; done <"$1"
 	replay_end "$2"
 }
 # replay_line LINE: one line of a job, counted; sets REPLAY_END on its
-# "# job-end RC" and counts its results in REPLAY_N.
+# "# job-end RC", counts its results in REPLAY_N and lists their groups,
+# one a line, in REPLAY_GROUPS.
 replay_line() {
 	local line=$1 res group desc why
 	if [[ $line =~ ^\#\ job-end\ ([0-9]+)$ ]]; then
@@ -139,6 +202,7 @@ replay_line() {
 			res=skip desc=${BASH_REMATCH[1]} why=${BASH_REMATCH[2]}
 		fi
 		st_result "$res" "$group" "$desc" "$why"
+		[[ $'\n'${REPLAY_GROUPS:-} == *$'\n'"$group"$'\n'* ]] || REPLAY_GROUPS+=$group$'\n'
 	elif [[ $line == '# matrix: '* ]]; then
 		ST_MATRIX+=("${line#\# matrix: }")
 	else
@@ -148,8 +212,11 @@ replay_line() {
 	return 0
 }
 # replay_end GROUP [WHY]: the job's own verdict, once its output is all
-# read; WHY says why a job that died was ended (st_jobs_stop).
+# read, under GROUP; WHY says why a job that died was ended
+# (st_jobs_stop).  Then the job's groups end: no other job or stage
+# adds to them.
 replay_end() {
+	local g
 	if [[ -z $REPLAY_END ]]; then
 		st_result fail "$1" "job ran to its end (it died after $REPLAY_N results${2:+, $2}; its last lines are above)"
 	elif ((REPLAY_END != 0)); then
@@ -157,9 +224,14 @@ replay_end() {
 	elif ((REPLAY_N == 0)); then
 		st_result fail "$1" "job printed results (none)"
 	fi
+	while IFS= read -r g; do
+		[[ -z $g ]] || st_group_end "$g"
+	done <<<"${REPLAY_GROUPS:-}"
+	st_group_end "$1"
 }
-# run_job CMD...: CMD, then its exit status as the job's last line.
-run_job() { "$@"; echo "# job-end $?"; }
+# run_job CMD...: CMD, its results flat (st_result) for replay_line, then
+# its exit status as the job's last line.
+run_job() { ST_FLAT=1; "$@"; echo "# job-end $?"; }
 
 # --- one deadline: budget, estimates, stop -----------------------------------
 # make check has one time budget, ST_BUDGET seconds from its start (CI's
@@ -267,7 +339,7 @@ st_budget_ok() {
 # its output in FILE, counted as it comes by st_jobs_pump; a side job (the
 # package stage) does not count against ST_JOBS.
 ST_JOB_PID=() ST_JOB_NAME=() ST_JOB_FILE=() ST_JOB_SIDE=() ST_JOB_LINES=()
-ST_JOB_END=() ST_JOB_N=() ST_JOB_DONE=() ST_JOB_WHY=()
+ST_JOB_END=() ST_JOB_N=() ST_JOB_GROUPS=() ST_JOB_DONE=() ST_JOB_WHY=()
 ST_CRITICAL=0 ST_FINISHING=0
 st_job_start() {
 	local name=$1 file=$2 side=
@@ -278,7 +350,7 @@ st_job_start() {
 	: >"$file"
 	run_job "$@" >"$file" 2>&1 &
 	ST_JOB_PID+=("$!") ST_JOB_NAME+=("$name") ST_JOB_FILE+=("$file") ST_JOB_SIDE+=("$side")
-	ST_JOB_LINES+=(0) ST_JOB_END+=('') ST_JOB_N+=(0) ST_JOB_DONE+=('') ST_JOB_WHY+=('')
+	ST_JOB_LINES+=(0) ST_JOB_END+=('') ST_JOB_N+=(0) ST_JOB_GROUPS+=('') ST_JOB_DONE+=('') ST_JOB_WHY+=('')
 	ST_CRITICAL=0
 }
 # st_job_pid NAME: the pid of job NAME (empty if none).
@@ -289,8 +361,8 @@ st_job_pid() {
 	done
 }
 # st_jobs_pump: every job's new complete lines into this shell's counters
-# (replay_line); a job that ended is read to its last byte and judged
-# (replay_end).
+# (replay_line); a job that ended is read to its last byte and judged,
+# and its groups end (replay_end).
 st_jobs_pump() {
 	local i line alive n
 	ST_CRITICAL=1
@@ -298,13 +370,14 @@ st_jobs_pump() {
 		[[ -z ${ST_JOB_DONE[i]} ]] || continue
 		alive=1
 		kill -0 "${ST_JOB_PID[i]}" 2>/dev/null || alive=0
-		REPLAY_END=${ST_JOB_END[i]} REPLAY_N=${ST_JOB_N[i]} n=${ST_JOB_LINES[i]}
+		REPLAY_END=${ST_JOB_END[i]} REPLAY_N=${ST_JOB_N[i]} REPLAY_GROUPS=${ST_JOB_GROUPS[i]}
+		n=${ST_JOB_LINES[i]}
 		# a line still being written is left for the next round
 		while IFS= read -r line || { ((!alive)) && [[ -n $line ]]; }; do
 			replay_line "$line"
 			n=$((n + 1))
 		done < <(tail -n +"$((n + 1))" "${ST_JOB_FILE[i]}" 2>/dev/null)
-		ST_JOB_LINES[i]=$n ST_JOB_END[i]=$REPLAY_END ST_JOB_N[i]=$REPLAY_N
+		ST_JOB_LINES[i]=$n ST_JOB_END[i]=$REPLAY_END ST_JOB_N[i]=$REPLAY_N ST_JOB_GROUPS[i]=$REPLAY_GROUPS
 		if ((!alive)); then
 			wait "${ST_JOB_PID[i]}" 2>/dev/null
 			replay_end "${ST_JOB_NAME[i]}" "${ST_JOB_WHY[i]}"

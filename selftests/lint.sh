@@ -6,8 +6,8 @@
 # use), the ABI file against the knobs', counters' and parameters' tables
 # (selftests/abi.sh), the module's kerneldoc (selftests/kdoc.sh) and the
 # fidelity pages (selftests/fidelity.sh).  KTAP on stdout, one result per
-# file or check; the last line is "N passed, N failed"; exit 1 if any
-# failed.
+# file or check in a nested document per group (lint, fidelity); the
+# last line is "N passed, N failed"; exit 1 if any failed.
 set -uo pipefail
 # shellcheck source=selftests/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -18,6 +18,7 @@ set -uo pipefail
 # shellcheck source=selftests/kdoc.sh
 . "$(dirname "$0")/kdoc.sh"
 
+echo "KTAP version 1"
 st_lint
 # the ABI file both ways against module/knobs.h, counters.h and the
 # parameters: the preprocessor and greps, well under a second

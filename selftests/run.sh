@@ -36,7 +36,17 @@
 # doubled), ST_FRESH=1 (chroots rebuilt from nothing),
 # ST_GUEST_ARGS="st_only=knobs st_hb_loops=400 st_mig_reps=2", ST_SRC=tree
 # to test (default: this repo).
-# The last line is "N passed, N failed[, N skipped]"; exit 1 if any failed.
+# ST_PROGRESS=25 (every Nth result of a group streams as a comment).
+#
+# Output: one KTAP document whose results are the groups, each a nested
+# document of its own checks: a host stage (host, runner, unit, lint,
+# pkg...), a kernel, a boot ("KVER numa").  A group is printed when it
+# ends (its stage or its kernel's job), the others on the way out, so
+# every result is printed even in a stopped run; meanwhile failures,
+# skips and every ST_PROGRESS-th result stream as "# [GROUP] ..."
+# comments.  Then a summary per group, the failed checks, the plan 1..K
+# (groups), and last "N passed, N failed[, N skipped]" (checks); exit 1
+# if any failed.
 set -uo pipefail
 # shellcheck source=selftests/lib.sh source-path=SCRIPTDIR/..
 . "$(dirname "$0")/lib.sh"
@@ -57,7 +67,8 @@ set -uo pipefail
 
 [[ $EUID == 0 ]] || st_die "run as root (installs packages, loads nothing on the host)"
 ST_SRC=${ST_SRC:-$ST_ROOT}
-# KTAP: the version line first; the plan, 1..N, comes last (st_summary)
+# KTAP: the version line first; the plan, 1..K groups, comes last
+# (st_summary)
 echo "KTAP version 1"
 START=$SECONDS
 stamp() { st_log "[$((SECONDS - START)) s] $*"; }
@@ -393,7 +404,8 @@ plan_check() {
 # st_finish (lib.sh st_on_signal calls it too): once the kernels ended,
 # or the run stopped (its jobs then stop their guests, and are killed
 # after ST_STOP_GRACE s), counts everything they printed, names what did
-# not run, checks the machine's own state, and sums up.
+# not run, checks the machine's own state, and sums up (st_summary ends
+# the groups still open: host, and those of kernels not run).
 st_finish() {
 	local t k
 	ST_FINISHING=1
@@ -478,6 +490,7 @@ host_test() {
 	if ((rc != 0 && ${ST_KFAIL[$1]:-0} == 0)) || [[ $ST_TAP_PLAN != "$ST_TAP_COUNT" ]] || ((ST_TAP_COUNT == 0)); then
 		st_result fail "$1" "selftests/$2: exit $rc, plan 1..$ST_TAP_PLAN, $ST_TAP_COUNT results"
 	fi
+	st_group_end "$1"
 }
 # The package stage (chroots, apt, DKMS builds) and the lint run beside
 # the host's tests and the kernels, from the start: Debian 12's kernel
@@ -512,8 +525,10 @@ st_support_data_check host
 st_support_doc_check "$ST_SRC/docs/kernels.md" host
 stamp "unit tests"
 run_unit
+st_group_end unit
 done_stage "unit tests"
 st_bench_unit
+st_group_end bench-unit
 done_stage "the bench's unit tests"
 # Kernels run as jobs, ST_JOBS at a time (one single-threaded qemu per
 # host core), each started only if its estimate fits before the deadline;

@@ -24,12 +24,12 @@ export ST_POLL
 mkdir -p "$ST_BUILD"
 
 # summary_of CMD...: CMD's counters run through st_summary, in a
-# subshell: "LAST-LINE|STATUS", STATUS that of ((ST_FAIL == 0)) as run.sh
-# ends.
+# subshell, its output in $tmp/out as run.sh prints it: "LAST-LINE|STATUS",
+# STATUS that of ((ST_FAIL == 0)) as run.sh ends.
 summary_of() {
 	(
-		ST_PASS=0 ST_FAIL=0 ST_SKIP=0 ST_NUM=0
-		"$@" >"$tmp/out" 2>&1
+		ST_PASS=0 ST_FAIL=0 ST_SKIP=0 ST_NUM=0 ST_TOP=0
+		{ echo "KTAP version 1"; "$@"; } >"$tmp/out" 2>&1
 		st_summary >>"$tmp/out"
 		local rc=0
 		((ST_FAIL == 0)) || rc=1
@@ -48,11 +48,54 @@ expect_fail() {
 		sed 's/^/# /' "$tmp/out"
 	fi
 }
-# expect_named WHAT ERE: the last output names the cause, in a failed
-# result or the diagnostics right after one.
+# group_doc GROUP: GROUP's nested document in the last output, its
+# indentation gone.
+group_doc() {
+	awk -v g="$1" '$0 == "    # Subtest: " g { on = 1; next }
+		on && !/^    / { exit }
+		on { print substr($0, 5) }' "$tmp/out"
+}
+# expect_named WHAT ERE [GROUP]: the last output names the cause, in a
+# failed result or the diagnostics right after one; with GROUP, a line
+# of GROUP's nested document does.
 expect_named() {
-	if grep -qE "$2" "$tmp/out"; then ok "$1: the output names it ('$2')"
-	else not_ok "$1: the output names it ('$2')"; sed 's/^/# /' "$tmp/out"; fi
+	local text
+	if (($# > 2)); then text=$(group_doc "$3"); else text=$(cat "$tmp/out"); fi
+	if grep -qE "$2" <<<"$text"; then ok "$1: the output names it ('$2'${3:+ in $3})"
+	else not_ok "$1: the output names it ('$2'${3:+ in $3})"; sed 's/^/# /' "$tmp/out"; fi
+}
+# ktap_nested WHAT: the last output is one KTAP document of nested groups,
+# as CI and the kernel's KTAP readers take it: the version line first;
+# each top-level result ends the nested document of the group it names,
+# not ok if and only if a result in it failed; no group twice; the plan
+# counts the groups; and the leaves, by verdict, as strunner/ktap.py
+# reads them (a nested plan its results miss is one more failure there),
+# are the summary line's counts.
+ktap_nested() {
+	local leaves top want=none
+	leaves=$(st_py strunner.ktap "$tmp/out" | awk -F $'\x1f' '
+		$1 == "R" { c[$2]++ }
+		$1 == "P" { p = $2 " " $3 }
+		END { printf "%d %d %d|%s", c["pass"], c["fail"], c["skip"], p }')
+	top=$(awk '
+		/^    # Subtest: / { name = substr($0, 16); fails = 0; inside = 1; if (seen[name]++) bad++; next }
+		/^    not ok / { fails++ }
+		/^(not )?ok [0-9]+ - / {
+			v = /^not ok/; t = $0
+			sub(/^(not )?ok [0-9]+ - /, "", t); sub(/ # SKIP .*$/, "", t)
+			if (!inside || t != name || v != (fails > 0)) bad++
+			inside = 0; groups++
+		}
+		END { printf "%d %d", groups, bad }' "$tmp/out")
+	if [[ $(tail -n1 "$tmp/out") =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed(,\ ([0-9]+)\ skipped)?$ ]]; then
+		want="${BASH_REMATCH[1]} ${BASH_REMATCH[2]} ${BASH_REMATCH[4]:-0}|${top% *} ${top% *}"
+	fi
+	if [[ $(head -n1 "$tmp/out") == "KTAP version 1" && $leaves == "$want" && ${top#* } == 0 ]]; then
+		ok "$1: KTAP of ${top% *} nested groups, their ${want%|*} (passed failed skipped) leaves the summary's"
+	else
+		not_ok "$1: KTAP of nested groups: leaves and plan '$leaves', want '$want'; groups, misfits: $top"
+		sed 's/^/# /' "$tmp/out"
+	fi
 }
 
 # --- jobs (replay) --------------------------------------------------------------
@@ -79,6 +122,18 @@ else
 fi
 job_file "# job-end 0"
 expect_fail "a kernel job that printed no result" 1 replay_job
+# a job's boots are groups of their own, each ended once with the job
+job_file "ok 1 - [fake-kernel] built" "ok 2 - [fake-kernel numa] booted" \
+	"not ok 3 - [fake-kernel] checked" "ok 4 - [fake-kernel numa] ran # SKIP no node" "# job-end 0"
+summary_of replay_job >/dev/null
+ktap_nested "a job of two groups"
+if grep -qxF 'not ok 1 - fake-kernel' "$tmp/out" && grep -qxF 'ok 2 - fake-kernel numa' "$tmp/out" &&
+	[[ $(group_doc fake-kernel | tr '\n' ';') == "1..2;ok 1 - built;not ok 2 - checked;" ]]; then
+	ok "a job of two groups: each its own document and numbering, the failed one not ok"
+else
+	not_ok "a job of two groups: each its own document and numbering, the failed one not ok"
+	sed 's/^/# /' "$tmp/out"
+fi
 # the job wrapper itself, around a function that dies halfway
 dying() { st_result pass fake-kernel "built"; st_die "image download failed"; }
 (run_job dying) >"$tmp/job" 2>&1
@@ -265,7 +320,8 @@ fi
 FAKE_TAP='KTAP version 1\n1..3\n# plan: load_unload enabled whole_run\nok 1 - load\nok 2 - enabled\nok 3 - whole run\n' FAKE_END=0
 expect_fail "a misspelt unit name (st_only=load_unload,hang_gaurd,enabled), the guest green" 2 \
 	guest tests st_only=load_unload,hang_gaurd,enabled
-expect_named "a misspelt unit name" '^not ok .*unknown: hang_gaurd'
+expect_named "a misspelt unit name" '^not ok .*unknown: hang_gaurd' fake-guest
+ktap_nested "a misspelt unit name"
 FAKE_TAP='KTAP version 1\n1..2\n# plan: load_unload whole_run\nok 1 - load\nok 2 - whole run\n'
 expect_fail "a guest whose plan lost a unit the host expects" 1 guest tests st_only=load_unload,enabled
 expect_named "a guest whose plan lost a unit" 'host: +load_unload enabled whole_run'
@@ -278,7 +334,7 @@ fi
 # --- after the last result: the console, qemu's status ---------------------------
 FAKE_CONSOLE='st-guest: running tests on 6.12\nst-guest: done (rc 0)\n[   80.1] Oops: general protection fault, probably for non-canonical address\n[   80.2] Call Trace:\n'
 expect_fail "an oops on the console after the guest's last result (at poweroff)" 1 guest tests st_only=load_unload
-expect_named "an oops after the last result" "^not ok .*after the guest's last result: Oops"
+expect_named "an oops after the last result" "^not ok .*after the guest's last result: Oops" fake-guest
 FAKE_CONSOLE='st-guest: done (rc 0)\n[   80.1] reboot: Power down\n'
 if [[ $(summary_of guest tests st_only=load_unload) == "4 passed, 0 failed|0" ]]; then
 	ok "a clean poweroff: the console check passes"
@@ -287,7 +343,7 @@ else
 fi
 FAKE_END=3
 expect_fail "qemu exiting 3 after the guest's full plan" 1 guest tests st_only=load_unload
-expect_named "qemu exiting 3 after the full plan" '^not ok .*qemu exited 0 .*\(it exited 3\)'
+expect_named "qemu exiting 3 after the full plan" '^not ok .*qemu exited 0 .*\(it exited 3\)' fake-guest
 FAKE_END=0 FAKE_CONSOLE=
 
 # --- every producer's exit status: the bench's unit tests -----------------------------
@@ -307,7 +363,7 @@ class Fake(unittest.TestCase):
 PY
 bench_unit() { BENCH_UNIT_DIR=$tmp/py st_bench_unit; }
 expect_fail "a failed subTest in the bench's unit tests" 1 bench_unit
-expect_named "a failed subTest" "^not ok .*test_cases \(subTest failed: \(case='two'\)\)"
+expect_named "a failed subTest" "^not ok .*test_cases \(subTest failed: \(case='two'\)\)" bench-unit
 cat >"$tmp/py/test_fake.py" <<'PY'
 import atexit
 import os
@@ -321,7 +377,7 @@ class Fake(unittest.TestCase):
         pass
 PY
 expect_fail "the bench's unit tests exiting 3 with every test ok" 1 bench_unit
-expect_named "the bench's unit tests exiting 3" '^not ok .*exited 3'
+expect_named "the bench's unit tests exiting 3" '^not ok .*exited 3' bench-unit
 
 # --- one deadline: the machine's factor, the budget's decision -------------------------
 factor_of() {
@@ -351,6 +407,7 @@ cat >"$tmp/minirun.sh" <<'MINIRUN'
 . "$1"
 ST_BUILD=$2 ST_RUN=$2/run ST_STOP_GRACE=10
 st_run_init
+echo "KTAP version 1"
 trap 'st_on_signal SIGTERM' TERM
 STARTED=()
 fake_kernel() {
@@ -408,11 +465,12 @@ else
 	not_ok "a run killed by SIGTERM: its summary line, red, status 1, within a minute"; sed 's/^/# /' "$tmp/out"
 fi
 echo "# killed: '$last', status $rc, in $secs s"
-expect_named "a run killed by SIGTERM: the guest's result so far" '^ok [0-9]+ - \[k1\] first$'
-expect_named "a run killed by SIGTERM: the guest stopped" '^not ok [0-9]+ - \[k1\] guest ran to its end \(stopped with the run\)'
+expect_named "a run killed by SIGTERM: the guest's result so far" '^ok [0-9]+ - first$' k1
+expect_named "a run killed by SIGTERM: the guest stopped" '^not ok [0-9]+ - guest ran to its end \(stopped with the run\)' k1
 expect_named "a run killed by SIGTERM: the cause" 'SIGTERM \(make check was killed\)'
-expect_named "a run killed by SIGTERM: what did not run" '^not ok [0-9]+ - \[k2\] build and boots: not run$'
-expect_named "a run killed by SIGTERM: k1's second boot did not run" '^not ok [0-9]+ - \[k1\] a second boot: not run$'
+expect_named "a run killed by SIGTERM: what did not run" '^not ok [0-9]+ - build and boots: not run$' k2
+expect_named "a run killed by SIGTERM: k1's second boot did not run" '^not ok [0-9]+ - a second boot: not run$' k1
+ktap_nested "a run killed by SIGTERM"
 # the deadline: 30 s budget, 20 of them to sum up: the guest is stopped
 # 10 s in, the run ends inside its 30 s
 read -r rc secs < <(minirun 30)
@@ -424,7 +482,8 @@ else
 fi
 echo "# deadline: '$last', status $rc, in $secs s"
 expect_named "a run that meets its deadline: the cause" "the run's deadline"
-expect_named "a run that meets its deadline: what did not run" '^not ok [0-9]+ - \[k2\] build and boots: not run$'
+expect_named "a run that meets its deadline: what did not run" '^not ok [0-9]+ - build and boots: not run$' k2
+ktap_nested "a run that meets its deadline"
 
 # --- every workload's timeout inside the silence watchdog --------------------------------
 # a workload that outlives ST_GUEST_SILENCE (600 s) makes the host call
