@@ -1359,6 +1359,38 @@ def write_all(out, data, draw_plots=True, log=print, made_by_file=False):
     return view
 
 
+def summary_lines(view):
+    """The short summary a run ends with: the headline family's verdict,
+    what it could have detected, the failures, the drift."""
+    s = view.get("summary") or {}
+    fam = s.get("family") or {}
+    marked = [(k, c) for k, c in sorted(fam.items()) if c.get("significant")]
+    d = s.get("detectable") or {}
+    out = ["%d runs; %s; %d marked; smallest detectable change %s (median of the family)" % (
+        len([r for r in view.get("runs", []) if not r.get("warmup") and not r.get("calibration")]),
+        s.get("correction", "no headline comparison"), len(marked), fmt_pct_abs(d.get("median")))]
+    for k, c in marked:
+        w, m, a, b = k.split("|")
+        out.append("  %s %s: %s vs %s %s" % (w, m, a, b, change(c)))
+    f = s.get("failures") or {}
+    if f.get("any") or f.get("failed_calibrations"):
+        out.append("failures: %d runs failed, %d figures missing, %d invalid, %d calibrations failed" % (
+            f.get("failed_runs", 0), f.get("missing_figures", 0), f.get("invalid_figures", 0),
+            f.get("failed_calibrations", 0)))
+    hot = sorted(w for w, x in (s.get("drift") or {}).items() if x.get("significant"))
+    if hot:
+        out.append("drift over the run order in %s (taken out by the paired model)" % ", ".join(hot))
+    if s.get("aa"):
+        out.append("A/A check: " + aa_verdict(s["aa"]).replace("**", ""))
+    return out
+
+
+def failed(view):
+    """Whether any run failed or lacks a figure: the exit status says so."""
+    f = (view.get("summary") or {}).get("failures") or {}
+    return bool(f.get("any") or f.get("failed_calibrations"))
+
+
 def finite(o):
     """JSON has no infinity: a t statistic of a spread-less sample becomes
     null (its p-value says the rest)."""

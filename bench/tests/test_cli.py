@@ -17,7 +17,7 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 
-from stbench import check, cli, compare, plan, report  # noqa: E402
+from stbench import check, cli, compare, plan, report, runner  # noqa: E402
 from stbench.util import fmt_duration  # noqa: E402
 from stbench.workloads import CmdWorkload, WorkloadError  # noqa: E402
 
@@ -62,6 +62,18 @@ class TestArgs(unittest.TestCase):
             p = bench(*argv)
             self.assertEqual(p.returncode, 0)
             self.assertRegex(p.stdout, r"^sched-tune-bench \d+\.\d+")
+
+    def test_run_options_defaults_are_the_parsers(self):
+        """The runner's RunOptions() and `run` without options: one run."""
+        got = cli.run_options(self.parse())
+        got.command = ""
+        self.assertEqual(got, runner.RunOptions())
+
+    def test_runner_needs_no_cli(self):
+        code = ("import sys; sys.path.insert(0, %r); from stbench import runner; "
+                "print('stbench.cli' in sys.modules)" % os.path.join(HERE, ".."))
+        out = subprocess.run([sys.executable, "-c", code], stdout=subprocess.PIPE, universal_newlines=True).stdout
+        self.assertEqual(out.strip(), "False")
 
 
 class TestOrder(unittest.TestCase):
@@ -228,7 +240,7 @@ class TestCmd(unittest.TestCase):
             ["run", "-c", "unloaded,stock,seed", "-n", "4", "--seed", "5", "--cmd", "sh " + script,
              "--metric", r"time: ([0-9.]+)", "--metric-name", "time_s", "--unit", "s", "-q",
              "-o", os.path.join(self.dir, "out")])
-        b = cli.Bench(opts)
+        b = runner.Bench(cli.run_options(opts))
         b.module = FakeModule(state)
         b.counters = FakeCounters()
         b.sleep = lambda s: None
@@ -478,7 +490,7 @@ class TestRunFailures(unittest.TestCase):
             ["run", "-c", "stock,seed", "-n", "3", "--seed", "5", "--cmd", "sh " + script,
              "--metric", r"time: ([0-9.]+)", "--metric-name", "time_s", "-q",
              "-o", os.path.join(self.dir, "out")] + list(argv))
-        b = cli.Bench(opts)
+        b = runner.Bench(cli.run_options(opts))
         b.module = FakeModule(state)
         b.counters = FakeCounters()
         b.sleep = lambda s: None
@@ -509,18 +521,18 @@ class TestRunFailures(unittest.TestCase):
         def run(self_):
             wls = self_.make_workloads(8, 1 << 20)
             self_.execute({"topology": {}, "hypervisor": {}}, configs, sweeps, wls, [], configs[0])
-        orig_run, orig_init = cli.Bench.run, cli.Bench.__init__
+        orig_run, orig_init = runner.Bench.run, runner.Bench.__init__
 
         def init(self_, opts):
             orig_init(self_, opts)
             self_.module, self_.counters, self_.sleep, self_.out = b.module, b.counters, b.sleep, b.opts.out
-        cli.Bench.run, cli.Bench.__init__ = run, init
+        runner.Bench.run, runner.Bench.__init__ = run, init
         err = io.StringIO()
         try:
             with contextlib.redirect_stderr(err):
-                rc = cli.cmd_run(b.opts)
+                rc = runner.run(b.opts)
         finally:
-            cli.Bench.run, cli.Bench.__init__ = orig_run, orig_init
+            runner.Bench.run, runner.Bench.__init__ = orig_run, orig_init
         self.assertEqual(rc, 1, err.getvalue())
         with open(os.path.join(b.opts.out, "summary.json")) as f:
             fl = json.load(f)["summary"]["failures"]
@@ -547,7 +559,7 @@ class TestRunFailures(unittest.TestCase):
         self.assertTrue(all(r["ok"] for r in good))
         view = report.prepare(b.data)
         self.assertEqual(view["summary"]["failures"]["failed_calibrations"], 1)
-        self.assertTrue(cli.failed(view))
+        self.assertTrue(report.failed(view))
 
 
 if __name__ == "__main__":

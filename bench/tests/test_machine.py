@@ -17,7 +17,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, ".."))
 
-from stbench import cli, machine, plan, report  # noqa: E402
+from stbench import cli, machine, plan, report, runner  # noqa: E402
 from stbench.module import BenchError  # noqa: E402
 from stbench.workloads import Interrupted  # noqa: E402
 
@@ -249,18 +249,18 @@ def run_opts(*argv):
 
 @contextlib.contextmanager
 def at_root(root):
-    old = cli.Bench.root
-    cli.Bench.root = root
+    old = runner.Bench.root
+    runner.Bench.root = root
     try:
         yield
     finally:
-        cli.Bench.root = old
+        runner.Bench.root = old
 
 
 class TestRequire(Tree):
     def test_numa_fast_scan_under_lockdown(self):
         fake_machine(self.root, lockdown="integrity")
-        b = cli.Bench(run_opts("--numa-fast-scan"))
+        b = runner.Bench(cli.run_options(run_opts("--numa-fast-scan")))
         with at_root(self.root), self.assertRaises(BenchError) as e:
             b.require(machine.facts(self.root))
         msg = str(e.exception)
@@ -269,7 +269,7 @@ class TestRequire(Tree):
         self.assertNotIn("\n", msg)
         # without the option, lockdown is no error; with debugfs writable neither
         with at_root(self.root):
-            cli.Bench(run_opts()).require(machine.facts(self.root))
+            runner.Bench(cli.run_options(run_opts())).require(machine.facts(self.root))
         fake_machine(self.root, lockdown="none")
         with at_root(self.root):
             b.require(machine.facts(self.root))
@@ -290,16 +290,16 @@ class TestRequire(Tree):
         opts.quiet = quiet
         err = io.StringIO()
         real = os.geteuid
-        cli.os.geteuid = lambda: 0
+        runner.os.geteuid = lambda: 0
         applied = []
-        orig = cli.Module.take_snapshot
-        cli.Module.take_snapshot = lambda self: applied.append("snapshot")
+        orig = runner.Module.take_snapshot
+        runner.Module.take_snapshot = lambda self: applied.append("snapshot")
         try:
             with at_root(self.root), contextlib.redirect_stderr(err):
                 rc = cli.cmd_run(opts)
         finally:
-            cli.os.geteuid = real
-            cli.Module.take_snapshot = orig
+            runner.os.geteuid = real
+            runner.Module.take_snapshot = orig
         self.assertEqual(rc, 1)
         lines = [x for x in err.getvalue().splitlines() if x.strip()]
         self.assertEqual(len(lines), 1, lines)
@@ -309,7 +309,7 @@ class TestRequire(Tree):
         self.assertEqual(applied, [])
 
     def test_governor_needs_cpufreq(self):
-        b = cli.Bench(run_opts("--performance-governor"))
+        b = runner.Bench(cli.run_options(run_opts("--performance-governor")))
         with at_root(self.root), self.assertRaises(BenchError) as e:
             b.require(machine.facts(self.root))
         self.assertIn("no cpufreq", str(e.exception))
@@ -339,7 +339,7 @@ class TestGovernor(Tree):
 
     def test_set_and_restore(self):
         fake_machine(self.root, governors=self.GOV)
-        b = cli.Bench(run_opts("--performance-governor"))
+        b = runner.Bench(cli.run_options(run_opts("--performance-governor")))
         with at_root(self.root):
             rec = b.set_performance_governor()
         self.assertEqual(self.govs(), ["performance"] * 4)
@@ -357,13 +357,13 @@ class TestGovernor(Tree):
             self_.set_performance_governor()
             seen.append([get(self_.root, CPU + "/cpu%d/cpufreq/scaling_governor" % c) for c in range(4)])
             raise Interrupted(2)
-        orig = cli.Bench.run
-        cli.Bench.run = run
+        orig = runner.Bench.run
+        runner.Bench.run = run
         try:
             with at_root(self.root), contextlib.redirect_stderr(io.StringIO()):
                 rc = cli.cmd_run(run_opts("--performance-governor"))
         finally:
-            cli.Bench.run = orig
+            runner.Bench.run = orig
         self.assertEqual(rc, 130)
         self.assertEqual(seen, [["performance"] * 4])
         self.assertEqual(self.govs(), list(self.GOV))
@@ -374,13 +374,13 @@ class TestGovernor(Tree):
         def run(self_):
             self_.set_performance_governor()
             raise BenchError("a workload broke")
-        orig = cli.Bench.run
-        cli.Bench.run = run
+        orig = runner.Bench.run
+        runner.Bench.run = run
         try:
             with at_root(self.root), contextlib.redirect_stderr(io.StringIO()):
                 rc = cli.cmd_run(run_opts("--performance-governor"))
         finally:
-            cli.Bench.run = orig
+            runner.Bench.run = orig
         self.assertEqual(rc, 1)
         self.assertEqual(self.govs(), list(self.GOV))
 
@@ -401,7 +401,7 @@ class TestUntilWidth(Tree):
         opts = cli.parser().parse_args(
             ["run", "-c", "unloaded,stock,seed", "--seed", "7", "--cmd", "sh " + script,
              "--metric", r"time: ([0-9.]+)", "--metric-name", "time_s", "-q", "-o", out] + list(argv))
-        b = cli.Bench(opts)
+        b = runner.Bench(cli.run_options(opts))
         b.root = self.root
         if clock:
             b.clock = clock

@@ -183,14 +183,14 @@ class TestPairedModel(unittest.TestCase):
         self.assertIn("the noise model does not hold", report.markdown(view, {}))
 
     def test_aa_option_adds_the_copy(self):
-        from stbench import cli
+        from stbench import cli, runner
         opts = cli.parser().parse_args(["run", "-c", "stock,seed", "--aa"])
-        configs, _ = cli.Bench(opts).build_configs()
+        configs, _ = runner.Bench(cli.run_options(opts)).build_configs()
         aa = configs[-1]
         self.assertEqual((aa.name, aa.kind), ("stock-aa", "aa"))
         self.assertEqual(aa.knobs, configs[0].knobs)
         opts = cli.parser().parse_args(["run", "-c", "unloaded,stock", "--baseline", "unloaded", "--aa"])
-        aa = cli.Bench(opts).build_configs()[0][-1]
+        aa = runner.Bench(cli.run_options(opts)).build_configs()[0][-1]
         self.assertTrue(aa.unloaded)
 
 
