@@ -14,7 +14,7 @@ import sys
 from . import __version__
 from . import module as modmod
 from . import plan as planmod
-from . import machine, report, runner, sysinfo
+from . import machine, markdown, report, runner, sysinfo
 from .module import BenchError, Module
 from .runner import Bench
 from .util import Log, fmt_duration, read
@@ -338,13 +338,13 @@ def cmd_report(opts):
     data = load_results(opts.dir)
     out = opts.out or opts.dir
     try:
-        view = report.write_all(out, data, draw_plots=not opts.no_plots, log=Log())
+        view = markdown.write_all(out, data, draw_plots=not opts.no_plots, log=Log())
     except Exception as e:  # noqa: BLE001 - a report bug must not end in a traceback
         raise BenchError("cannot write the report from %s: %s: %s (a bug: please report it with "
                          "results.json)" % (os.path.join(opts.dir, "results.json"), type(e).__name__, e))
     for n in view.get("notes", []):
         sys.stderr.write("sched-tune-bench: note: %s\n" % n)
-    for line in report.summary_lines(view):
+    for line in markdown.summary_lines(view):
         sys.stderr.write("sched-tune-bench: %s\n" % line)
     print(os.path.join(out, "report.md"))
     return 1 if report.failed(view) else 0

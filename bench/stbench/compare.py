@@ -29,6 +29,7 @@ import os
 import re
 
 from . import report, stats
+from .markdown import esc, est_label, mark
 from .util import fmt_num
 from .workloads import work_of
 
@@ -218,18 +219,18 @@ def _cell_md(c, first):
         return "%s%s (other -l: per-loop row)" % (est, cv)
     if first or c["change"] is None:
         return est + cv
-    return "%s%s %s" % (est, cv, report.mark(c["change"]))
+    return "%s%s %s" % (est, cv, mark(c["change"]))
 
 
 def markdown(res):
     L = ["# sched-tune-bench compare", ""]
-    L += ["| | " + " | ".join(report.esc(c["label"]) for c in res["columns"]) + " |",
+    L += ["| | " + " | ".join(esc(c["label"]) for c in res["columns"]) + " |",
           "|---|" + "---|" * len(res["columns"])]
     for key, name in (("dir", "results"), ("kernel", "kernel"), ("hostname", "host"),
                       ("cpu_model", "CPU"), ("cpus_online", "CPUs"), ("hypervisor", "hypervisor / emulator"),
                       ("module", "sched_tune"), ("started", "started"), ("state", "state"),
                       ("reps", "rounds"), ("seed", "order seed")):
-        L.append("| %s | %s |" % (name, " | ".join(report.esc(c.get(key) if c.get(key) is not None else "n/a")
+        L.append("| %s | %s |" % (name, " | ".join(esc(c.get(key) if c.get(key) is not None else "n/a")
                                                     for c in res["columns"])))
     L += ["", "Each cell: the estimator (the geometric mean for times, latencies and rates; the mean for "
           "counts) and CoeffVar; from the second column on, the change against the first column (two "
@@ -247,8 +248,8 @@ def markdown(res):
         L += ["", "## Work that differs", "",
               "| workload | column | its work | the first column's | compared |", "|---|---|---|---|---|"]
         for r in res["refused"]:
-            L.append("| %s | %s | `%s` | `%s` | %s |" % (r["workload"], report.esc(r["column"]), report.esc(r["work"]),
-                                                       report.esc(r["baseline_work"]), r["what"]))
+            L.append("| %s | %s | `%s` | `%s` | %s |" % (r["workload"], esc(r["column"]), esc(r["work"]),
+                                                       esc(r["baseline_work"]), r["what"]))
     cur = None
     for row in res["rows"]:
         if (row["workload"], row["metric"]) != cur:
@@ -256,8 +257,8 @@ def markdown(res):
             d = {"lower": ", lower is better", "higher": ", higher is better"}.get(row["better"], "")
             L += ["", "### %s: %s (%s%s), %s, %s" % (
                 row["workload"], row["metric"], row["unit"], d,
-                report.est_label(row["estimator"]), row["family"]), "",
-                "| config | " + " | ".join(report.esc(c["label"]) for c in res["columns"]) + " |",
+                est_label(row["estimator"]), row["family"]), "",
+                "| config | " + " | ".join(esc(c["label"]) for c in res["columns"]) + " |",
                 "|---|" + "---|" * len(res["columns"])]
         L.append("| `%s` | %s |" % (row["config"], " | ".join(
             _cell_md(c, j == 0) for j, c in enumerate(row["cells"]))))

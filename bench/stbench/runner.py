@@ -15,7 +15,7 @@ import time
 from . import __version__
 from . import module as modmod
 from . import plan as planmod
-from . import machine, report, sysinfo
+from . import machine, markdown, report, sysinfo
 from .counters import Counters
 from .module import BenchError, Module
 from .util import Log, cpulist_parse, fmt_duration, fmt_num, read
@@ -636,8 +636,8 @@ def run(opts):
                                       "knobs": b.module.read_knobs() if Module.loaded() else {}}
             b.save()
             try:
-                view = report.write_all(b.out, b.data, draw_plots=not opts.no_plots, log=b.log, made_by_file=True)
-                for line in report.summary_lines(view):
+                view = markdown.write_all(b.out, b.data, draw_plots=not opts.no_plots, log=b.log, made_by_file=True)
+                for line in markdown.summary_lines(view):
                     b.log(line)
                 if report.failed(view) and not rc:
                     rc = 1

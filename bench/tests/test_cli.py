@@ -17,7 +17,7 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 
-from stbench import check, cli, compare, plan, report, runner  # noqa: E402
+from stbench import check, cli, compare, markdown, plan, report, runner  # noqa: E402
 from stbench.util import fmt_duration  # noqa: E402
 from stbench.workloads import CmdWorkload, WorkloadError  # noqa: E402
 
@@ -274,7 +274,7 @@ class TestCmd(unittest.TestCase):
         with open(os.path.join(b.out, "results.json"), "rb") as f:
             raw = f.read()
         self.assertNotIn(b'"summary"', raw)
-        view = report.write_all(b.out, data, draw_plots=False, log=lambda m: None)
+        view = markdown.write_all(b.out, data, draw_plots=False, log=lambda m: None)
         with open(os.path.join(b.out, "results.json"), "rb") as f:
             self.assertEqual(f.read(), raw)
         self.assertNotIn("summary", data)

@@ -15,7 +15,7 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 
-from stbench import report, stats  # noqa: E402
+from stbench import markdown, report, stats  # noqa: E402
 
 SRC = os.path.join(HERE, "fixtures", "compare")
 GOLD = os.path.join(HERE, "fixtures", "report")
@@ -98,7 +98,7 @@ class StdlibStats:
 
 
 def text(view, files):
-    return report.markdown(view, files)
+    return markdown.report_md(view, files)
 
 
 class TestGolden(unittest.TestCase):

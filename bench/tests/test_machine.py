@@ -17,7 +17,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, ".."))
 
-from stbench import cli, machine, plan, report, runner  # noqa: E402
+from stbench import cli, machine, markdown, plan, report, runner  # noqa: E402
 from stbench.module import BenchError  # noqa: E402
 from stbench.workloads import Interrupted  # noqa: E402
 
@@ -423,7 +423,7 @@ class TestUntilWidth(Tree):
         b.execute(stamp, configs, sweeps, wls, [], base)
         b.data["finished"] = "now"
         b.save()
-        self.view = report.write_all(out, b.data, draw_plots=False, log=lambda m: None, made_by_file=True)
+        self.view = markdown.write_all(out, b.data, draw_plots=False, log=lambda m: None, made_by_file=True)
         with open(os.path.join(out, "report.md")) as f:
             md = f.read()
         with open(os.path.join(out, "made-by.txt")) as f:
@@ -552,9 +552,9 @@ class TestUntilWidth(Tree):
 
     def test_old_results_have_no_machine_rows(self):
         data = {"stamp": {"kernel": "x"}, "runs": [], "configs": [], "workloads": []}
-        txt = report.made_by(data)
+        txt = markdown.made_by(data)
         self.assertIn("machine state: n/a (not recorded", txt)
-        self.assertEqual(report.machine_notes(data), [])
+        self.assertEqual(markdown.machine_notes(data), [])
 
 
 if __name__ == "__main__":

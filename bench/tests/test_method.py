@@ -19,7 +19,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, ".."))
 
-from stbench import compare, model, plan, report, stats  # noqa: E402
+from stbench import compare, markdown, model, plan, report, stats  # noqa: E402
 from test_report import synthetic  # noqa: E402
 
 BENCH = os.path.join(HERE, "..", "sched-tune-bench")
@@ -131,7 +131,7 @@ class TestPairedModel(unittest.TestCase):
         # times fall by about 30 % from the first run to the last: -23 % of the start
         self.assertLess(dr["change"], -15)
         self.assertTrue(dr["ci"][0] < dr["change"] < dr["ci"][1])
-        md = report.markdown(view, {})
+        md = markdown.report_md(view, {})
         self.assertIn("### Drift over the run order", md)
         self.assertIn("| hackbench-g1 | time_s |", md)
         self.assertIn("**drift**", md)
@@ -139,7 +139,7 @@ class TestPairedModel(unittest.TestCase):
         # a steady machine: no drift found
         view = report.prepare(drifting(11, drift=0.0))
         self.assertFalse(view["summary"]["drift"]["hackbench-g1"]["significant"])
-        self.assertIn("none found in 1 workloads", report.markdown(view, {}))
+        self.assertIn("none found in 1 workloads", markdown.report_md(view, {}))
 
     def test_same_order_every_round(self):
         """Benches before seeded orders ran every round in one order: the
@@ -170,7 +170,7 @@ class TestPairedModel(unittest.TestCase):
         self.assertLess(off, 0.15 * n, off)
         self.assertLess(marks, 0.15 * n, marks)
         view = report.prepare(drifting(3, effect=1.0, configs=configs, aa=True))
-        md = report.markdown(view, {})
+        md = markdown.report_md(view, {})
         self.assertIn("### A/A check", md)
         self.assertIn("**A/A check** (`stock-aa` against `stock`)", md)
         # an A/A pair that differs: the noise model does not hold
@@ -180,7 +180,7 @@ class TestPairedModel(unittest.TestCase):
                 r["figures"]["time_s"] *= 1.3
         view = report.prepare(data)
         self.assertFalse(view["summary"]["aa"]["ok"])
-        self.assertIn("the noise model does not hold", report.markdown(view, {}))
+        self.assertIn("the noise model does not hold", markdown.report_md(view, {}))
 
     def test_aa_option_adds_the_copy(self):
         from stbench import cli, runner
@@ -214,7 +214,7 @@ class TestIntervals(unittest.TestCase):
                 seen.add(c["significant"])
             self.assertAlmostEqual(sm["level"], 1 - max(sm["marked"], 1) * 0.05 / sm["family_size"])
         self.assertEqual(seen, {True, False})
-        md = report.markdown(report.prepare(drifting(1)), {})
+        md = markdown.report_md(report.prepare(drifting(1)), {})
         self.assertIn("false-coverage-adjusted level of Benjamini and Yekutieli", md)
 
     def test_ratio_interval_and_detectable_change(self):
@@ -226,12 +226,12 @@ class TestIntervals(unittest.TestCase):
         k = stats.t_ppf(0.975, 4) + stats.t_ppf(0.8, 4)
         self.assertAlmostEqual(ch["mde_pct"], (math.exp(k * 0.4) - 1) * 100)
         self.assertAlmostEqual(ch["mde_down_pct"], (1 - math.exp(-k * 0.4)) * 100)
-        self.assertEqual(report.fmt_mde({"scale": "log", "mde_pct": 23.0, "mde_down_pct": 18.7}), "-18.7%/+23.0%")
-        self.assertEqual(report.fmt_mde({"scale": "linear", "mde_pct": 12.0, "mde_down_pct": 12.0}), "±12.0%")
+        self.assertEqual(markdown.fmt_mde({"scale": "log", "mde_pct": 23.0, "mde_down_pct": 18.7}), "-18.7%/+23.0%")
+        self.assertEqual(markdown.fmt_mde({"scale": "linear", "mde_pct": 12.0, "mde_down_pct": 12.0}), "±12.0%")
         # two rounds of a noisy guest: huge, and still readable
-        self.assertEqual(report.fmt_mde({"scale": "log", "mde_pct": 1191973366.5, "mde_down_pct": 99.99}),
+        self.assertEqual(markdown.fmt_mde({"scale": "log", "mde_pct": 1191973366.5, "mde_down_pct": 99.99}),
                          "-100.0%/+1.19e+09%")
-        self.assertEqual(report.fmt_pct(123456.0), "+1.23e+05%")
+        self.assertEqual(markdown.fmt_pct(123456.0), "+1.23e+05%")
         # a throughput's detectable change is no longer the reciprocal's
         view = report.prepare(synthetic())
         thr = view["summary"]["cells"]["tbench"]["seed"]["vs_baseline"]["mb_per_s"]
@@ -240,7 +240,7 @@ class TestIntervals(unittest.TestCase):
 
     def test_headline_says_what_was_detectable(self):
         view = report.prepare(synthetic())
-        md = report.markdown(view, {})
+        md = markdown.report_md(view, {})
         d = view["summary"]["detectable"]
         self.assertTrue(d["median"] and d["min"] <= d["median"] <= d["max"])
         self.assertIn("This run could have shown changes of about %.1f%% or more" % d["median"], md)
@@ -259,7 +259,7 @@ class TestFailures(unittest.TestCase):
         ms = view["summary"]["cells"]["tbench"]["stock"]["metrics"]["mb_per_s"]
         self.assertEqual((ms["estimator"], ms["n"], ms["invalid"]), ("gmean", 3, 1))
         self.assertTrue(view["summary"]["failures"]["any"])
-        md = report.markdown(view, {})
+        md = markdown.report_md(view, {})
         self.assertIn("| `stock` | 3 (+1 invalid (<= 0)) |", md)
 
     def test_missing_figure_counted(self):
@@ -270,7 +270,7 @@ class TestFailures(unittest.TestCase):
         ms = view["summary"]["cells"]["wakelat"]["seed"]["metrics"]["p99_us"]
         self.assertEqual((ms["n"], ms["missing"]), (3, 1))
         self.assertEqual(view["summary"]["failures"]["missing_figures"], 1)
-        self.assertIn("3 (+1 missing)", report.markdown(view, {}))
+        self.assertIn("3 (+1 missing)", markdown.report_md(view, {}))
 
 
 class TestReportLeavesResults(unittest.TestCase):
@@ -321,7 +321,7 @@ class TestReportLeavesResults(unittest.TestCase):
         with open(os.path.join(self.dir, "results.json"), "rb") as f:
             raw = f.read()
         keep = copy.deepcopy(data)
-        view = report.write_all(self.dir, data, draw_plots=False, log=lambda m: None)
+        view = markdown.write_all(self.dir, data, draw_plots=False, log=lambda m: None)
         self.assertEqual(data, keep)
         self.assertIn("1 malformed runs ignored", view["notes"])
         with open(os.path.join(self.dir, "results.json"), "rb") as f:

@@ -17,7 +17,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, ".."))
 
-from stbench import check, plots, report  # noqa: E402
+from stbench import check, markdown, plots, report  # noqa: E402
 from test_report import synthetic, write_dir  # noqa: E402
 
 HAVE_MPL = plots._pyplot() is not None
@@ -196,7 +196,7 @@ class TestDraw(unittest.TestCase):
         # disk stay linked (they were dropped before)
         for kw in ({"draw_plots": False}, {"draw_plots": True}):
             with mock.patch.object(builtins, "__import__", _no_matplotlib):
-                again = report.write_all(self.dir, data, log=lambda m: None, **kw)
+                again = markdown.write_all(self.dir, data, log=lambda m: None, **kw)
             self.assertEqual(again["plots"], view["plots"])
             with open(os.path.join(self.dir, "report.md")) as f:
                 md = f.read()

@@ -15,7 +15,7 @@ import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from stbench import check, module, plan, plots, report  # noqa: E402
+from stbench import check, markdown, module, plan, plots, report  # noqa: E402
 from stbench.workloads import Hackbench, Numa, Pipe, Tbench, Wakelat  # noqa: E402
 
 CONFIGS = ["unloaded", "stock", "passthrough", "seed", "ratelimit", "cache_level", "numa_scan",
@@ -52,7 +52,7 @@ def write_dir(d, data, **kw):
     with open(os.path.join(d, "results.json"), "w") as f:
         json.dump(data, f)
     kw.setdefault("log", lambda m: None)
-    return report.write_all(d, data, **kw)
+    return markdown.write_all(d, data, **kw)
 
 
 def synthetic(seed=1, reps=4, order_seed=7):
@@ -137,16 +137,16 @@ class TestReport(unittest.TestCase):
         self.assertTrue(cmp["significant"])
         self.assertLessEqual(cmp["p_bh"], 0.05)
         self.assertTrue(cmp["ci_pct"][0] < cmp["pct"] < cmp["ci_pct"][1])
-        self.assertIn("\\*", report.mark(cmp))
+        self.assertIn("\\*", markdown.mark(cmp))
         noise = data["summary"]["cells"]["hackbench-g1"]["cache_level"]["vs_baseline"]["time_s"]
         self.assertFalse(noise["significant"])
-        self.assertTrue(report.mark(noise).startswith("("))
+        self.assertTrue(markdown.mark(noise).startswith("("))
         # the same 30 % on a figure outside the headline family: exploratory, no mark
         tb = data["summary"]["cells"]["tbench"]["seed"]["vs_baseline"]["max_latency_ms"]
         self.assertEqual(tb["family"], "exploratory")
         self.assertLess(tb["p"], 0.001)
         self.assertFalse(tb["significant"])
-        self.assertNotIn("\\*", report.mark(tb))
+        self.assertNotIn("\\*", markdown.mark(tb))
         # throughput: the geometric mean, a ratio like every time and rate
         thr = data["summary"]["cells"]["tbench"]["seed"]["vs_baseline"]["mb_per_s"]
         self.assertEqual(thr["estimator"], "gmean")

@@ -16,7 +16,7 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 
-from stbench import check, counters, module, report  # noqa: E402
+from stbench import check, counters, markdown, module, report  # noqa: E402
 from stbench.workloads import (CpuRate, Wakelat, WorkloadError, helper_binary,  # noqa: E402
                                parse_cpurate, parse_wakelat)
 
@@ -288,7 +288,7 @@ class TestPerfEvents(unittest.TestCase):
                                  tp_migrate_cross_llc=8 if r["config"] == "cache_level" else 4)
         data["stamp"]["counter_methods"] = {"tp_migrate_cross_llc": "sched:sched_migrate_task filtered"}
         view = report.prepare(data)
-        md = report.markdown(view, {})
+        md = markdown.report_md(view, {})
         self.assertIn("runq wait ms/s | idle % |", md)
         self.assertIn("cross-LLC migrations/s", md)
         cmp = view["summary"]["cells"]["pipe"]["cache_level"]["vs_baseline"]["rates.cross_llc_pct"]
@@ -453,7 +453,7 @@ class TestEevdfReport(unittest.TestCase):
         self.assertNotIn("stock", rows)  # its counters did not count
         # cpurate throughput is in the headline family, tested against stock
         self.assertIn("cpurate|units_per_s|eevdf-fixed12|stock", s["family"])
-        md = report.markdown(data, {})
+        md = markdown.report_md(data, {})
         self.assertIn("Seed 001: tick preemptions/s", md)
         self.assertIn("| `eevdf-fixed12` | 4 | 101.0 | ", md)
         self.assertIn("2.98x", md)
@@ -478,15 +478,15 @@ class TestEevdfReport(unittest.TestCase):
         data = self.ticks_times(3)  # 1806 ticks/s over 8 CPUs: 4.4 ms apart
         s = report.summarize(data)
         h = next(x for x in s["headline"] if x["key"] == "eevdf")
-        self.assertLess(h["tick_ms"], report.LATE_TICK_MS)
-        md = report.markdown(data, {})
+        self.assertLess(h["tick_ms"], markdown.LATE_TICK_MS)
+        md = markdown.report_md(data, {})
         self.assertIn("Ticks came 4.4 ms apart", md)
         self.assertNotIn("not measure the policy", md)
 
     def test_ticks_late_bound_the_cut(self):
         data = self.ticks_times(2)  # 1204 ticks/s over 8 CPUs: 6.6 ms apart
         report.summarize(data)
-        md = report.markdown(data, {})
+        md = markdown.report_md(data, {})
         self.assertIn("ticks came 6.6 ms apart", md)
         # 12 / 6.64: a 12 ms slice skips about one tick in two
         self.assertIn("at most about 1.8x here", md)
@@ -500,7 +500,7 @@ class TestEevdfReport(unittest.TestCase):
         self.assertEqual(h["items"], [])
         self.assertIn("eevdf slice policy unsupported on this kernel", h["missing"])
         self.assertEqual([r["config"] for r in h["per_config"]], ["eevdf-stock"])
-        md = report.markdown(data, {})
+        md = markdown.report_md(data, {})
         self.assertIn("tick_preempts per second of cpurate", md)
 
     def test_hardware_not_available_in_report(self):
@@ -515,7 +515,7 @@ class TestEevdfReport(unittest.TestCase):
             r["counters"]["tp_sched_wakeup"] = 40
             r["counters"]["tp_sched_migrate_task"] = 4
         report.summarize(data)
-        md = report.markdown(data, {})
+        md = markdown.report_md(data, {})
         self.assertIn("Not available here: cache-misses not available", md)
         self.assertIn("no hardware PMU here", md)
         self.assertIn("| config | sched_migrate_task/s | sched_wakeup/s |", md)
