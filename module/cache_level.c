@@ -60,9 +60,9 @@
 #include <linux/topology.h>
 
 #include "sched_tune.h"
-#include "wrapper/fhook.h"
-#include "wrapper/ksym.h"
-#include "wrapper/layout.h"
+#include "hook/fhook.h"
+#include "kernel/ksym.h"
+#include "kernel/layout.h"
 
 static int __percpu *st_cl_llc_size;
 static cpumask_var_t __percpu *st_cl_l2c_map;

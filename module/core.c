@@ -12,7 +12,7 @@
 #include <linux/slab.h>
 
 #include "sched_tune.h"
-#include "wrapper/fhook.h"
+#include "hook/fhook.h"
 
 struct st_config __rcu *st_config;
 static DEFINE_MUTEX(st_lock);

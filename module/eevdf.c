@@ -36,7 +36,7 @@
  * se->load on 6.12, se->h_load on 7.3: the ratio needs neither).  Only
  * running entities are touched: they are out of the tree, so the tree's
  * min_slice (7.3: and max_slice) augment stays right, and the kernel
- * puts them back with their new slice (wrapper/eevdf_tree.c: which
+ * puts them back with their new slice (kernel/eevdf_tree.c: which
  * tree).  A slice set by sched_setattr() (se->custom_slice) is never
  * changed.  The kernel itself resets a non-custom slice to
  * base_slice_ns at the entity's next request (update_deadline,
@@ -79,10 +79,10 @@
 #include <linux/version.h>
 
 #include "sched_tune.h"
-#include "wrapper/eevdf_tree.h"
-#include "wrapper/fhook.h"
-#include "wrapper/ksym.h"
-#include "wrapper/layout.h"
+#include "kernel/eevdf_tree.h"
+#include "hook/fhook.h"
+#include "kernel/ksym.h"
+#include "kernel/layout.h"
 
 struct rq;
 

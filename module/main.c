@@ -10,10 +10,10 @@
 #include <linux/string.h>
 
 #include "sched_tune.h"
-#include "wrapper/fhook.h"
-#include "wrapper/gate.h"
-#include "wrapper/ksym.h"
-#include "wrapper/layout.h"
+#include "hook/fhook.h"
+#include "kernel/gate.h"
+#include "kernel/ksym.h"
+#include "kernel/layout.h"
 
 /*
  * Parameters are kept as text and checked in init, against the same

@@ -45,9 +45,9 @@
 #include <linux/vmalloc.h>
 
 #include "sched_tune.h"
-#include "wrapper/fhook.h"
-#include "wrapper/ksym.h"
-#include "wrapper/layout.h"
+#include "hook/fhook.h"
+#include "kernel/ksym.h"
+#include "kernel/layout.h"
 
 #ifdef ST_HAVE_VMA_NUMAB_STATE
 

@@ -14,8 +14,8 @@
 #include <linux/sched.h>
 #include <linux/topology.h>
 
-#include "wrapper/ksym.h"
-#include "wrapper/layout.h"
+#include "kernel/ksym.h"
+#include "kernel/layout.h"
 
 struct st_feature;
 

@@ -28,7 +28,7 @@
 
 #include "sched_tune.h"
 #include "placement.h"
-#include "wrapper/layout.h"
+#include "kernel/layout.h"
 
 /* absent without CONFIG_ENERGY_MODEL, as ratelimit.c reads it */
 static const struct static_key *st_pb_energy;

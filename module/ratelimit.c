@@ -63,8 +63,8 @@
 #include "ratelimit.h"
 #include "sched_tune.h"
 #include "test_inject.h"
-#include "wrapper/ksym.h"
-#include "wrapper/layout.h"
+#include "kernel/ksym.h"
+#include "kernel/layout.h"
 
 /* struct st_rl_slot and its protocol: policy.h */
 struct st_rl_slot *st_rl_table;

@@ -11,7 +11,7 @@
 #include <linux/sched.h>
 
 #include "sched_tune.h"
-#include "wrapper/ksym.h"
+#include "kernel/ksym.h"
 
 #define ST_RL_TABLE_BITS 15
 

@@ -7,8 +7,8 @@
 #include <linux/rcupdate.h>
 
 #include "policy.h"
-#include "wrapper/gate.h"
-#include "wrapper/ksym.h"
+#include "kernel/gate.h"
+#include "kernel/ksym.h"
 
 /*
  * The whole configuration, replaced as one RCU-published copy so that a

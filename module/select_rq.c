@@ -20,9 +20,9 @@
 #include "sched_tune.h"
 #include "sync_short.h"
 #include "test_inject.h"
-#include "wrapper/fhook.h"
-#include "wrapper/ksym.h"
-#include "wrapper/layout.h"
+#include "hook/fhook.h"
+#include "kernel/ksym.h"
+#include "kernel/layout.h"
 
 static unsigned int st_wf_ttwu;
 

@@ -30,8 +30,8 @@
 
 #include "sched_tune.h"
 #include "sync_short.h"
-#include "wrapper/ksym.h"
-#include "wrapper/layout.h"
+#include "kernel/ksym.h"
+#include "kernel/layout.h"
 
 struct st_ss_slot *st_ss_table;
 const unsigned int *st_ss_migration_cost;

@@ -14,8 +14,8 @@
 
 #include "placement.h"
 #include "sched_tune.h"
-#include "wrapper/ksym.h"
-#include "wrapper/layout.h"
+#include "kernel/ksym.h"
+#include "kernel/layout.h"
 
 #define ST_SS_TABLE_BITS 14
 

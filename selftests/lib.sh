@@ -778,7 +778,7 @@ st_resolve_kver() {
 }
 
 # st_newer_kernels: for each series the support gate knows
-# (module/wrapper/gate_checked.h, its one table), the newest Debian 12 or
+# (module/kernel/gate_checked.h, its one table), the newest Debian 12 or
 # 13 kernel image in bookworm, trixie and their -backports and -security,
 # and a line for each one past the sublevels the gate checked:
 #   # kernel newer than the gate knows: 6.12 6.12.119-1 (checked up to 118)
@@ -787,7 +787,7 @@ st_resolve_kver() {
 # package lists of the chroots there are (the host's for Debian 12 when
 # its chroot is not made yet); updates nothing and never fails.
 st_newer_kernels() {
-	local table=${ST_SRC:-$ST_ROOT}/module/wrapper/gate_checked.h
+	local table=${ST_SRC:-$ST_ROOT}/module/kernel/gate_checked.h
 	local series l env pkgs re ver suite sub
 	local -A last=() best=() bestsub=()
 	while read -r series l; do
@@ -1517,21 +1517,21 @@ declare -A ST_CHECKPATCH_IGNORE=(
 	# the userspace unit tests build these too: uint64_t & co. are the
 	# typedefs that give them the kernel's u64 & co.
 	[module/policy.h]=PREFER_KERNEL_TYPES
-	[module/wrapper/btf.h]=PREFER_KERNEL_TYPES
+	[module/kernel/btf.h]=PREFER_KERNEL_TYPES
 	# ST_PARAM's and ST_FEATURE_HOOKS' arguments are identifiers (a
 	# parameter name, an array), so using them twice has no side effect
 	[module/main.c]=MACRO_ARG_REUSE
 	[module/sched_tune.h]=MACRO_ARG_REUSE
 	# st_kcall_bind's `name` is an identifier
-	[module/wrapper/ksym.h]=MACRO_ARG_REUSE
+	[module/kernel/ksym.h]=MACRO_ARG_REUSE
 	# an out-of-tree module must test LINUX_VERSION_CODE for the facts
 	# BTF does not carry (wake flags, the 6.12-only task_numa_work copy);
 	# KERNEL_VERSION() on the right reads as the constant on the left
-	[module/wrapper/layout.h]="LINUX_VERSION_CODE,CONSTANT_COMPARISON"
+	[module/kernel/layout.h]="LINUX_VERSION_CODE,CONSTANT_COMPARISON"
 	# the same for the module's text bounds (6.4), the direct-call API
 	# (6.6) and the BPF trampoline race that bars the ftrace_ops path
 	# before 6.12, which no symbol or BTF type can tell apart
-	[module/wrapper/fhook.c]="LINUX_VERSION_CODE,CONSTANT_COMPARISON"
+	[module/hook/fhook.c]="LINUX_VERSION_CODE,CONSTANT_COMPARISON"
 	# The test side's C is userspace (static guest helpers, unit tests,
 	# the bench's helpers, a BPF program); besides stdint's types
 	# everywhere there (st_checkpatch_ignore): userspace has no

@@ -144,7 +144,7 @@ pkg_contents() {
 	paths=$(pkg_paths "$deb")
 	bad=
 	for f in "$src/dkms.conf" "$src/Kbuild" "$src/Makefile" "$src/module/main.c" \
-		"$src/module/wrapper/ksym.c" ./usr/share/doc/sched-tune-dkms/README.md.gz \
+		"$src/module/kernel/ksym.c" ./usr/share/doc/sched-tune-dkms/README.md.gz \
 		./usr/share/doc/sched-tune-dkms/sysfs-kernel-sched_tune.gz \
 		./usr/share/doc/sched-tune-dkms/copyright \
 		./usr/share/doc/sched-tune-dkms/examples/sched_tune.conf; do

@@ -15,7 +15,7 @@
 ST_SUPPORT_FEATURES=(ratelimit cache_level numa_scan eevdf)
 
 st_support_file() { echo "${ST_SUPPORT_FILE:-${ST_SRC:-$ST_ROOT}/selftests/support-matrix}"; }
-st_support_gate() { echo "${ST_SUPPORT_GATE:-${ST_SRC:-$ST_ROOT}/module/wrapper/gate_checked.h}"; }
+st_support_gate() { echo "${ST_SUPPORT_GATE:-${ST_SRC:-$ST_ROOT}/module/kernel/gate_checked.h}"; }
 
 # st_support_in_range FEATURE VERSION: whether gate_checked.h has a range
 # of FEATURE holding VERSION (e.g. 6.12.117); 2 when it has no range at all.

@@ -139,7 +139,7 @@ guest_log "$tmp/119" unsupported unsupported unsupported unsupported
 ST_SUPPORT_FILE=$tmp/matrix expect "the same, asserted in its boot" "4 0" st_support_assert k 6.12.119+deb12-amd64 main "$tmp/119"
 sed 's/^kernel .*/kernel ratelimit numa_scan cache_level eevdf version/' "$real" >"$tmp/matrix"
 ST_SUPPORT_FILE=$tmp/matrix expect "columns in another order" "0 $rows" st_support_data_check
-sed 's/, *118)$/, 117)/' "$src/module/wrapper/gate_checked.h" >"$tmp/gate.h"
+sed 's/, *118)$/, 117)/' "$src/module/kernel/gate_checked.h" >"$tmp/gate.h"
 # Debian 12's and 13's builds of 6.12.118 both have a row
 n118=$(awk '$NF == "6.12.118"' "$real" | wc -l)
 ST_SUPPORT_GATE=$tmp/gate.h expect "a gate that checked 6.12 up to 117 only" "$((rows - n118)) $n118" st_support_data_check

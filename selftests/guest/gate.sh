@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=dash
-# The support gate (module/wrapper/gate.c, gate_checked.h), sourced by
+# The support gate (module/kernel/gate.c, gate_checked.h), sourced by
 # tests.sh after lib.sh and claims.sh: numa_scan stays out of
 # allow_unchecked, and the functions of a recorded build keep the sizes
 # gate_checked.h records (a Debian package rebuilt with local changes is

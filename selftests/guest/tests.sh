@@ -527,7 +527,7 @@ gate_config() {
 }
 
 # A stable sublevel or a vendor of a checked series outside what the copy
-# was compared with (module/wrapper/gate_checked.h): gate_simulate=
+# was compared with (module/kernel/gate_checked.h): gate_simulate=
 # <feature>=sublevel:999 makes the gate see 999, <feature>=vendor a kernel
 # not built by Debian.  The feature refuses, naming its checked range and
 # allow_unchecked; with allow_unchecked=1 it runs, marked unchecked in its

@@ -235,7 +235,7 @@ bpf_counts_ok() {
 
 # Before 6.12 the module has no ftrace_ops path: a BPF trampoline
 # attaching next to an ftrace_ops that changes the IP can kill ftrace
-# there (module/wrapper/fhook.c, st_fhook_ops_unsafe).
+# there (module/hook/fhook.c, st_fhook_ops_unsafe).
 ops_path() {
 	# shellcheck disable=SC2046 # major and minor as $1 and $2
 	set -- $(uname -r | tr '.-' '  ')

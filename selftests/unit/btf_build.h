@@ -2,7 +2,7 @@
 /*
  * Builds BTF blobs for the unit tests: a writer for hand-made types, and a
  * slice of a real vmlinux BTF (its first N types, names re-packed into a
- * string section of their own).  Include after wrapper/btf.c.
+ * string section of their own).  Include after kernel/btf.c.
  */
 #ifndef ST_UNIT_BTF_BUILD_H
 #define ST_UNIT_BTF_BUILD_H

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of module/wrapper/btf.c: hand-built BTF blobs with the
+ * Unit tests of module/kernel/btf.c: hand-built BTF blobs with the
  * shapes the module relies on (anonymous unions, bit fields of both
  * encodings, enums, prototypes), the malformed ones a reader must refuse
  * (cycles, overflowing sizes, bad headers) and structs of one name
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "ktap.h"
-#include "wrapper/btf.c"
+#include "kernel/btf.c"
 #include "btf_build.h"
 
 #define PLAN_SYNTH	21

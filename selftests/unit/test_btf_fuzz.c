@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Mutation test of module/wrapper/btf.c: thousands of blobs derived from
+ * Mutation test of module/kernel/btf.c: thousands of blobs derived from
  * a small valid synthetic blob and from a slice of the running kernel's
  * BTF (bit flips, truncations, header fields, type-id cycles, huge array
  * counts, kinds, names, strings), each read by every query the module
@@ -16,7 +16,7 @@
 #include <time.h>
 
 #include "ktap.h"
-#include "wrapper/btf.c"
+#include "kernel/btf.c"
 #include "btf_build.h"
 
 #define SEED		0x5eed5eedULL

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of module/wrapper/gate_range.c, compiled from the module's
+ * Unit tests of module/kernel/gate_range.c, compiled from the module's
  * own source and its table (gate_checked.h): which kernel a release and
  * version string name, and the gate's verdict and reason for each
  * feature: in range, above, below, another vendor, an unchecked series,
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "ktap.h"
-#include "../../module/wrapper/gate_range.c"
+#include "../../module/kernel/gate_range.c"
 
 #define V612 "#1 SMP PREEMPT_DYNAMIC Debian 6.12.95-1~bpo12+1 (2026-07-05)"
 #define V61 "#1 SMP PREEMPT_DYNAMIC Debian 6.1.192-1 (2026-10-30)"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* The trampolines of direct hooks: see fhook_direct.c. */
-#ifndef SCHED_TUNE_WRAPPER_FHOOK_DIRECT_H
-#define SCHED_TUNE_WRAPPER_FHOOK_DIRECT_H
+#ifndef SCHED_TUNE_HOOK_FHOOK_DIRECT_H
+#define SCHED_TUNE_HOOK_FHOOK_DIRECT_H
 
 #define ST_FHOOK_SLOTS 8
 
@@ -20,4 +20,4 @@ void st_fhook_tramp7(void);
 unsigned long st_fhook_direct_tramp(int slot);
 void st_fhook_direct_set(int slot, void *fn);
 
-#endif /* SCHED_TUNE_WRAPPER_FHOOK_DIRECT_H */
+#endif /* SCHED_TUNE_HOOK_FHOOK_DIRECT_H */

@@ -31,13 +31,13 @@
  *         (Debian's linux-source-7.3, BTF of its build): one tree per
  *         CPU holding tasks only, min_slice and max_slice in its
  *         augment, vprot set at pick and left by update_deadline, no
- *         group entity slices (wrapper/eevdf_tree.c, eevdf.c)
+ *         group entity slices (kernel/eevdf_tree.c, eevdf.c)
  *
  *   prev_bias: no copy of stock code; it judges the result of the
  *         original select_task_rq_fair (ratelimit's wrapper, so its
  *         ranges) with the kernel's own idle_cpu() (7.3's BTF has no
  *         available_idle_cpu()) and cpus_share_cache() (inline,
- *         wrapper/layout.h: the sd_llc_id test of 6.1.192, 6.12.118
+ *         kernel/layout.h: the sd_llc_id test of 6.1.192, 6.12.118
  *         and 7.3.4, the same in all three),
  *         and reads rq->cfs.avg.util_est, rq->cpu_capacity and the
  *         UTIL_EST feature bit from BTF.  What it assumes of the

@@ -5,8 +5,8 @@
  * this is, whether each feature's copy was compared with its stock code,
  * and the reason a feature shows when it was not.
  */
-#ifndef SCHED_TUNE_WRAPPER_GATE_RANGE_H
-#define SCHED_TUNE_WRAPPER_GATE_RANGE_H
+#ifndef SCHED_TUNE_KERNEL_GATE_RANGE_H
+#define SCHED_TUNE_KERNEL_GATE_RANGE_H
 
 #ifdef __KERNEL__
 #include <linux/types.h>
@@ -106,4 +106,4 @@ void st_gate_explain_size(char *buf, size_t size, const char *feature,
 			  const struct st_gate_size_verdict *sv, bool admitted,
 			  bool simulated);
 
-#endif /* SCHED_TUNE_WRAPPER_GATE_RANGE_H */
+#endif /* SCHED_TUNE_KERNEL_GATE_RANGE_H */

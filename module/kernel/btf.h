@@ -19,8 +19,8 @@
  *              member) same-size ones that place it differently
  *   -ENOSPC    st_btf_func_sig(): @buf too small
  */
-#ifndef SCHED_TUNE_WRAPPER_BTF_H
-#define SCHED_TUNE_WRAPPER_BTF_H
+#ifndef SCHED_TUNE_KERNEL_BTF_H
+#define SCHED_TUNE_KERNEL_BTF_H
 
 #ifdef __KERNEL__
 #include <linux/types.h>
@@ -53,4 +53,4 @@ int st_btf_type_size(const struct st_btf *btf, const char *type, u32 *size);
 int st_btf_func_sig(const struct st_btf *btf, const char *func, char *buf,
 		    size_t len);
 
-#endif /* SCHED_TUNE_WRAPPER_BTF_H */
+#endif /* SCHED_TUNE_KERNEL_BTF_H */

@@ -3,12 +3,12 @@
  * ftrace hooks that send every call of a kernel function to a function of
  * ours, which may call the original through a static call.
  */
-#ifndef SCHED_TUNE_WRAPPER_FHOOK_H
-#define SCHED_TUNE_WRAPPER_FHOOK_H
+#ifndef SCHED_TUNE_HOOK_FHOOK_H
+#define SCHED_TUNE_HOOK_FHOOK_H
 
 #include <linux/ftrace.h>
 
-#include "ksym.h"
+#include "kernel/ksym.h"
 
 /* How a hook is installed: see fhook.c. */
 enum st_fhook_mech {
@@ -63,4 +63,4 @@ const struct st_fhook *st_fhook_pinned(const struct st_fhook *hooks, int nr);
 int st_fhook_check_params(void);
 void st_fhook_exit_wait(struct st_fhook *const *sets, const int *nrs, int nr_sets);
 
-#endif /* SCHED_TUNE_WRAPPER_FHOOK_H */
+#endif /* SCHED_TUNE_HOOK_FHOOK_H */

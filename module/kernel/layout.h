@@ -4,8 +4,8 @@
  * enumerators read from its own BTF, and the few facts that BTF cannot
  * carry (#defines), each tied to the kernel versions it was checked on.
  */
-#ifndef SCHED_TUNE_WRAPPER_LAYOUT_H
-#define SCHED_TUNE_WRAPPER_LAYOUT_H
+#ifndef SCHED_TUNE_KERNEL_LAYOUT_H
+#define SCHED_TUNE_KERNEL_LAYOUT_H
 
 #include <linux/percpu.h>
 #include <linux/types.h>
@@ -132,4 +132,4 @@ enum st_scx_mode st_layout_scx(void);
 #define ST_SCHED_IDLE_RQ_NOT_FOR_IDLE	0
 #endif
 
-#endif /* SCHED_TUNE_WRAPPER_LAYOUT_H */
+#endif /* SCHED_TUNE_KERNEL_LAYOUT_H */

@@ -48,7 +48,7 @@
 
 #include "fhook.h"
 #include "fhook_direct.h"
-#include "ksym.h"
+#include "kernel/ksym.h"
 #include "test_inject.h"
 
 #if defined(CONFIG_X86_64) && defined(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS)

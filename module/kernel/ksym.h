@@ -3,8 +3,8 @@
  * Kernel symbols this module needs but the kernel does not export, and
  * calls into them that stay valid under IBT.
  */
-#ifndef SCHED_TUNE_WRAPPER_KSYM_H
-#define SCHED_TUNE_WRAPPER_KSYM_H
+#ifndef SCHED_TUNE_KERNEL_KSYM_H
+#define SCHED_TUNE_KERNEL_KSYM_H
 
 #include <linux/jump_label.h>
 #include <linux/static_call.h>
@@ -84,4 +84,4 @@ static __always_inline bool st_key_on_found(const struct static_key *key)
 	return atomic_read(&key->enabled);
 }
 
-#endif /* SCHED_TUNE_WRAPPER_KSYM_H */
+#endif /* SCHED_TUNE_KERNEL_KSYM_H */

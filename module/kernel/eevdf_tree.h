@@ -3,8 +3,8 @@
  * Where the running kernel keeps an EEVDF task's entity, for the slice
  * policy of module/eevdf.c (the series facts: eevdf_tree.c).
  */
-#ifndef SCHED_TUNE_WRAPPER_EEVDF_TREE_H
-#define SCHED_TUNE_WRAPPER_EEVDF_TREE_H
+#ifndef SCHED_TUNE_KERNEL_EEVDF_TREE_H
+#define SCHED_TUNE_KERNEL_EEVDF_TREE_H
 
 #include <linux/sched.h>
 #include <linux/types.h>

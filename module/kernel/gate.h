@@ -4,8 +4,8 @@
  * checked against (gate_checked.h).  A feature runs only on those, or,
  * with allow_unchecked=1, on another sublevel or vendor of their series.
  */
-#ifndef SCHED_TUNE_WRAPPER_GATE_H
-#define SCHED_TUNE_WRAPPER_GATE_H
+#ifndef SCHED_TUNE_KERNEL_GATE_H
+#define SCHED_TUNE_KERNEL_GATE_H
 
 #include <linux/types.h>
 
@@ -34,4 +34,4 @@ const char *st_gate_shapes(const char *feature,
 /* debugfs sched_tune/gate_sizes */
 int st_gate_sizes_show(char *buf, size_t size);
 
-#endif /* SCHED_TUNE_WRAPPER_GATE_H */
+#endif /* SCHED_TUNE_KERNEL_GATE_H */

@@ -68,7 +68,7 @@ void st_layout_exit(void)
  * @size: set to its size in bytes, unless NULL
  *
  * Return: 0, -ENOENT without the kernel's BTF, or an error of
- * st_btf_member() (wrapper/btf.h).
+ * st_btf_member() (kernel/btf.h).
  */
 int st_layout_member(const char *type, const char *member, u32 *offset,
 		     u32 *size)
@@ -84,7 +84,7 @@ int st_layout_member(const char *type, const char *member, u32 *offset,
  * @val: set to its value
  *
  * Return: 0, -ENOENT without the kernel's BTF, or an error of
- * st_btf_enum_value() (wrapper/btf.h).
+ * st_btf_enum_value() (kernel/btf.h).
  */
 int st_layout_enum(const char *name, s64 *val)
 {
@@ -102,7 +102,7 @@ int st_layout_enum(const char *name, s64 *val)
  * @len: the room in @buf
  *
  * Return: the number of parameters, -ENOENT without the kernel's BTF, or
- * an error of st_btf_func_sig() (wrapper/btf.h).
+ * an error of st_btf_func_sig() (kernel/btf.h).
  */
 int st_layout_func_sig(const char *func, char *buf, size_t len)
 {
