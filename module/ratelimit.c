@@ -70,83 +70,12 @@
 struct st_rl_slot *st_rl_table;
 /* the table's release against debugfs's reader (st_rl_table_show()) */
 static DEFINE_MUTEX(st_rl_table_lock);
-static int __percpu *st_sd_llc_size;
+int __percpu *st_sd_llc_size;
 const struct static_key *st_sched_energy_present = &st_key_never;
 /* kernel/sched/clock.c's; absent, both clocks are read */
 static const struct static_key *st_sched_clock_stable = &st_key_never;
 
 ST_KCALL_DEFINE(st_orig_migrate_task_rq_fair, st_migrate_task_rq_fair);
-
-/* The owner and the tat come from one stamp (st_rl_slot_tat()). */
-static u64 st_rl_tat(struct task_struct *p)
-{
-	return st_rl_slot_tat(st_rl_slot(p), st_rl_owner(p));
-}
-
-/*
- * want_affine as select_task_rq_fair() computes it, on the wakee flips
- * that its record_wakee() is about to leave; @now is the jiffies value
- * the whole decision uses.
- */
-static bool st_want_affine(struct task_struct *p, int cpu, unsigned long now)
-{
-	struct st_wakee_flips w = {
-		.flips = current->wakee_flips,
-		.decay = time_after(now, current->wakee_flip_decay_ts + HZ),
-		.new_wakee = current->last_wakee != p,
-	};
-	unsigned int waker = st_flips_after_record(&w);
-
-	return cpumask_test_cpu(cpu, p->cpus_ptr) &&
-	       !st_wake_wide(waker, p == current ? waker : p->wakee_flips,
-			     *this_cpu_ptr(st_sd_llc_size));
-}
-
-/*
- * record_wakee() of kernel/sched/fair.c, which the stock code does before
- * the patch's early return and the wrapper's return skips: the flips as
- * st_want_affine() counted them.
- */
-static void st_record_wakee(struct task_struct *p, unsigned long now)
-{
-	struct st_wakee_flips w = {
-		.flips = current->wakee_flips,
-		.decay = time_after(now, current->wakee_flip_decay_ts + HZ),
-		.new_wakee = current->last_wakee != p,
-	};
-
-	current->wakee_flips = st_flips_after_record(&w);
-	if (w.decay)
-		current->wakee_flip_decay_ts = now;
-	current->last_wakee = p;
-}
-
-/**
- * st_rl_keeps_prev() - The patch's test, for a task that may be limited.
- * @cfg: the configuration the wakeup read
- * @p: the waking task, which st_rl_may_be_limited()
- * @prev_cpu: its previous CPU
- * @now: jiffies, as the whole decision reads it
- *
- * The patch's early return: limited while prev_cpu's clock is before the
- * stamp, and want_affine.  Out of line: it reads a clock.
- *
- * Context: Under @p->pi_lock (select_task_rq_fair()'s).
- * Return: true if @p stays on @prev_cpu: record_wakee() is then done, as
- * before the patch's return; false where stock decides, and under
- * passthrough.
- */
-noinline bool st_rl_keeps_prev(const struct st_config *cfg,
-			       struct task_struct *p, int prev_cpu,
-			       unsigned long now)
-{
-	if (!st_rl_limited(&cfg->rl, st_rl_tat(p), sched_clock_cpu(prev_cpu)) ||
-	    !st_want_affine(p, smp_processor_id(), now) || st_passthrough(cfg))
-		return false;
-	st_record_wakee(p, now);
-	st_stat_inc(ST_STAT_RL_KEPT_PREV_CPU);
-	return true;
-}
 
 /**
  * st_migrate_task_rq_fair() - The rate limit's migrate_task_rq_fair hook.

@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The rate limit (ratelimit.c) as select_rq.c's hooks call it: the test
- * most wakeups end at is inline there, as a call it would cost about 20
+ * The rate limit (ratelimit.c) as select_rq.c's hooks call it: its
+ * wakeup path is inline there, as a call it would cost about 20
  * instructions a wakeup (docs/hook-cost.md).
  */
 #ifndef SCHED_TUNE_RATELIMIT_H
 #define SCHED_TUNE_RATELIMIT_H
 
 #include <linux/hash.h>
+#include <linux/jiffies.h>
 #include <linux/sched.h>
+#include <linux/sched/clock.h>
 
 #include "sched_tune.h"
 #include "kernel/ksym.h"
@@ -18,6 +20,7 @@
 /* set by ratelimit.c's probe, read here; struct st_rl_slot: policy.h */
 extern struct st_rl_slot *st_rl_table;
 extern const struct static_key *st_sched_energy_present;
+extern int __percpu *st_sd_llc_size;
 
 static inline u64 st_rl_owner(struct task_struct *p)
 {
@@ -55,8 +58,77 @@ static inline bool st_rl_eas_enabled(void)
 	return unlikely(st_key_on_found(st_sched_energy_present));
 }
 
-bool st_rl_keeps_prev(const struct st_config *cfg, struct task_struct *p,
-		      int prev_cpu, unsigned long now);
+/* The owner and the tat come from one stamp (st_rl_slot_tat()). */
+static inline u64 st_rl_tat(struct task_struct *p)
+{
+	return st_rl_slot_tat(st_rl_slot(p), st_rl_owner(p));
+}
+
+/*
+ * want_affine as select_task_rq_fair() computes it, on the wakee flips
+ * that its record_wakee() is about to leave; @now is the jiffies value
+ * the whole decision uses.
+ */
+static inline bool st_want_affine(struct task_struct *p, int cpu, unsigned long now)
+{
+	struct st_wakee_flips w = {
+		.flips = current->wakee_flips,
+		.decay = time_after(now, current->wakee_flip_decay_ts + HZ),
+		.new_wakee = current->last_wakee != p,
+	};
+	unsigned int waker = st_flips_after_record(&w);
+
+	return cpumask_test_cpu(cpu, p->cpus_ptr) &&
+	       !st_wake_wide(waker, p == current ? waker : p->wakee_flips,
+			     *this_cpu_ptr(st_sd_llc_size));
+}
+
+/*
+ * record_wakee() of kernel/sched/fair.c, which the stock code does before
+ * the patch's early return and the wrapper's return skips: the flips as
+ * st_want_affine() counted them.
+ */
+static inline void st_record_wakee(struct task_struct *p, unsigned long now)
+{
+	struct st_wakee_flips w = {
+		.flips = current->wakee_flips,
+		.decay = time_after(now, current->wakee_flip_decay_ts + HZ),
+		.new_wakee = current->last_wakee != p,
+	};
+
+	current->wakee_flips = st_flips_after_record(&w);
+	if (w.decay)
+		current->wakee_flip_decay_ts = now;
+	current->last_wakee = p;
+}
+
+/**
+ * st_rl_keeps_prev() - The patch's test, for a task that may be limited.
+ * @cfg: the configuration the wakeup read
+ * @p: the waking task, which st_rl_may_be_limited()
+ * @prev_cpu: its previous CPU
+ * @now: jiffies, as the whole decision reads it
+ *
+ * The patch's early return: limited while prev_cpu's clock is before the
+ * stamp, and want_affine.  Inline in select_rq.c's st_rl_select(), out
+ * of line there: it reads a clock.
+ *
+ * Context: Under @p->pi_lock (select_task_rq_fair()'s).
+ * Return: true if @p stays on @prev_cpu: record_wakee() is then done, as
+ * before the patch's return; false where stock decides, and under
+ * passthrough.
+ */
+static __always_inline bool st_rl_keeps_prev(const struct st_config *cfg,
+					     struct task_struct *p,
+					     int prev_cpu, unsigned long now)
+{
+	if (!st_rl_limited(&cfg->rl, st_rl_tat(p), sched_clock_cpu(prev_cpu)) ||
+	    !st_want_affine(p, smp_processor_id(), now) || st_passthrough(cfg))
+		return false;
+	st_record_wakee(p, now);
+	st_stat_inc(ST_STAT_RL_KEPT_PREV_CPU);
+	return true;
+}
 
 /* The rate limit's own hook on migrate_task_rq_fair, and its original */
 void st_migrate_task_rq_fair(struct task_struct *p, int new_cpu);

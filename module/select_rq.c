@@ -76,6 +76,17 @@ static __always_inline int st_place(const struct st_config *cfg,
 				    wake_flags, ss);
 }
 
+/* Its task migrated within the window: it may be limited. */
+static noinline int st_rl_select(const struct st_config *cfg,
+				 struct task_struct *p, int prev_cpu,
+				 int wake_flags, unsigned long now,
+				 u64 wakee_avg)
+{
+	if (st_rl_keeps_prev(cfg, p, prev_cpu, now))
+		return prev_cpu;
+	return st_place(cfg, p, prev_cpu, wake_flags, wakee_avg);
+}
+
 /*
  * The placement features and the rate limit's first test are inline here,
  * its clock check out of line: with every feature on and every decision
@@ -104,9 +115,9 @@ static int st_select_task_rq_fair(struct task_struct *p, int prev_cpu,
 	if (cfg->rl.window) {
 		unsigned long now = jiffies;
 
-		if (st_rl_may_be_limited(p, now) &&
-		    st_rl_keeps_prev(cfg, p, prev_cpu, now))
-			return prev_cpu;
+		if (st_rl_may_be_limited(p, now))
+			return st_rl_select(cfg, p, prev_cpu, wake_flags, now,
+					    wakee_avg);
 	}
 	if (cfg->placement)
 		return st_place(cfg, p, prev_cpu, wake_flags, wakee_avg);
