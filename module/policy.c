@@ -2,35 +2,11 @@
 /*
  * Pure policy of sched_tune, shared by the module and the unit tests.
  */
-#ifdef __KERNEL__
 #include <linux/kernel.h>
 #include <linux/math64.h>
 #include <linux/string.h>
-#define st_snprintf scnprintf
-#define st_mul_div(a, b, c) mul_u64_u64_div_u64(a, b, c)
-#define st_mul_shr(a, b, s) mul_u64_u64_shr(a, b, s)
-#else
-#include <stdio.h>
-#include <string.h>
-#define st_snprintf snprintf
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#define U64_MAX UINT64_MAX
-#define S64_MAX INT64_MAX
-#endif
 
 #include "policy.h"
-
-#ifndef __KERNEL__
-static u64 st_mul_div(u64 a, u64 b, u64 c)
-{
-	return (u64)((__uint128_t)a * b / c);
-}
-
-static u64 st_mul_shr(u64 a, u64 b, unsigned int shift)
-{
-	return (u64)(((__uint128_t)a * b) >> shift);
-}
-#endif
 
 /* Indexed by enum st_cache_level. */
 static const char *const st_level_names[ST_NR_LEVELS] = {
@@ -163,13 +139,13 @@ int st_knob_format(const struct st_knob_desc *d, u64 val, char *buf,
 	unsigned int i;
 
 	if (!d->choices)
-		return st_snprintf(buf, size, "%llu\n", (unsigned long long)val);
+		return scnprintf(buf, size, "%llu\n", (unsigned long long)val);
 
 	for (i = 0; i < d->nr_choices && n < size; i++)
-		n += st_snprintf(buf + n, size - n, i == val ? "%s[%s]" : "%s%s",
-				 i ? " " : "", d->choices[i]);
+		n += scnprintf(buf + n, size - n, i == val ? "%s[%s]" : "%s%s",
+			       i ? " " : "", d->choices[i]);
 	if (n < size)
-		n += st_snprintf(buf + n, size - n, "\n");
+		n += scnprintf(buf + n, size - n, "\n");
 	return n;
 }
 
@@ -349,7 +325,7 @@ unsigned int st_rl_slot_stamp(struct st_rl_slot *slot,
 	tat = mine ? st_rl_read_tat(slot) : 0;
 	/* owner 0: an empty or forgotten slot */
 	if (!mine && prev &&
-	    st_time_before_eq(jnow, st_rl_read_expires(slot)))
+	    time_before_eq(jnow, st_rl_read_expires(slot)))
 		evicted = ST_RL_EVICTED;
 	st_rl_write_owner(slot, owner);
 	if (!rp->adaptive) {
@@ -360,8 +336,8 @@ unsigned int st_rl_slot_stamp(struct st_rl_slot *slot,
 		st_rl_quota_init(&q, rp);
 		if (mine) {
 			q.tat = tat;
-			q.used = st_read_once(slot->used);
-			q.quota = st_read_once(slot->quota);
+			q.used = READ_ONCE(slot->used);
+			q.quota = READ_ONCE(slot->quota);
 		}
 		ret = st_rl_quota_migrate(&q, rp, now, now_new);
 		/*
@@ -629,7 +605,7 @@ u64 st_eevdf_deadline(u64 vruntime, u64 deadline, u64 old_slice,
 
 	if ((long long)vslice <= 0 || !old_slice)
 		return deadline;
-	return vruntime + st_mul_div(vslice, new_slice, old_slice);
+	return vruntime + mul_u64_u64_div_u64(vslice, new_slice, old_slice);
 }
 
 /**
@@ -779,7 +755,8 @@ s64 st_eevdf_request_left(const struct st_ev_request *r)
 {
 	u64 v = r->deadline - r->vruntime;
 	bool neg = (s64)v < 0;
-	u64 left = st_mul_shr(neg ? -v : v, r->weight, ST_NICE_0_LOAD_SHIFT);
+	u64 left = mul_u64_u64_shr(neg ? -v : v, r->weight,
+				   ST_NICE_0_LOAD_SHIFT);
 
 	if (left > S64_MAX)
 		left = S64_MAX;

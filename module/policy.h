@@ -2,53 +2,18 @@
 /*
  * Pure policy of sched_tune: knob descriptions, parsing and the decisions
  * the hooks make.  No kernel state is touched here, so the same file is
- * compiled into the module and into the userspace unit tests.
+ * compiled into the module and into the userspace unit tests, which give
+ * it the kernel headers below from selftests/unit/include.
  */
 #ifndef SCHED_TUNE_POLICY_H
 #define SCHED_TUNE_POLICY_H
 
-#ifdef __KERNEL__
 #include <linux/types.h>
 #include <linux/errno.h>
 #include <linux/atomic.h>
 #include <linux/compiler.h>
 #include <linux/jiffies.h>
 #include <asm/barrier.h>
-#define st_read_once(x)			READ_ONCE(x)
-#define st_write_once(x, val)		WRITE_ONCE(x, val)
-/* readers of a struct st_rl_slot: pairs with the writers' st_smp_wmb() */
-#define st_smp_rmb()			smp_rmb()
-/* writers of a struct st_rl_slot: pairs with the readers' st_smp_rmb() */
-#define st_smp_wmb()			smp_wmb()
-#define st_cmpxchg_acquire(ptr, old, new) cmpxchg_acquire(ptr, old, new)
-#define st_time_before_eq(a, b)		time_before_eq(a, b)
-#else
-/* the userspace unit tests build this file too */
-#include <errno.h>
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
-typedef uint64_t u64;
-typedef int64_t s64;
-typedef uint32_t u32;
-typedef uint16_t u16;
-/*
- * The kernel's primitives as C11 atomics: relaxed accesses, fences that
- * order loads (acquire) and stores (release) as smp_rmb()/smp_wmb() do.
- */
-#define st_read_once(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
-#define st_write_once(x, val)	__atomic_store_n(&(x), (val), __ATOMIC_RELAXED)
-#define st_smp_rmb()		__atomic_thread_fence(__ATOMIC_ACQUIRE)
-#define st_smp_wmb()		__atomic_thread_fence(__ATOMIC_RELEASE)
-static inline u32 st_cmpxchg_acquire(u32 *ptr, u32 old, u32 new)
-{
-	__atomic_compare_exchange_n(ptr, &old, new, false, __ATOMIC_ACQUIRE,
-				    __ATOMIC_RELAXED);
-	return old;
-}
-
-#define st_time_before_eq(a, b)	((long)((b) - (a)) >= 0)
-#endif
 
 /* ST_KNOB_<id> of each entry of knobs.h, in its order */
 enum st_knob_id {
@@ -213,37 +178,39 @@ struct st_rl_slot {
 /* The reader, one load a step, seqcount style. */
 static inline bool st_rl_read_begin(const struct st_rl_slot *slot, u32 *seq)
 {
-	*seq = st_read_once(slot->seq);
-	st_smp_rmb();
+	*seq = READ_ONCE(slot->seq);
+	/* the count before the fields: pairs with st_rl_write_end()'s */
+	smp_rmb();
 	return !(*seq & 1);
 }
 
 static inline u64 st_rl_read_owner(const struct st_rl_slot *slot)
 {
-	return st_read_once(slot->owner);
+	return READ_ONCE(slot->owner);
 }
 
 static inline u64 st_rl_read_tat(const struct st_rl_slot *slot)
 {
-	return st_read_once(slot->tat);
+	return READ_ONCE(slot->tat);
 }
 
 static inline unsigned long st_rl_read_expires(const struct st_rl_slot *slot)
 {
-	return st_read_once(slot->expires);
+	return READ_ONCE(slot->expires);
 }
 
 /* Adaptive: the quota is used up (always so for a fixed-mode stamp). */
 static inline bool st_rl_read_used_up(const struct st_rl_slot *slot)
 {
-	return st_read_once(slot->used) >= st_read_once(slot->quota);
+	return READ_ONCE(slot->used) >= READ_ONCE(slot->quota);
 }
 
 /* Whether a writer came between st_rl_read_begin() and now. */
 static inline bool st_rl_read_retry(const struct st_rl_slot *slot, u32 seq)
 {
-	st_smp_rmb();
-	return st_read_once(slot->seq) != seq;
+	/* the fields before the count: pairs with st_rl_write_begin()'s */
+	smp_rmb();
+	return READ_ONCE(slot->seq) != seq;
 }
 
 /**
@@ -266,7 +233,7 @@ static inline bool st_rl_slot_live(const struct st_rl_slot *slot,
 	if (!st_rl_read_begin(slot, seq))
 		return false;
 	st_rl_read_step();
-	if (!st_time_before_eq(now, st_rl_read_expires(slot)) ||
+	if (!time_before_eq(now, st_rl_read_expires(slot)) ||
 	    !st_rl_read_used_up(slot))
 		return false;
 	st_rl_read_step();
@@ -347,11 +314,12 @@ static inline u64 st_rl_slot_tat(const struct st_rl_slot *slot, u64 owner)
  */
 static inline bool st_rl_write_begin(struct st_rl_slot *slot, u32 *seq)
 {
-	u32 old = st_read_once(slot->seq);
+	u32 old = READ_ONCE(slot->seq);
 
-	if ((old & 1) || st_cmpxchg_acquire(&slot->seq, old, old + 1) != old)
+	if ((old & 1) || cmpxchg_acquire(&slot->seq, old, old + 1) != old)
 		return false;
-	st_smp_wmb();
+	/* the odd count before the fields: pairs with st_rl_read_retry()'s */
+	smp_wmb();
 	*seq = old + 1;
 	return true;
 }
@@ -359,25 +327,25 @@ static inline bool st_rl_write_begin(struct st_rl_slot *slot, u32 *seq)
 /* The fields, between st_rl_write_begin() and st_rl_write_end() */
 static inline void st_rl_write_owner(struct st_rl_slot *slot, u64 owner)
 {
-	st_write_once(slot->owner, owner);
+	WRITE_ONCE(slot->owner, owner);
 }
 
 static inline void st_rl_write_tat(struct st_rl_slot *slot, u64 tat)
 {
-	st_write_once(slot->tat, tat);
+	WRITE_ONCE(slot->tat, tat);
 }
 
 static inline void st_rl_write_expires(struct st_rl_slot *slot,
 				       unsigned long expires)
 {
-	st_write_once(slot->expires, expires);
+	WRITE_ONCE(slot->expires, expires);
 }
 
 static inline void st_rl_write_quota(struct st_rl_slot *slot, u32 used,
 				     u32 quota)
 {
-	st_write_once(slot->used, (u16)used);
-	st_write_once(slot->quota, (u16)quota);
+	WRITE_ONCE(slot->used, (u16)used);
+	WRITE_ONCE(slot->quota, (u16)quota);
 }
 
 /**
@@ -390,8 +358,9 @@ static inline void st_rl_write_quota(struct st_rl_slot *slot, u32 used,
  */
 static inline void st_rl_write_end(struct st_rl_slot *slot, u32 seq)
 {
-	st_smp_wmb();
-	st_write_once(slot->seq, seq + 1);
+	/* the fields before the even count: pairs with st_rl_read_begin()'s */
+	smp_wmb();
+	WRITE_ONCE(slot->seq, seq + 1);
 }
 
 unsigned int st_rl_slot_stamp(struct st_rl_slot *slot,

@@ -1514,10 +1514,6 @@ st_fetch_checkpatch() {
 # checkpatch --strict findings we keep, by file: checkpatch's type names,
 # each with its reason (docs/style.md says the same).
 declare -A ST_CHECKPATCH_IGNORE=(
-	# the userspace unit tests build these too: uint64_t & co. are the
-	# typedefs that give them the kernel's u64 & co.
-	[module/policy.h]=PREFER_KERNEL_TYPES
-	[module/kernel/btf.h]=PREFER_KERNEL_TYPES
 	# ST_PARAM's and ST_FEATURE_HOOKS' arguments are identifiers (a
 	# parameter name, an array), so using them twice has no side effect
 	[module/main.c]=MACRO_ARG_REUSE
@@ -1576,6 +1572,9 @@ ST_CHECKPATCH_LINE_OK=(
 	'MACRO_ARG_REUSE ^#define ST_KNOB(_CHOICE|_STOCK)?\('
 	# the unit tests' diagnostics: a format whole on the line of the call
 	'LONG_LINE_STRING ^[[:space:]]*ktap_diag\("[^"]*",[[:space:]]*$'
+	# the unit tests' kernel headers (selftests/unit/include) define
+	# __printf() as the kernel's compiler_attributes.h does
+	'PREFER_DEFINED_ATTRIBUTE_MACRO ^#define __printf\('
 )
 
 # st_checkpatch_filter FILE: checkpatch's --terse findings on stdin, less

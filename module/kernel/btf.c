@@ -11,13 +11,8 @@
  * work.  selftests/unit/test_btf_fuzz.c feeds it mutated blobs under
  * ASan/UBSan.
  */
-#ifdef __KERNEL__
 #include <linux/errno.h>
 #include <linux/string.h>
-#else
-#include <errno.h>
-#include <string.h>
-#endif
 #include <linux/btf.h>
 
 #include "btf.h"

@@ -22,19 +22,7 @@
 #ifndef SCHED_TUNE_KERNEL_BTF_H
 #define SCHED_TUNE_KERNEL_BTF_H
 
-#ifdef __KERNEL__
 #include <linux/types.h>
-#else
-/* the userspace unit tests build this file too */
-#include <stddef.h>
-#include <stdbool.h>
-#include <stdint.h>
-typedef uint8_t u8;
-typedef uint16_t u16;
-typedef uint32_t u32;
-typedef uint64_t u64;
-typedef int64_t s64;
-#endif
 
 struct st_btf {
 	const u8 *types;

@@ -15,14 +15,8 @@
  * Debian package: its release ("6.12.95-custom") then gives the sublevel,
  * and the kernel is not a Debian build.
  */
-#ifdef __KERNEL__
 #include <linux/kernel.h>
 #include <linux/string.h>
-#else
-#include <stdio.h>
-#include <string.h>
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#endif
 
 #include "gate_range.h"
 

@@ -8,12 +8,7 @@
 #ifndef SCHED_TUNE_KERNEL_GATE_RANGE_H
 #define SCHED_TUNE_KERNEL_GATE_RANGE_H
 
-#ifdef __KERNEL__
 #include <linux/types.h>
-#else
-#include <stdbool.h>
-#include <stddef.h>
-#endif
 
 /* Room for a reason of the gate (st_gate_explain(), st_gate_explain_size()). */
 #define ST_GATE_REASON_LEN 384

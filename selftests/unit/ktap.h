@@ -14,10 +14,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-/* the kernel's helpers; policy.c and gate_range.c define ARRAY_SIZE too */
-#ifndef ARRAY_SIZE
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#endif
+/* the kernel's helpers: ARRAY_SIZE() from the unit tests' own kernel.h */
+#include <linux/kernel.h>
 #define BIT_ULL(nr) (1ULL << (nr))
 
 static int ktap_nr, ktap_failed, ktap_planned = -1, ktap_done;
