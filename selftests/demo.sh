@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # make demo: boot a Debian kernel with sched_tune (ST_DEMO_KERNEL, a name
 # of lib.sh: backports by default, trixie-backports for 7.x and its
-# cache-aware load balancing), run a short workload with the rate limit
-# off and on, print what it changed.  ST_GUEST_ARGS="st_hb_loops=2000"
-# etc. as for run.sh.
+# cache-aware load balancing), list every knob and feature as sysfs has
+# them, and for each feature the kernel supports run one short workload
+# stock and with the feature on: the counts side by side (guest/demo.sh).
+# ST_GUEST_ARGS="st_hb_loops=2000 st_demo_eevdf_secs=5" etc. as for
+# run.sh.
 set -uo pipefail
 # shellcheck source=selftests/lib.sh source-path=SCRIPTDIR/..
 . "$(dirname "$0")/lib.sh"
@@ -25,7 +27,9 @@ st_log "booting (qemu TCG, $ST_QEMU_SMP vCPUs)..."
 st_boot "$ST_VMLINUZ" "$out/initramfs.cpio" "$out" st_mode=demo ${ST_GUEST_ARGS:-}
 rc=$?
 tr -d '\r' <"$out/tap.log"
-if ((rc != 0)) || ! grep -q 'migrations' "$out/tap.log"; then
+# the guest's last word, and its script's status on the console (init)
+if ((rc != 0)) || ! grep -q '^demo: ok' "$out/tap.log" ||
+	! tr -d '\r' <"$out/console.log" | grep -q '^st-guest: done (rc 0)'; then
 	st_log "guest failed (qemu rc $rc); console:"
 	tail -n 60 "$out/console.log" | tr -d '\r'
 	exit 1
