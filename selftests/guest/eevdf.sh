@@ -31,13 +31,15 @@ ev_hogs() {
 		EV_PIDS="$EV_PIDS $!"
 	done
 }
+# ev_hogs_stop: ends the hogs of EV_PIDS and of EV_BG (ev_cg_hog's and
+# ev_sid_hog's, whether or not they wrote their pid yet)
 ev_hogs_stop() {
 	# shellcheck disable=SC2086 # a list of pids
-	kill -CONT $EV_PIDS 2>/dev/null
+	kill -CONT $EV_PIDS $EV_BG 2>/dev/null
 	# shellcheck disable=SC2086
-	kill $EV_PIDS 2>/dev/null
-	for p in $EV_PIDS; do wait "$p" 2>/dev/null; done
-	EV_PIDS=
+	kill $EV_PIDS $EV_BG 2>/dev/null
+	for p in $EV_PIDS $EV_BG; do wait "$p" 2>/dev/null; done
+	EV_PIDS='' EV_BG=''
 }
 
 # ev_window: resets the counters, lets the hogs run EV_SECS, then sets
@@ -341,18 +343,21 @@ ev_group_slice_restore() {
 ev_cg_hog() {
 	rm -f "/tmp/evp.$3"
 	sh -c "echo \$\$ >$EV_CG/$1/cgroup.procs && echo \$\$ >/tmp/evp.$3 && exec taskset -c $2 sh -c 'while :; do :; done'" &
+	EV_BG="$EV_BG $!"
 }
 # ev_sid_hog CPU N: a hog pinned on CPU in a session of its own (setsid:
 # its own autogroup)
 ev_sid_hog() {
 	rm -f "/tmp/evp.$2"
 	setsid sh -c "echo \$\$ >/tmp/evp.$2 && exec taskset -c $1 sh -c 'while :; do :; done'" &
+	EV_BG="$EV_BG $!"
 }
 # ev_pids N...: EV_PIDS from /tmp/evp.N once every hog wrote its pid
 ev_pids() {
 	EV_PIDS=
 	for n in "$@"; do
-		for _ in $(seq 50); do [ -s "/tmp/evp.$n" ] && break; usleep 100000; done
+		# a minute: a guest its host starves takes seconds to fork
+		for _ in $(seq 600); do [ -s "/tmp/evp.$n" ] && break; usleep 100000; done
 		EV_PIDS="$EV_PIDS $(cat "/tmp/evp.$n" 2>/dev/null)"
 	done
 }

@@ -170,10 +170,20 @@ st_state() {
 	echo "trace_instances $(ls "$TR/instances" 2>/dev/null | tr '\n' ' ')"
 	echo "ftrace_enabled $(cat /proc/sys/kernel/ftrace_enabled 2>/dev/null)"
 	echo "ours_in_ftrace $(ours_in_ftrace && echo yes || echo no)"
+	# the units' CPU hogs: one left behind keeps a CPU busy with no
+	# util_est and skews every placement after it
+	echo "spinners $(st_spinners | wc -l)"
 	echo "numa_balancing $(cat /proc/sys/kernel/numa_balancing 2>/dev/null)"
 	echo "numa_scan_ms $(cat "$ST_NB_DBG/scan_delay_ms" "$ST_NB_DBG/scan_period_min_ms" \
 		"$ST_NB_DBG/scan_period_max_ms" 2>/dev/null | tr '\n' ' ')"
 }
+# st_spinners: the pids of the units' CPU hogs (sh -c 'while :; do :; done'),
+# one a line; the pattern's [e] keeps grep from matching itself
+st_spinners() {
+	grep -l 'while :; do :; don[e]' /proc/[0-9]*/cmdline 2>/dev/null |
+		sed 's#^/proc/\([0-9]*\)/cmdline$#\1#'
+}
+st_no_spinners() { [ -z "$(st_spinners)" ]; }
 # unit_leaves KEY WHY: the unit leaves KEY changed on purpose (a module
 # that pinned itself cannot go); said, not failed, and not undone.
 unit_leaves() { ST_UNIT_LEAVES="$ST_UNIT_LEAVES $1"; diag "this unit leaves $1 changed: $2"; }
@@ -253,6 +263,12 @@ st_state_restore() {
 			case " $2 " in *" ${d##*/} "*) ;; *) rmdir "$d" ;; esac
 		done ;;
 	ftrace_enabled) echo "$2" >/proc/sys/kernel/ftrace_enabled ;;
+	spinners)
+		# shellcheck disable=SC2046 # a list of pids
+		kill -CONT $(st_spinners) 2>/dev/null
+		# shellcheck disable=SC2046
+		kill -KILL $(st_spinners) 2>/dev/null
+		st_wait_for 100 st_no_spinners ;;
 	# hooks outliving every module of ours: nothing to put back, the
 	# failure is the finding
 	ours_in_ftrace) ;;

@@ -14,6 +14,9 @@ PB_ROUNDS=$(st_arg prev_bias_rounds 200)
 # counters' growth over the run: PB_CHECKED, PB_KEPT, PB_RL_KEPT,
 # PB_RL_LOST, PB_RL_CHECKED (read last: a wakeup counts it before the others).
 pb_wakemig() {
+	# what else runs: a task left on cpu2 shares it with the spinner,
+	# whose utilization then leaves room there
+	diag "runnable before st_wakemig (pid comm nice cpu): $(awk '$3 == "R" { printf "%s %s %s %s; ", $1, $2, $19, $39 }' /proc/[0-9]*/stat 2>/dev/null)"
 	rc0=$(stat_get ratelimit_checked)
 	c0=$(stat_get prev_bias_checked) k0=$(stat_get prev_bias_kept)
 	r0=$(stat_get ratelimit_kept_prev_cpu) l0=$(stat_get ratelimit_stamps_lost)
