@@ -15,6 +15,18 @@ from .results import sweep_workloads
 from .util import fmt_num
 
 
+
+def rate_cell(cell, key, marked):
+    """One rate's mean in a configuration's row, "n/a" where it has none,
+    with its mark against the baseline when @marked."""
+    rs = cell["rates"].get(key)
+    if not rs:
+        return "n/a"
+    v = fmt_num(rs["mean"])
+    if marked:
+        v += " " + mark(cell["vs_baseline"].get("rates." + key))
+    return v
+
 def est_label(est):
     return {"gmean": "Gmean", "hmean": "Hmean", "mean": "mean"}.get(est, est)
 
@@ -129,16 +141,7 @@ def md_perf_rates(data, cells, cfgs, base, alpha):
             cell = cells.get(cn)
             if not cell or not cell["n"]:
                 continue
-            vals = []
-            for k, _ in cols:
-                rs = cell["rates"].get(k)
-                if not rs:
-                    vals.append("n/a")
-                    continue
-                v = fmt_num(rs["mean"])
-                if cn != base:
-                    v += " " + mark(cell["vs_baseline"].get("rates." + k))
-                vals.append(v)
+            vals = [rate_cell(cell, k, cn != base) for k, _ in cols]
             L.append("| `%s` | %s |" % (cn, " | ".join(vals)))
         L.append("")
     if gone and not any(k in methods for k, _, _, _ in _perf_keys()):
@@ -478,16 +481,7 @@ def md_rates(cells, cfgs, base, alpha):
         cell = cells.get(cn)
         if not cell or not cell["n"]:
             continue
-        cols = []
-        for key, _, _ in RATES:
-            rs = cell["rates"].get(key)
-            if not rs:
-                cols.append("n/a")
-                continue
-            v = fmt_num(rs["mean"])
-            if cn != base:
-                v += " " + mark(cell["vs_baseline"].get("rates." + key))
-            cols.append(v)
+        cols = [rate_cell(cell, key, cn != base) for key, _, _ in RATES]
         modc = ", ".join("%s %s" % (k[7:-6], fmt_num(cell["rates"][k]["mean"]))
                          for k in mod_keys if cell["rates"].get(k, {}).get("mean"))
         L.append("| `%s` | %s | %s |" % (cn, " | ".join(cols), modc or ""))
