@@ -103,7 +103,7 @@ void st_migrate_task_rq_fair(struct task_struct *p, int new_cpu)
 		unsigned long jnow;
 		unsigned int ret;
 
-		st_inject_stamp(p);
+		st_inject_stamp(p, cfg);
 		/*
 		 * Patch 1/2 reads the new CPU's clock; patch 2/2 the task's
 		 * own CPU's (task_cpu() is still the old one here), and the

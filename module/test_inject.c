@@ -14,6 +14,7 @@
 #include <linux/string.h>
 #include <linux/time64.h>
 
+#include "sched_tune.h"
 #include "test_inject.h"
 
 /*
@@ -122,15 +123,19 @@ bool st_inject_unhook_fail(const char *func)
 
 /*
  * test_stamp_delay=COMM:USECS: a migration of a task named COMM waits
- * USECS between reading the configuration and stamping, so that a knob
- * write lands inside a stamp of the old configuration
- * (st_rl_forget_live() must wait for it).
+ * between reading the configuration and stamping, so that a knob write
+ * lands inside a stamp of the old configuration (st_rl_forget_live()
+ * must wait for it).  It waits until a new configuration is published,
+ * and ST_DELAY_AFTER_MS more, or USECS in all: a test polling from a
+ * slow guest need not catch it within a fixed time.
  */
 DEFINE_STATIC_KEY_FALSE(st_inject_delay_key);
 static char st_delay_comm[TASK_COMM_LEN];
 static unsigned int st_delay_us;
 /* stamps inside the delay now, for debugfs */
 static atomic_t st_delaying = ATOMIC_INIT(0);
+/* past a writer's wipe of the table, had it not waited for the stamp */
+#define ST_DELAY_AFTER_MS	100
 
 static int st_delay_set(const char *val, const struct kernel_param *kp)
 {
@@ -151,7 +156,7 @@ static const struct kernel_param_ops st_delay_ops = {
 };
 module_param_cb(test_stamp_delay, &st_delay_ops, NULL, 0);
 MODULE_PARM_DESC(test_stamp_delay,
-		 "testing only: COMM:USECS: a migration of a task named COMM waits USECS (at most 1000000) with the configuration it read before it stamps");
+		 "testing only: COMM:USECS: a migration of a task named COMM waits with the configuration it read before it stamps, until 100 ms after a new one is published or USECS (at most 1000000)");
 
 /**
  * st_inject_init() - Arm test_stamp_delay, if it was given.
@@ -177,16 +182,26 @@ int st_inject_delaying(void)
 /**
  * st_inject_delay() - test_stamp_delay's wait, before a stamp of @p.
  * @p: the migrating task: only one named as test_stamp_delay says waits
+ * @cfg: the configuration the hook read
  *
  * Context: The rate limit's migrate_task_rq_fair hook (st_inject_stamp()):
- * busy-waits.
+ * busy-waits, in steps of a millisecond.
  */
-noinline void st_inject_delay(struct task_struct *p)
+noinline void st_inject_delay(struct task_struct *p,
+			      const struct st_config *cfg)
 {
+	unsigned int ms, end = DIV_ROUND_UP(st_delay_us, USEC_PER_MSEC);
+	bool changed = false;
+
 	if (strncmp(p->comm, st_delay_comm, TASK_COMM_LEN))
 		return;
 	atomic_inc(&st_delaying);
-	mdelay(st_delay_us / USEC_PER_MSEC);
-	udelay(st_delay_us % USEC_PER_MSEC);
+	for (ms = 0; ms < end; ms++) {
+		if (!changed && rcu_access_pointer(st_config) != cfg) {
+			changed = true;
+			end = min(end, ms + ST_DELAY_AFTER_MS);
+		}
+		mdelay(1);
+	}
 	atomic_dec(&st_delaying);
 }

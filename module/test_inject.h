@@ -12,6 +12,7 @@
 #include <linux/jump_label.h>
 #include <linux/types.h>
 
+struct st_config;
 struct task_struct;
 
 #ifdef ST_TEST
@@ -21,13 +22,14 @@ bool st_inject_unhook_fail(const char *func);
 void st_inject_init(void);
 int st_inject_delaying(void);
 DECLARE_STATIC_KEY_FALSE(st_inject_delay_key);
-void st_inject_delay(struct task_struct *p);
+void st_inject_delay(struct task_struct *p, const struct st_config *cfg);
 
 /* test_stamp_delay: before the rate limit stamps @p */
-static __always_inline void st_inject_stamp(struct task_struct *p)
+static __always_inline void st_inject_stamp(struct task_struct *p,
+					    const struct st_config *cfg)
 {
 	if (static_branch_unlikely(&st_inject_delay_key))
-		st_inject_delay(p);
+		st_inject_delay(p, cfg);
 }
 #else
 /* gate_simulate's value for @feature, copied to @buf */
@@ -50,7 +52,8 @@ static inline bool st_inject_unhook_fail(const char *func)
 
 static inline void st_inject_init(void) { }
 static inline int st_inject_delaying(void) { return 0; }
-static inline void st_inject_stamp(struct task_struct *p) { }
+static inline void st_inject_stamp(struct task_struct *p,
+				   const struct st_config *cfg) { }
 #endif
 
 #endif /* SCHED_TUNE_TEST_INJECT_H */
