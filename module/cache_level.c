@@ -60,6 +60,7 @@
 #include <linux/topology.h>
 
 #include "sched_tune.h"
+#include "policy/cache_level.h"
 #include "hook/fhook.h"
 #include "kernel/ksym.h"
 #include "kernel/layout.h"

@@ -79,6 +79,7 @@
 #include <linux/version.h>
 
 #include "sched_tune.h"
+#include "policy/eevdf.h"
 #include "kernel/eevdf_tree.h"
 #include "hook/fhook.h"
 #include "kernel/ksym.h"

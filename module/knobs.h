@@ -4,15 +4,15 @@
  * As with the kernel's kernel/sched/features.h, a file that needs a list
  * defines what an entry becomes there and includes this header:
  *
- *   policy.h	enum st_knob_id, ST_KNOB_<id> in this order
- *   policy.c	st_knobs[]: name, range or choices, default, stock, feature
- *   main.c	a module parameter each, help its MODULE_PARM_DESC
- *   sysfs.c	a file each in /sys/kernel/sched_tune
+ *   policy/knob.h	enum st_knob_id, ST_KNOB_<id> in this order
+ *   policy/knob.c	st_knobs[]: name, range or choices, default, stock, feature
+ *   main.c		a module parameter each, help its MODULE_PARM_DESC
+ *   sysfs.c		a file each in /sys/kernel/sched_tune
  *
  * ST_KNOB(id, name, feature, min, max, def, stock, help)
  *	a decimal number, min..max;
  * ST_KNOB_CHOICE(id, name, feature, choices, def, stock, help)
- *	one of the names of the array @choices (policy.c), read and written
+ *	one of the names of the array @choices (policy/knob.c), read and written
  *	as that name and held as its index.
  *
  * @id: ST_KNOB_<id> in enum st_knob_id.  @name: the file in

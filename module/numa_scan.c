@@ -45,6 +45,7 @@
 #include <linux/vmalloc.h>
 
 #include "sched_tune.h"
+#include "policy/numa_scan.h"
 #include "hook/fhook.h"
 #include "kernel/ksym.h"
 #include "kernel/layout.h"
@@ -143,7 +144,7 @@ static void st_ns_write(struct st_numa_count *slot, const struct st_numa_count *
 }
 
 /*
- * The stock test, then the patch's (policy.c): a VMA not accessed by this
+ * The stock test, then the patch's (policy/numa_scan.c): a VMA not accessed by this
  * task is still scanned while its scan count is under the threshold.
  */
 static bool st_vma_is_accessed(struct mm_struct *mm,

@@ -10,6 +10,7 @@
 
 #include "sched_tune.h"
 #include "placement.h"
+#include "policy/prev_bias.h"
 
 /* kernel/sched/pelt.h from v6.9; include/linux/sched.h before */
 #ifndef UTIL_AVG_UNCHANGED

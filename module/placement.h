@@ -5,7 +5,7 @@
  * inlined on every kernel here): runqueue fields, idleness as
  * select_idle_sibling() tests it, UTIL_FITS_CAPACITY's remaining
  * capacity, and the target wake_affine() left.  Resolved by
- * st_placement_probe(); the facts are in policy.h.
+ * st_placement_probe(); the facts are in policy/prev_bias.h.
  */
 #ifndef SCHED_TUNE_PLACEMENT_H
 #define SCHED_TUNE_PLACEMENT_H
@@ -14,6 +14,7 @@
 #include <linux/sched.h>
 #include <linux/topology.h>
 
+#include "policy/wake.h"
 #include "kernel/ksym.h"
 #include "kernel/layout.h"
 

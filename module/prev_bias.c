@@ -12,7 +12,7 @@
  * select_idle_sibling() is inlined on every kernel here, so prev_bias
  * judges stock's result in select_rq.c's select_task_rq_fair() wrapper,
  * with the target wake_affine() left and recent_used_cpu as stock found
- * it (placement.c); the steps: policy.h.  What differs from the patch,
+ * it (placement.c); the steps: policy/prev_bias.h.  What differs from the patch,
  * each forced by the inlining (docs/features/prev_bias.md):
  *  - stock's scan still runs, so its schedstats count stock's choice,
  *    and the CPUs' state is read a moment after stock read it;
@@ -27,6 +27,7 @@
 #include <linux/sched.h>
 
 #include "sched_tune.h"
+#include "policy/prev_bias.h"
 #include "placement.h"
 #include "kernel/layout.h"
 

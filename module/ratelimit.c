@@ -66,7 +66,7 @@
 #include "kernel/ksym.h"
 #include "kernel/layout.h"
 
-/* struct st_rl_slot and its protocol: policy.h */
+/* struct st_rl_slot and its protocol: policy/ratelimit.h */
 struct st_rl_slot *st_rl_table;
 /* the table's release against debugfs's reader (st_rl_table_show()) */
 static DEFINE_MUTEX(st_rl_table_lock);

@@ -13,11 +13,12 @@
 #include <linux/sched/clock.h>
 
 #include "sched_tune.h"
+#include "policy/wake.h"
 #include "kernel/ksym.h"
 
 #define ST_RL_TABLE_BITS 15
 
-/* set by ratelimit.c's probe, read here; struct st_rl_slot: policy.h */
+/* set by ratelimit.c's probe, read here; struct st_rl_slot: policy/ratelimit.h */
 extern struct st_rl_slot *st_rl_table;
 extern const struct static_key *st_sched_energy_present;
 extern int __percpu *st_sd_llc_size;

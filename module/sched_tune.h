@@ -6,7 +6,8 @@
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
 
-#include "policy.h"
+#include "policy/knob.h"
+#include "policy/ratelimit.h"
 #include "kernel/gate.h"
 #include "kernel/ksym.h"
 

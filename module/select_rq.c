@@ -19,6 +19,7 @@
 #include "ratelimit.h"
 #include "sched_tune.h"
 #include "sync_short.h"
+#include "policy/prev_bias.h"
 #include "test_inject.h"
 #include "hook/fhook.h"
 #include "kernel/ksym.h"

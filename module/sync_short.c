@@ -7,7 +7,7 @@
  * before select_idle_cpu() scans the LLC, a sync wakeup returns the
  * target when it is the waker's CPU, the waker runs alone there, the LLC
  * has no idle core, both tasks are short for the LLC's size and each is
- * the other's last wakee (the conditions: policy.h).
+ * the other's last wakee (the conditions: policy/sync_short.h).
  *
  * select_idle_sibling() is inlined on every kernel here, so sync_short
  * judges stock's result in select_rq.c's select_task_rq_fair() wrapper,

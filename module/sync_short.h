@@ -14,6 +14,7 @@
 
 #include "placement.h"
 #include "sched_tune.h"
+#include "policy/sync_short.h"
 #include "kernel/ksym.h"
 #include "kernel/layout.h"
 

@@ -1565,7 +1565,7 @@ ST_CHECKPATCH_LINE_OK=(
 	# an entry of knobs.h, as a file defines it, takes every column and
 	# uses those the file needs (main.c: the name and help of a
 	# parameter, declared with the ';' that an entry has not); the
-	# columns are constants, so reading one twice (policy.c: a stock
+	# columns are constants, so reading one twice (policy/knob.c: a stock
 	# value, an array of choices) has no side effect
 	'MACRO_ARG_UNUSED ^#define ST_KNOB(_CHOICE)?\('
 	'TRAILING_SEMICOLON ^#define ST_KNOB(_CHOICE)?\('

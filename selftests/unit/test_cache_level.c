@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the queued-wakeup cache level (module/policy.c):
+ * Unit tests of the queued-wakeup cache level (module/policy/cache_level.c):
  * st_level_shares() and st_wake_queue(), against the cases the cache level
  * was specified with and, exhaustively, against stock ttwu_queue_cond(); then
  * st_wake_pair_classify() on the topologies the guests boot and a few
@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "ktap.h"
-#include "../../module/policy.c"
+#include "policy/cache_level.c"
 
 #define AUTO_MAX 8
 

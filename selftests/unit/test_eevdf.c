@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the EEVDF slice policy (module/policy.c): the slice each
- * mode gives for a runnable count and its bounds, the deadline of the
+ * Unit tests of the EEVDF slice policy (module/policy/eevdf.c): the
+ * slice each mode gives for a runnable count and its bounds, the deadline of the
  * new request, and the knobs that set them.
  */
 #include <string.h>
 
-#include "../../module/policy.c"
+#include "policy/knob.c"
+#include "policy/eevdf.c"
 #include "ktap.h"
 
 #define MS 1000000ULL

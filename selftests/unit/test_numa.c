@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the NUMA scan threshold's decision (module/policy.c): the
- * threshold by VMA size, the renewing sequences of numa_scan_renew, and
- * the per-VMA count that st_numa_allow() keeps, against the patch's
- * vma_is_accessed() and scan_counter (patch_allowed_over()).
+ * Unit tests of the NUMA scan threshold's decision
+ * (module/policy/numa_scan.c): the threshold by VMA size, the renewing
+ * sequences of numa_scan_renew, and the per-VMA count that st_numa_allow()
+ * keeps, against the patch's vma_is_accessed() and scan_counter
+ * (patch_allowed_over()).
  */
-#include "../../module/policy.c"
+#include "policy/numa_scan.c"
 #include "ktap.h"
 
 #define MB BIT_ULL(20)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of prev_bias's and sync_short's decisions (module/policy.c):
+ * Unit tests of prev_bias's and sync_short's decisions (module/policy/):
  * wake_affine() as fair.c computes it, and each feature judged against
  * its patch in simulated wakeups.  A world of 8 CPUs (two LLCs of two
  * SMT cores) gives each CPU its state; stock's select_idle_sibling() and
@@ -11,7 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../module/policy.c"
+#include "policy/knob.c"
+#include "policy/wake.c"
+#include "policy/prev_bias.c"
+#include "policy/sync_short.h"
 #include "ktap.h"
 
 static int parse(int id, const char *s, u64 *v)

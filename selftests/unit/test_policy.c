@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of module/policy.c, compiled from the module's own source:
- * knob parsing and ranges, formatting, the rate-limit decision.
+ * Unit tests of module/policy/knob.c, ratelimit.c and wake.c, compiled
+ * from the module's own source: knob parsing and ranges, formatting, the
+ * rate-limit decision.
  */
 #include <string.h>
 
 #include "ktap.h"
-#include "../../module/policy.c"
+#include "policy/knob.c"
+#include "policy/ratelimit.c"
+#include "policy/wake.c"
 
 static int parse(int id, const char *s, u64 *v)
 {

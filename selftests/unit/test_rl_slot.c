@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the rate limit's slot protocol (module/policy.h), built
- * from the module's own source: a reader must never return one task's
- * owner with another task's tat or expiry, whatever writers of other
- * tasks do between its loads, and two writers must never fill a slot at
- * once.
+ * Unit tests of the rate limit's slot protocol
+ * (module/policy/ratelimit.h), built from the module's own source: a
+ * reader must never return one task's owner with another task's tat or
+ * expiry, whatever writers of other tasks do between its loads, and two
+ * writers must never fill a slot at once.
  *
- * The interleavings are stepped by hand: st_rl_read_step(), a no-op in
- * the module, runs writer steps between the reader's loads, and every
- * schedule of two writers (one store a step) around the reader's loads
- * is tried.  A pthread test then races two writers and a reader.
+ * The interleavings are stepped by hand: st_rl_read_step(), a no-op in the
+ * module, runs writer steps between the reader's loads, and every schedule
+ * of two writers (one store a step) around the reader's loads is tried.  A
+ * pthread test then races two writers and a reader.
  */
 #include <pthread.h>
 #include <sched.h>
@@ -19,7 +19,7 @@ static void test_step(void);
 #define st_rl_read_step()	test_step()
 
 #include "ktap.h"
-#include "../../module/policy.c"
+#include "policy/ratelimit.c"
 
 /* Two tasks; every tat and expiry tells whose stamp it is. */
 #define OWN_A		0x11ULL
