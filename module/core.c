@@ -14,7 +14,6 @@
 #include "sched_tune.h"
 #include "hook/fhook.h"
 
-struct st_config __rcu *st_config;
 static DEFINE_MUTEX(st_lock);
 
 static struct st_feature *const st_features[ST_NR_FEATURES] = {
@@ -25,44 +24,6 @@ static struct st_feature *const st_features[ST_NR_FEATURES] = {
 	[ST_FEAT_PREV_BIAS] = &st_prev_bias_feature,
 	[ST_FEAT_SYNC_SHORT] = &st_sync_short_feature,
 };
-
-DEFINE_PER_CPU(struct st_stats, st_stats);
-
-const char *const st_stat_names[ST_NR_STATS] = {
-#define ST_STAT(_id, _name)						\
-	[ST_STAT_##_id] = #_name,
-#include "counters.h"
-};
-
-/**
- * st_stat_sum() - A counter's value: its per-CPU counts summed.
- * @id: the counter
- *
- * Return: the sum over every possible CPU.
- */
-u64 st_stat_sum(enum st_stat_id id)
-{
-	u64 sum = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		sum += per_cpu(st_stats.count[id], cpu);
-	return sum;
-}
-
-/**
- * st_stats_reset() - Zero every counter on every possible CPU.
- *
- * Racy against concurrent increments, which is fine for counters.
- */
-void st_stats_reset(void)
-{
-	int cpu, id;
-
-	for_each_possible_cpu(cpu)
-		for (id = 0; id < ST_NR_STATS; id++)
-			per_cpu(st_stats.count[id], cpu) = 0;
-}
 
 static struct st_feature *st_knob_feature(enum st_knob_id id)
 {
@@ -389,24 +350,7 @@ out:
 	return ret;
 }
 
-/**
- * st_knob_value() - A knob's value in the published configuration.
- * @id: the knob
- *
- * Return: the value; a knob of an unsupported feature reads its stock
- * value.
- */
-u64 st_knob_value(enum st_knob_id id)
-{
-	u64 val;
-
-	rcu_read_lock();
-	val = rcu_dereference(st_config)->knob[id];
-	rcu_read_unlock();
-	return val;
-}
-
-const char *const st_state_names[ST_NR_STATES] = {
+static const char *const st_state_names[ST_NR_STATES] = {
 	[ST_STATE_ACTIVE] = "active",
 	[ST_STATE_IDLE] = "idle",
 	[ST_STATE_INACTIVE] = "inactive",

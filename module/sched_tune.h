@@ -114,14 +114,16 @@ extern struct st_feature st_eevdf_feature;
 extern struct st_feature st_prev_bias_feature;
 extern struct st_feature st_sync_short_feature;
 
+/* core.c, for main.c and sysfs.c: the features, which no feature calls */
 int st_core_init(const u64 *initial, const unsigned long *given);
 void st_core_exit(void);
 int st_knob_store(enum st_knob_id id, u64 val);
-u64 st_knob_value(enum st_knob_id id);
 int st_features_show(char *buf, size_t size);
 const char *st_feature_name(int i);
 int st_feature_show(int i, const char *what, char *buf, size_t size);
-extern const char *const st_state_names[ST_NR_STATES];
+
+/* config.c: what the hooks read and count */
+u64 st_knob_value(enum st_knob_id id);
 
 /* passthrough=1: hooks in, decisions computed, none applied */
 static inline bool st_passthrough(const struct st_config *cfg)
