@@ -1649,6 +1649,27 @@ st_lint_each() {
 	done < <("$lister")
 }
 
+# st_objgraph_control GROUP: the positive control of the loop check make
+# check runs on each kernel's objects (strunner.objgraph): of three
+# objects, two that call each other are a cycle, the third is not in it.
+st_objgraph_control() {
+	local d out
+	d=$(mktemp -d) || return 1
+	mkdir -p "$d/module/sub"
+	printf 'void b(void);\nvoid a(void) { b(); }\n' >"$d/module/a.c"
+	printf 'void a(void);\nvoid b(void) { a(); }\n' >"$d/module/sub/b.c"
+	printf 'void a(void);\nvoid c(void) { a(); }\n' >"$d/module/c.c"
+	for f in a sub/b c; do cc -c -o "$d/module/$f.o" "$d/module/$f.c" || break; done
+	out=$(st_py strunner.objgraph "$d")
+	if [[ $? == 1 && $out == *$'\ncycle: module/a.o module/sub/b.o' ]]; then
+		st_result pass "$1" "strunner.objgraph finds the loop of two objects that call each other"
+	else
+		st_result fail "$1" "strunner.objgraph finds the loop of two objects that call each other"
+		st_lint_show "$out"
+	fi
+	rm -rf "$d"
+}
+
 st_lint() {
 	local group=${1:-lint} f out ignore rc kept
 	st_lint_each "$group" pyflakes pyflakes3 st_lint_py_files pyflakes3

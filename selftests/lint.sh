@@ -25,6 +25,8 @@ st_lint
 st_abi_check lint
 # the module's kerneldoc, with linux-source-6.12's kernel-doc
 st_kdoc_check lint
+# the loop check make check runs on each kernel's build finds a loop
+st_objgraph_control lint
 # the fidelity pages' shape and test cells: greps, about a second
 st_fidelity_check fidelity
 st_summary

@@ -176,6 +176,13 @@ run_kernel() {
 		st_result fail "$kver" "objdump: no jmp to a __SCT__ static-call trampoline (a tail call into an original loops forever)"
 	fi
 	sed 's/^#* */#   /' "$out/tailcalls.log"
+	# each file a layer below the one that calls it (docs/layout.md)
+	if st_py strunner.objgraph "$out" >"$out/objgraph.log"; then
+		st_result pass "$kver" "nm: no two object files of the module refer to each other, directly or round a loop"
+	else
+		st_result fail "$kver" "nm: no two object files of the module refer to each other, directly or round a loop"
+		grep -v '^#' "$out/objgraph.log" | sed 's/^/#   /'
+	fi
 
 	if [[ ${2:-} == build-only ]]; then
 		st_support_row_check "$kver" "$kver"
