@@ -34,10 +34,10 @@ lint:
 
 # sched-tune-bench in Debian's 6.12 and newest kernel under qemu (bench/README.md)
 bench-vm:
-	bench/vm.sh full
+	selftests/bench_vm.sh full
 
 bench-smoke:
-	bench/vm.sh smoke
+	selftests/bench_vm.sh smoke
 
 bench-test:
 	/usr/bin/python3 bench/tests/run.py

@@ -1079,7 +1079,7 @@ st_build_initramfs() {
 	fi
 	echo "$kver" >"$root/st/kver"
 	sed -n '1s/^[^ ]* (\([^)]*\)).*/\1/p' "$src/debian/changelog" >"$root/st/version"
-	# a caller's additions (bench/vm.sh: python3, perf, tbench)
+	# a caller's additions (bench_vm.sh: python3, perf, tbench)
 	if [[ -n ${ST_INITRAMFS_HOOK:-} ]] && ! "$ST_INITRAMFS_HOOK" "$root"; then
 		rm -rf "$root"
 		return 1
@@ -1313,18 +1313,14 @@ st_icount_within() { awk -v p="$1" -v x="$ST_IC_MAX_PCT" 'BEGIN { exit !(p <= x)
 # own from the same list and the boot's words, and the two must agree.
 # st_plan_units MODE: that list, one line.
 st_plan_units() {
-	local f
-	for f in "$ST_TESTS/guest/$1.sh" "$ST_ROOT/bench/guest/$1.sh"; do
-		[[ -f $f ]] || continue
-		if grep -q '^ALL_UNITS="' "$f"; then
-			awk '/^ALL_UNITS="/ { on = 1; sub(/^ALL_UNITS="/, "") }
-				on { if (sub(/".*/, "")) { print; exit } print }' "$f" | tr -s ' \t\n' '   '
-		else
-			sed -n 's/^units_run //p' "$f" | tail -n1
-		fi
-		return 0
-	done
-	return 1
+	local f=$ST_TESTS/guest/$1.sh
+	[[ -f $f ]] || return 1
+	if grep -q '^ALL_UNITS="' "$f"; then
+		awk '/^ALL_UNITS="/ { on = 1; sub(/^ALL_UNITS="/, "") }
+			on { if (sub(/".*/, "")) { print; exit } print }' "$f" | tr -s ' \t\n' '   '
+	else
+		sed -n 's/^units_run //p' "$f" | tail -n1
+	fi
 }
 # st_plan MODE WORDS...: the boot's plan into ST_PLAN (its units in
 # order), ST_PLAN_RUNS (how many run, skips and whole_run aside) and

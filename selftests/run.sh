@@ -62,8 +62,8 @@ set -uo pipefail
 # shellcheck source=selftests/kdoc.sh
 . "$(dirname "$0")/kdoc.sh"
 # the bench's unit tests and smoke run (st_bench_unit, st_bench_smoke)
-# shellcheck source=bench/vm.sh
-. "$(dirname "$0")/../bench/vm.sh"
+# shellcheck source=selftests/bench_vm.sh
+. "$(dirname "$0")/bench_vm.sh"
 
 [[ $EUID == 0 ]] || st_die "run as root (installs packages, loads nothing on the host)"
 ST_SRC=${ST_SRC:-$ST_ROOT}

@@ -13,8 +13,8 @@
 set -uo pipefail
 # shellcheck source=selftests/lib.sh source-path=SCRIPTDIR/..
 . "$(dirname "$0")/lib.sh"
-# shellcheck source=bench/vm.sh
-. "$(dirname "$0")/../bench/vm.sh"
+# shellcheck source=selftests/bench_vm.sh
+. "$(dirname "$0")/bench_vm.sh"
 
 # shellcheck source=selftests/host_tap.sh
 . "$(dirname "$0")/host_tap.sh"
@@ -488,7 +488,7 @@ ktap_nested "a run that meets its deadline"
 # --- every workload's timeout inside the silence watchdog --------------------------------
 # a workload that outlives ST_GUEST_SILENCE (600 s) makes the host call
 # the guest hung instead of failing by name: 3/4 of it at most
-long=$(grep -noE 'timeout +[0-9]+' "$ST_TESTS"/guest/*.sh "$ST_ROOT"/bench/guest/*.sh |
+long=$(grep -noE 'timeout +[0-9]+' "$ST_TESTS"/guest/*.sh |
 	awk -F'timeout +' '$NF + 0 > 450')
 if [[ -z $long ]]; then ok "every guest workload's timeout is at most 450 s (ST_GUEST_SILENCE 600 s)"
 else not_ok "every guest workload's timeout is at most 450 s: $(tr '\n' ' ' <<<"$long")"; fi

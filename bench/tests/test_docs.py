@@ -91,7 +91,7 @@ class TestReadmeAndPackage(unittest.TestCase):
         self.assertIn("python3-matplotlib", control)
         self.assertIn("three C workloads", control)
         self.assertNotIn("two C workloads", control)
-        vm = text("bench/vm.sh")
+        vm = text("selftests/bench_vm.sh")
         pkgs = re.search(r"^BENCH_PKGS=\((.*)\)$", vm, re.M).group(1).split()
         self.assertNotIn("gnuplot-nox", pkgs)
         self.assertIn("python3-matplotlib", pkgs)

@@ -3,7 +3,7 @@
 # Guest side of make bench-vm (st_mode=bench, busybox ash): the whole bench
 # with the options of /st/bench.args, then its result directory, tar.gz and
 # base64, between two marker lines on this script's stdout (the TAP serial
-# port), for bench/vm.sh to take back.
+# port), for selftests/bench_vm.sh to take back.
 # shellcheck source=/dev/null
 . /st/lib.sh
 # shellcheck source=/dev/null

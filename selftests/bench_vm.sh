@@ -3,7 +3,7 @@
 # shellcheck disable=SC2034 # ST_* globals are read by lib.sh
 # sched-tune-bench in Debian kernels under qemu (TCG), as root on Debian 12.
 #
-#   bench/vm.sh [full|smoke]     make bench-vm runs "full"
+#   selftests/bench_vm.sh [full|smoke]   make bench-vm runs "full"
 #
 # full:  for each kernel of BENCH_KERNELS (default "backports
 #        trixie-backports"), one guest of 8 vCPUs (2 sockets x 2 cores x 2
@@ -12,6 +12,9 @@
 # smoke: the short run of make check (st_bench_smoke KVER, also callable
 #        from selftests/run.sh after sourcing this file): the report's
 #        shape, knobs restored after a run and after SIGINT/SIGTERM.
+#
+# The harness is the selftests' (st_boot, st_build_initramfs, ...; its
+# guest side is guest/bench*.sh); bench/ is the Python tool it runs.
 #
 # The guest's initramfs gets python3 (a pruned copy of the host's stdlib),
 # perf, hackbench, tbench and the bench itself through st_build_initramfs's
@@ -24,12 +27,13 @@
 # options), BENCH_SMOKE_ARGS, BENCH_TIMEOUT (s per guest, default 2700),
 # ST_BUILD (default build/), ST_QEMU_ACCEL as for make check.
 
-BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # run.sh sources lib.sh first: sourcing it again would reset its counters
 if ! declare -F st_result >/dev/null; then
 	# shellcheck source=selftests/lib.sh
-	. "$BENCH_DIR/../selftests/lib.sh"
+	. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 fi
+# the bench: its sched-tune-bench, stbench package and tests
+BENCH_DIR=$ST_ROOT/bench
 
 BENCH_PKGS=(python3 python3-matplotlib python3-scipy dbench linux-perf rt-tests)
 # Where the package installs the bench (debian/rules); the guest mirrors it.
@@ -106,7 +110,6 @@ bench_initramfs_hook() {
 	# built on the host into the guest's cache, so the guest needs no gcc
 	/usr/bin/python3 "$BENCH_DIR/sched-tune-bench" build-helpers \
 		--cache-dir "$root/var/cache/sched-tune-bench" >/dev/null || return 1
-	cp "$BENCH_DIR"/guest/*.sh "$root/st/"
 	printf '%s\n' "$BENCH_GUEST_ARGS" >"$root/st/bench.args"
 }
 
@@ -140,7 +143,7 @@ bench_guest() {
 }
 
 # What the guest's check of the first smoke run asks for (the
-# configurations and workloads of bench/guest/benchsmoke.sh's
+# configurations and workloads of guest/benchsmoke.sh's
 # t_bench_loaded).
 BENCH_SMOKE_CHECK=(--configs "unloaded,stock,seed,cache_level"
 	--workloads "hackbench,messaging,pipe,tbench,wakelat,numa,cpurate")
@@ -225,7 +228,7 @@ bench_full() {
 		/usr/bin/python3 "$BENCH_DIR/sched-tune-bench" report "$out" >"$out/report.log" 2>&1
 		st_log "$kver: report written on the host (exit $?: 1 when runs failed)"
 		rm -f "$out/report.log"
-		printf '%s\n' "BENCH_KERNELS=$name bench/vm.sh full  # BENCH_ARGS: $BENCH_GUEST_ARGS" \
+		printf '%s\n' "BENCH_KERNELS=$name selftests/bench_vm.sh full  # BENCH_ARGS: $BENCH_GUEST_ARGS" \
 			"guest: qemu $ST_QEMU_ACCEL, -cpu $BENCH_CPU -smp $BENCH_SMP, 2 NUMA nodes, $BENCH_MEM; host: $(nproc) CPUs, $((SECONDS - t0)) s" \
 			"host load average (1, 5, 15 min) at start: $load0, at end: $(cut -d' ' -f1-3 /proc/loadavg)" \
 			>"$out/made-by.txt.host"
