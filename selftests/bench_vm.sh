@@ -36,8 +36,9 @@ fi
 BENCH_DIR=$ST_ROOT/bench
 
 BENCH_PKGS=(python3 python3-matplotlib python3-scipy dbench linux-perf rt-tests)
-# Where the package installs the bench (debian/rules); the guest mirrors it.
-BENCH_GUEST_DIR=/usr/share/sched-tune-bench
+# Where the package installs stbench (pybuild, debian/rules); the guest
+# mirrors it, and its python3 finds it there as Debian's does.
+BENCH_GUEST_DIR=/usr/lib/python3/dist-packages
 BENCH_SMP=8,sockets=2,cores=2,threads=2
 BENCH_CPU=max,vendor=GenuineIntel
 BENCH_MEM=3G
@@ -100,11 +101,11 @@ bench_initramfs_hook() {
 	done
 	mkdir -p "$root/usr/share/dbench" "$dst"
 	cp /usr/share/dbench/client.txt "$root/usr/share/dbench/"
-	# the package's layout: the program in /usr/bin, its modules, its C
-	# source and the shared NUMA one in $BENCH_GUEST_DIR
+	# the package's layout: the program in /usr/bin (the tree's, which
+	# does what the package's console script does), stbench with the C
+	# sources of its workloads in $BENCH_GUEST_DIR
 	cp "$BENCH_DIR/sched-tune-bench" "$root/usr/bin/"
-	cp -r "$BENCH_DIR/stbench" "$BENCH_DIR/st_wakelat.c" "$BENCH_DIR/st_cpurate.c" "$dst/"
-	cp "$BENCH_DIR/../selftests/helpers/st_numa_work.c" "$dst/"
+	cp -r "$BENCH_DIR/stbench" "$dst/"
 	rm -rf "$dst/stbench/__pycache__"
 	/usr/bin/python3 -m compileall -q "$dst/stbench" >/dev/null
 	# built on the host into the guest's cache, so the guest needs no gcc

@@ -982,11 +982,12 @@ st_check_tailcalls() {
 
 # --- guest image ---------------------------------------------------------------
 
-# Static helpers shared by every initramfs.
+# Static helpers shared by every initramfs: the selftests' own, and the
+# bench's NUMA workload (guest/numa_scan.sh, guest/soak.sh).
 st_build_helpers() {
 	local out=$ST_BUILD/helpers src bin
 	mkdir -p "$out"
-	for src in "$ST_TESTS"/helpers/*.c; do
+	for src in "$ST_TESTS"/helpers/*.c "$ST_ROOT/bench/stbench/st_numa_work.c"; do
 		bin=$out/$(basename "${src%.c}")
 		if [[ ! -x $bin || $src -nt $bin || $ST_TESTS/helpers/st_sched.h -nt $bin ]]; then
 			gcc -static -O2 -Wall -Wextra -Werror -o "$bin" "$src" || return 1
@@ -1528,7 +1529,7 @@ declare -A ST_CHECKPATCH_IGNORE=(
 	# the bench's helpers, a BPF program); besides stdint's types
 	# everywhere there (st_checkpatch_ignore): userspace has no
 	# __aligned and no BIT(), and SUB is a signed count, not a mask
-	[bench/st_wakelat.c]="PREFER_DEFINED_ATTRIBUTE_MACRO,BIT_MACRO"
+	[bench/stbench/st_wakelat.c]="PREFER_DEFINED_ATTRIBUTE_MACRO,BIT_MACRO"
 	# SEC() defined as libbpf's bpf_helpers.h does, without kernel headers
 	[selftests/scx/st_scx_min.bpf.c]=PREFER_DEFINED_ATTRIBUTE_MACRO
 	# the hog's counter is volatile so that its loop touches memory

@@ -5,7 +5,8 @@
 # sources this file and calls run_pkg, or run it alone as root:
 # selftests/pkg.sh):
 #
-#  - make deb with Debian 12's debhelper, dh-dkms and dh-python: the two
+#  - make deb with Debian 12's debhelper, dh-dkms and dh-python (pybuild,
+#    setuptools): the two
 #    packages sched-tune-dkms and sched-tune-bench; lintian on each .deb,
 #    their contents, their dependencies, the dkms.conf;
 #  - which kernel releases dkms.conf admits, against the supported list;
@@ -62,10 +63,11 @@ pkg_check() {
 }
 
 # What the package stage needs on the host (Debian 12): Debian's packaging
-# tools, lintian, debootstrap for the chroots, openssl for DKMS's key.
+# tools (debian/control's Build-Depends), lintian, debootstrap for the
+# chroots, openssl for DKMS's key.
 pkg_host_tools() {
-	st_apt_install build-essential debhelper dh-dkms dh-python lintian debootstrap dpkg-dev openssl \
-		xz-utils zstd
+	st_apt_install build-essential debhelper dh-dkms dh-python pybuild-plugin-pyproject python3-setuptools \
+		lintian debootstrap dpkg-dev openssl xz-utils zstd
 }
 
 # --- overlays on the cached chroots ----------------------------------------------
@@ -162,7 +164,7 @@ pkg_contents() {
 	pkg_check pkg "contents: no build output, hidden file, selftests or debian/ in the package${bad:+ ($bad)}" test -z "$bad"
 	bad=$(grep -E '^\./(etc|lib|boot|usr/lib)(/|$)' <<<"$paths" | tr '\n' ' ')
 	pkg_check pkg "contents: nothing in /etc, /lib, /boot, /usr/lib (the package configures and loads nothing)${bad:+ ($bad)}" test -z "$bad"
-	bad=$(grep -E '^\./usr/(bin|share/man|share/sched-tune)(/|$)|\.py$' <<<"$paths" | tr '\n' ' ')
+	bad=$(grep -E '^\./usr/(bin|share/man|share/sched-tune|lib/python3)(/|$)|\.py$' <<<"$paths" | tr '\n' ' ')
 	pkg_check pkg "contents: no bench in sched-tune-dkms (sched-tune-bench has it)${bad:+ ($bad)}" test -z "$bad"
 	dir=$(mktemp -d "$ST_BUILD/pkg/ctrl.XXXXXX")
 	dpkg-deb -e "$deb" "$dir"
@@ -196,28 +198,30 @@ pkg_no_test_parm() {
 # second letter n (not installed)
 pkg_none_installed() { [[ -z $1 ]] || not_grep -vE '^[^ ]+ .n' <<<"$1"; }
 
-# pkg_contents_bench DEB: sched-tune-bench's .deb: the program, every
-# module of bench/stbench, the C sources of its workloads, the docs, no
-# compiled Python (py3compile makes it at install), its dependencies.
+# pkg_contents_bench DEB: sched-tune-bench's .deb: the program (the
+# console script of bench/pyproject.toml), every file of bench/stbench
+# (its modules, the C sources of its workloads) in dist-packages with the
+# project's metadata, the docs, no compiled Python (py3compile makes it at
+# install), its dependencies.
 pkg_contents_bench() {
-	local deb=$1 paths f bad dir dep rec b=./usr/share/sched-tune-bench
+	local deb=$1 paths f bad dir dep rec b=./usr/lib/python3/dist-packages
 	paths=$(pkg_paths "$deb")
 	bad=
-	for f in ./usr/bin/sched-tune-bench "$b/st_wakelat.c" "$b/st_cpurate.c" "$b/st_numa_work.c" \
+	for f in ./usr/bin/sched-tune-bench "$b/sched_tune_bench-$PKG_VER.dist-info/METADATA" \
+		"$b/sched_tune_bench-$PKG_VER.dist-info/entry_points.txt" \
 		./usr/share/doc/sched-tune-bench/README.bench.md.gz ./usr/share/doc/sched-tune-bench/copyright \
 		./usr/share/man/man1/sched-tune-bench.1.gz; do
 		grep -qxF "$f" <<<"$paths" || bad+=" $f"
 	done
 	while IFS= read -r f; do
 		grep -qxF "$b/$f" <<<"$paths" || bad+=" $f"
-	done < <(cd "$ST_SRC/bench" && find stbench -name '*.py' | sort)
-	pkg_check pkg "sched-tune-bench contents: /usr/bin/sched-tune-bench, every bench/stbench/*.py and the workloads' C sources in /usr/share/sched-tune-bench, README.bench.md, the man page${bad:+ (missing:$bad)}" \
+	done < <(cd "$ST_SRC/bench" && find stbench \( -name '*.py' -o -name '*.c' \) | sort)
+	pkg_check pkg "sched-tune-bench contents: /usr/bin/sched-tune-bench, every bench/stbench/*.py and the workloads' C sources (stbench/*.c) in /usr/lib/python3/dist-packages, sched_tune_bench-$PKG_VER.dist-info, README.bench.md, the man page${bad:+ (missing:$bad)}" \
 		test -z "$bad"
 	bad=$(grep -E '__pycache__|\.py[co]$' <<<"$paths" | tr '\n' ' ')
 	pkg_check pkg "sched-tune-bench contents: no __pycache__, no .pyc${bad:+ ($bad)}" test -z "$bad"
-	# dh_python3's rtupdate hook recompiles at a Python upgrade
-	bad=$(grep -vE '^\.$|^\./usr(/bin|/share|/share/doc)?$|^\./usr/bin/sched-tune-bench$|^\./usr/share/(sched-tune-bench|doc/sched-tune-bench|man)(/|$)|^\./usr/share/python3(/runtime\.d(/sched-tune-bench\.rtupdate)?)?$' <<<"$paths" | tr '\n' ' ')
-	pkg_check pkg "sched-tune-bench contents: nothing outside /usr/bin/sched-tune-bench, /usr/share/sched-tune-bench, its docs and man page${bad:+ ($bad)}" \
+	bad=$(grep -vE '^\.$|^\./usr(/bin|/lib|/lib/python3|/share|/share/doc)?$|^\./usr/bin/sched-tune-bench$|^\./usr/lib/python3/dist-packages$|^\./usr/lib/python3/dist-packages/(stbench|sched_tune_bench-[^/]*\.dist-info)(/|$)|^\./usr/share/(doc/sched-tune-bench|man)(/|$)' <<<"$paths" | tr '\n' ' ')
+	pkg_check pkg "sched-tune-bench contents: nothing outside /usr/bin/sched-tune-bench, stbench and its dist-info in /usr/lib/python3/dist-packages, its docs and man page${bad:+ ($bad)}" \
 		test -z "$bad"
 	dep=$(dpkg-deb -f "$deb" Depends) rec=$(dpkg-deb -f "$deb" Recommends)
 	st_log "sched-tune-bench: Depends: $dep; Recommends: $rec; Suggests: $(dpkg-deb -f "$deb" Suggests)"
@@ -232,8 +236,8 @@ pkg_contents_bench() {
 	pkg_check pkg "sched-tune-bench: Architecture: all" test "$(dpkg-deb -f "$deb" Architecture)" = all
 	dir=$(mktemp -d "$ST_BUILD/pkg/ctrl.XXXXXX")
 	dpkg-deb -e "$deb" "$dir"
-	pkg_check pkg "sched-tune-bench: postinst byte-compiles /usr/share/sched-tune-bench (py3compile), prerm cleans it (py3clean), postrm purge removes /var/cache/sched-tune-bench" \
-		eval 'grep -q "py3compile -p sched-tune-bench /usr/share/sched-tune-bench" "$dir/postinst" &&
+	pkg_check pkg "sched-tune-bench: postinst byte-compiles its modules (py3compile), prerm cleans them (py3clean), postrm purge removes /var/cache/sched-tune-bench" \
+		eval 'grep -q "py3compile -p sched-tune-bench" "$dir/postinst" &&
 			grep -q "py3clean -p sched-tune-bench" "$dir/prerm" &&
 			grep -q "rm -rf /var/cache/sched-tune-bench" "$dir/postrm"'
 	rm -rf "$dir"
@@ -274,9 +278,9 @@ pkg_bench_alone() {
 	line=$(pkg_in "$root" dpkg-query -W -f='${db:Status-Abbrev}' sched-tune-dkms 2>/dev/null)
 	pkg_check "$g" "sched-tune-bench installs without sched-tune-dkms (its status: '${line:-none}')" \
 		test "${line:1:1}" != i
-	npy=$(cd "$root/usr/share/sched-tune-bench" 2>/dev/null && find stbench -name '*.py' | wc -l)
-	npyc=$(cd "$root/usr/share/sched-tune-bench" 2>/dev/null && find stbench -path '*/__pycache__/*.pyc' | wc -l)
-	pkg_check "$g" "byte-compiled at install: $npyc .pyc for the $npy modules in /usr/share/sched-tune-bench/stbench" \
+	npy=$(cd "$root/usr/lib/python3/dist-packages" 2>/dev/null && find stbench -name '*.py' | wc -l)
+	npyc=$(cd "$root/usr/lib/python3/dist-packages" 2>/dev/null && find stbench -path '*/__pycache__/*.pyc' | wc -l)
+	pkg_check "$g" "byte-compiled at install: $npyc .pyc for the $npy modules in /usr/lib/python3/dist-packages/stbench" \
 		test "$npy" -gt 0 -a "$npyc" -ge "$npy"
 	out=$(pkg_in "$root" sched-tune-bench --version 2>&1)
 	pkg_check "$g" "sched-tune-bench --version: '$out'" test "$out" = "sched-tune-bench $PKG_VER"
@@ -289,7 +293,7 @@ pkg_bench_alone() {
 	# gcc is there (dkms brought it into the chroot)
 	pkg_check "$g" "sched-tune-bench build-helpers compiles the workloads into /var/cache/sched-tune-bench" \
 		pkg_in "$root" sh -c 'sched-tune-bench build-helpers >/dev/null 2>&1 && [ -n "$(ls /var/cache/sched-tune-bench)" ]'
-	n=$(cd "$root/usr/share/sched-tune-bench" && find stbench -path '*/__pycache__/*.pyc' | wc -l)
+	n=$(cd "$root/usr/lib/python3/dist-packages" && find stbench -path '*/__pycache__/*.pyc' | wc -l)
 	pkg_check "$g" "the runs wrote no new .pyc ($n, $npyc at install)" test "$n" = "$npyc"
 	pkg_log "$g: apt purge sched-tune-bench"
 	pkg_check "$g" "apt purge sched-tune-bench succeeds" \
@@ -302,8 +306,8 @@ pkg_bench_alone() {
 	left=$(comm -13 <(echo "$before") <(echo "$after") | head -n 20)
 	pkg_check "$g" "after purge of sched-tune-bench: no file or directory left anywhere (no __pycache__, no /var/cache/sched-tune-bench)${left:+ (left: $(tr '\n' ' ' <<<"$left"))}" \
 		test -z "$left"
-	pkg_check "$g" "after purge: no __pycache__ below /usr/share" \
-		test -z "$(cd "$root" && find usr/share -xdev -name __pycache__ -path '*sched*' 2>/dev/null)"
+	pkg_check "$g" "after purge: no stbench left in /usr/lib/python3/dist-packages (no __pycache__)" \
+		test ! -e "$root/usr/lib/python3/dist-packages/stbench"
 }
 
 # pkg_admits CONF KVER: whether dkms.conf's BUILD_EXCLUSIVE_KERNEL admits
@@ -352,7 +356,8 @@ pkg_prepare_chroot() {
 	trixie)
 		PKG_KERNELS=("$(st_resolve_kver trixie)" "$(st_resolve_kver trixie-backports)"
 			"$(st_resolve_kver trixie-cloud)" "$(st_resolve_kver trixie-backports-cloud)")
-		st_chroot_install trixie dkms openssl python3 build-essential debhelper dh-dkms dh-python lintian || return 1
+		st_chroot_install trixie dkms openssl python3 build-essential debhelper dh-dkms dh-python \
+			pybuild-plugin-pyproject python3-setuptools lintian || return 1
 		st_chroot_install trixie "linux-headers-${PKG_KERNELS[0]}" "linux-headers-${PKG_KERNELS[2]}" || return 1
 		PKG_UNSUP=("${PKG_KERNELS[1]%-amd64}-rt-amd64")
 		st_chroot_install trixie -t trixie-backports "linux-headers-${PKG_KERNELS[1]}" \

@@ -108,10 +108,10 @@ HELPER_CFLAGS = ["-O2", "-pthread"]
 
 
 def helper_sources():
-    """Where the C sources of the bench's own programs are: next to the
-    package (installed) or in the source tree (bench/, selftests/helpers/)."""
-    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    return [here, os.path.join(here, "..", "selftests", "helpers")]
+    """Where the C sources of the bench's own programs are: in the
+    package, as its data (bench/stbench/ in the tree, stbench/ in
+    dist-packages installed)."""
+    return [os.path.dirname(os.path.abspath(__file__))]
 
 
 def find_source(name):

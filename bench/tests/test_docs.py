@@ -100,5 +100,53 @@ class TestReadmeAndPackage(unittest.TestCase):
             self.assertFalse("gnuplot" in text(rel), rel)
 
 
+class TestPackaging(unittest.TestCase):
+    """bench/pyproject.toml is the project debian/rules builds (pybuild):
+    the version stbench's and debian/changelog's, the console script the
+    tree's entry point, the workloads' C sources package data; the tree
+    runs without installing and without editing sys.path."""
+
+    def setUp(self):
+        import tomllib
+        with open(os.path.join(TOP, "bench", "pyproject.toml"), "rb") as f:
+            self.proj = tomllib.load(f)
+
+    def test_version_is_the_changelogs(self):
+        from stbench import __version__
+        ver = re.match(r"^\S+ \(([^)]+)\)", text("debian/changelog")).group(1)
+        self.assertEqual(__version__, ver)
+        self.assertEqual(self.proj["project"]["dynamic"], ["version"])
+        self.assertEqual(self.proj["tool"]["setuptools"]["dynamic"]["version"],
+                         {"attr": "stbench.__version__"})
+
+    def test_console_script_and_data(self):
+        from stbench.workloads import HELPERS, find_source
+        self.assertEqual(self.proj["project"]["name"], "sched-tune-bench")
+        self.assertEqual(self.proj["project"]["scripts"], {"sched-tune-bench": "stbench.cli:main"})
+        self.assertEqual(self.proj["tool"]["setuptools"]["package-data"], {"stbench": ["*.c"]})
+        pkg = os.path.realpath(os.path.join(TOP, "bench", "stbench"))
+        for h in HELPERS:
+            self.assertEqual(os.path.dirname(os.path.realpath(find_source(h))), pkg, h)
+        self.assertNotIn("selftests/helpers/st_numa_work.c", text("debian/sched-tune-bench.install"))
+
+    def test_tree_runs_without_sys_path_edits(self):
+        import subprocess
+        self.assertNotIn("sys.path", text("bench/sched-tune-bench"))
+        self.assertNotIn("sys.path", text("bench/stbench/__main__.py"))
+        for cmd in (["./sched-tune-bench", "--version"], [sys.executable, "-m", "stbench", "--version"]):
+            p = subprocess.run(cmd, cwd=os.path.join(TOP, "bench"), stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, universal_newlines=True,
+                               env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"))
+            self.assertEqual((p.returncode, p.stdout.split()[0]), (0, "sched-tune-bench"), cmd)
+
+    def test_bench_is_the_tool_only(self):
+        # the qemu harness is the selftests' (selftests/bench_vm.sh sources
+        # selftests/lib.sh); nothing in bench/ sources the selftests
+        for rel in ("bench/vm.sh", "bench/guest"):
+            self.assertFalse(os.path.exists(os.path.join(TOP, rel)), rel)
+        self.assertIn("selftests/bench_vm.sh", text("Makefile"))
+        self.assertIn('. "$(dirname "$0")/bench_vm.sh"', text("selftests/run.sh"))
+
+
 if __name__ == "__main__":
     unittest.main()
