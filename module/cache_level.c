@@ -60,6 +60,7 @@
 #include <linux/topology.h>
 
 #include "sched_tune.h"
+#include "sched_tune_trace.h"
 #include "policy/cache_level.h"
 #include "hook/fhook.h"
 #include "kernel/ksym.h"
@@ -163,9 +164,11 @@ static noinline bool st_cl_by_level(const struct st_config *cfg,
 	if (level) {
 		st_cl_queue(p, cpu, wake_flags);
 		st_stat_inc(ST_STAT_TTWU_QUEUED_BY_LEVEL);
+		trace_sched_tune_cache_level(p, cpu, true);
 		return true;
 	}
 	st_stat_inc(ST_STAT_TTWU_DIRECT_BY_LEVEL);
+	trace_sched_tune_cache_level(p, cpu, false);
 	return false;
 orig:
 	return st_kcall(st_orig_ttwu_queue_wakelist)(p, cpu, wake_flags);

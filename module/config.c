@@ -12,6 +12,9 @@
 
 #include "sched_tune.h"
 
+#define CREATE_TRACE_POINTS
+#include "sched_tune_trace.h"
+
 /* read by the hooks with st_config_get(), replaced by core.c */
 struct st_config __rcu *st_config;
 

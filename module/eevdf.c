@@ -79,6 +79,7 @@
 #include <linux/version.h>
 
 #include "sched_tune.h"
+#include "sched_tune_trace.h"
 #include "policy/eevdf.h"
 #include "kernel/eevdf_tree.h"
 #include "hook/fhook.h"
@@ -200,8 +201,11 @@ static bool st_ev_applies(const struct st_config *cfg)
 	       cfg->knob[ST_KNOB_EEVDF_SLICE] != ST_SLICE_STOCK;
 }
 
-static void st_ev_set_slice(struct sched_entity *se, u64 slice)
+/* @p: the task of @se, NULL for a group entity */
+static void st_ev_set_slice(struct task_struct *p, struct sched_entity *se,
+			    u64 slice)
 {
+	trace_sched_tune_eevdf_slice(p, se->slice, slice);
 	se->deadline = st_eevdf_deadline(se->vruntime, se->deadline,
 					 se->slice, slice);
 	se->slice = slice;
@@ -215,7 +219,8 @@ static void st_ev_set_slice(struct sched_entity *se, u64 slice)
  * with base_slice_ns.  A task with a sched_setattr() slice is left
  * alone.
  */
-static void st_ev_apply(const struct st_config *cfg, struct sched_entity *se)
+static void st_ev_apply(const struct st_config *cfg, struct task_struct *p,
+			struct sched_entity *se)
 {
 	u64 base = READ_ONCE(*st_ev_base_slice);
 	u64 slice;
@@ -227,7 +232,7 @@ static void st_ev_apply(const struct st_config *cfg, struct sched_entity *se)
 			       cfg->knob[ST_KNOB_EEVDF_LATENCY_NS],
 			       st_evt_nr(se));
 	if (slice != se->slice)
-		st_ev_set_slice(se, slice);
+		st_ev_set_slice(p, se, slice);
 }
 
 /*
@@ -242,7 +247,7 @@ static void st_ev_apply_group(struct sched_entity *se)
 	u64 min = st_evt_min_slice((char *)se->my_q);
 
 	if (min != ~0ULL && min != se->slice)
-		st_ev_set_slice(se, min);
+		st_ev_set_slice(NULL, se, min);
 #endif
 }
 
@@ -291,7 +296,7 @@ static void st_task_tick_fair(struct rq *rq, struct task_struct *curr,
 		if (!apply)
 			continue;
 		if (!i)
-			st_ev_apply(cfg, se);
+			st_ev_apply(cfg, curr, se);
 		else
 			st_ev_apply_group(se);
 	}
@@ -361,6 +366,7 @@ static int st_ev_restore_task(struct task_struct *p, void *arg)
 	u64 t0 = local_clock(), t;
 
 	if (!se->custom_slice && se->slice != n->base) {
+		trace_sched_tune_eevdf_restore(p, se->slice, n->base);
 		se->slice = n->base;
 		if (se->on_rq && !st_evt_is_curr(se))
 			st_evt_fix_augment(se);

@@ -45,6 +45,7 @@
 #include <linux/vmalloc.h>
 
 #include "sched_tune.h"
+#include "sched_tune_trace.h"
 #include "policy/numa_scan.h"
 #include "hook/fhook.h"
 #include "kernel/ksym.h"
@@ -170,9 +171,11 @@ static bool st_vma_is_accessed(struct mm_struct *mm,
 	st_ns_write(slot, &c);
 	if (passthrough)
 		return stock;
-	if (by_threshold)
+	if (by_threshold) {
 		st_stat_inc(ST_STAT_NUMA_VMA_ALLOWED_BY_THRESHOLD);
-	else if (!allow)
+		trace_sched_tune_numa_scan(current, vma->vm_start,
+					   vma->vm_end);
+	} else if (!allow)
 		st_stat_inc(ST_STAT_NUMA_VMA_SKIPPED);
 	return allow;
 }

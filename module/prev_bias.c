@@ -27,6 +27,7 @@
 #include <linux/sched.h>
 
 #include "sched_tune.h"
+#include "sched_tune_trace.h"
 #include "policy/prev_bias.h"
 #include "placement.h"
 #include "kernel/layout.h"
@@ -124,15 +125,24 @@ int st_prev_bias_select(const struct st_config *cfg, struct task_struct *p,
 	switch (v) {
 	case ST_PB_TARGET_ROOM:
 		st_stat_inc(ST_STAT_PREV_BIAS_TARGET_ROOM);
+		trace_sched_tune_prev_bias(p, prev_cpu, new_cpu, w.target,
+					   ST_PB_TARGET_ROOM);
 		return w.target;
 	case ST_PB_RECENT_ROOM:
 		st_stat_inc(ST_STAT_PREV_BIAS_RECENT_ROOM);
+		trace_sched_tune_prev_bias(p, prev_cpu, new_cpu, recent,
+					   ST_PB_RECENT_ROOM);
 		return recent;
 	case ST_PB_KEEP_BUSY:
 		st_stat_inc(ST_STAT_PREV_BIAS_KEPT_BUSY);
-		fallthrough;
+		st_stat_inc(ST_STAT_PREV_BIAS_KEPT);
+		trace_sched_tune_prev_bias(p, prev_cpu, new_cpu, prev_cpu,
+					   ST_PB_KEEP_BUSY);
+		return prev_cpu;
 	default:
 		st_stat_inc(ST_STAT_PREV_BIAS_KEPT);
+		trace_sched_tune_prev_bias(p, prev_cpu, new_cpu, prev_cpu,
+					   ST_PB_KEEP_ROOM);
 		return prev_cpu;
 	}
 }

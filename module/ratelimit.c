@@ -126,12 +126,16 @@ void st_migrate_task_rq_fair(struct task_struct *p, int new_cpu)
 		switch (ret & ST_RL_STAMP_MASK) {
 		case ST_RL_HALVED:
 			st_stat_inc(ST_STAT_RL_QUOTA_HALVED);
+			trace_sched_tune_ratelimit_quota(p, task_cpu(p),
+							 new_cpu, true);
 			fallthrough;
 		case ST_RL_STAMPED:
 			st_stat_inc(ST_STAT_RL_MIGRATIONS_STAMPED);
 			break;
 		case ST_RL_REPLENISHED:
 			st_stat_inc(ST_STAT_RL_QUOTA_REPLENISHED);
+			trace_sched_tune_ratelimit_quota(p, task_cpu(p),
+							 new_cpu, false);
 			st_stat_inc(ST_STAT_RL_MIGRATIONS_STAMPED);
 			break;
 		case ST_RL_BUSY:

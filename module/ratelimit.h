@@ -13,6 +13,7 @@
 #include <linux/sched/clock.h>
 
 #include "sched_tune.h"
+#include "sched_tune_trace.h"
 #include "policy/wake.h"
 #include "kernel/ksym.h"
 
@@ -128,6 +129,7 @@ static __always_inline bool st_rl_keeps_prev(const struct st_config *cfg,
 		return false;
 	st_record_wakee(p, now);
 	st_stat_inc(ST_STAT_RL_KEPT_PREV_CPU);
+	trace_sched_tune_ratelimit_keep(p, prev_cpu, -1, prev_cpu);
 	return true;
 }
 

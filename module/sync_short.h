@@ -14,6 +14,7 @@
 
 #include "placement.h"
 #include "sched_tune.h"
+#include "sched_tune_trace.h"
 #include "policy/sync_short.h"
 #include "kernel/ksym.h"
 #include "kernel/layout.h"
@@ -159,7 +160,7 @@ st_sync_short_pre(struct task_struct *p, int wake_flags, u64 wakee_avg)
  * Return: the CPU to wake @p on: this CPU where SIS_SYNC applies, and not
  * under passthrough; else @new_cpu.
  */
-static inline int st_sync_short_select(const struct st_config *cfg,
+static __always_inline int st_sync_short_select(const struct st_config *cfg,
 				       struct task_struct *p, int prev_cpu,
 				       int new_cpu, int recent, int wake_flags,
 				       unsigned int pre)
@@ -194,6 +195,7 @@ static inline int st_sync_short_select(const struct st_config *cfg,
 	if (!st_sync_short_decide(&in) || st_passthrough(cfg))
 		return new_cpu;
 	st_stat_inc(ST_STAT_SYNC_SHORT_PLACED);
+	trace_sched_tune_sync_short(p, prev_cpu, new_cpu, cpu);
 	return cpu;
 }
 

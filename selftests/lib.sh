@@ -1515,6 +1515,9 @@ declare -A ST_CHECKPATCH_IGNORE=(
 	# parameter name, an array), so using them twice has no side effect
 	[module/main.c]=MACRO_ARG_REUSE
 	[module/sched_tune.h]=MACRO_ARG_REUSE
+	# TRACE_EVENT()'s own layout, as include/trace/events/sched.h has it:
+	# one argument of the macro per block, each opened on its own line
+	[module/sched_tune_trace.h]=PARENTHESIS_ALIGNMENT,OPEN_ENDED_LINE
 	# st_kcall_bind's `name` is an identifier
 	[module/kernel/ksym.h]=MACRO_ARG_REUSE
 	# an out-of-tree module must test LINUX_VERSION_CODE for the facts
