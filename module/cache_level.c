@@ -1,55 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Queued-wakeup cache level, from "sched: ttwu_queue_cond: perform queued
- * wakeups across different L2 caches" (Mathieu Desnoyers, 2023,
- * https://lore.kernel.org/lkml/20230817153515.143932-1-mathieu.desnoyers@efficios.com/).
+ * cache_level: which CPUs take a wakeup's remote runqueue lock directly
+ * rather than queue it on the target's wakelist (an IPI).  Level l2 is
+ * "sched: ttwu_queue_cond: perform queued wakeups across different L2
+ * caches" (Mathieu Desnoyers, seed 002),
+ * https://lore.kernel.org/lkml/20230817153515.143932-1-mathieu.desnoyers@efficios.com/
+ * level none is TTWU_QUEUE_DEFAULT of "sched: Add ttwu_queue controls"
+ * (Peter Zijlstra, seed 004),
+ * https://lore.kernel.org/lkml/20250702121158.817814031@infradead.org/
+ * The groups are the kernel's own masks, read live.  Details, and the
+ * patches hunk by hunk: docs/features/cache_level.md.
  *
- * ttwu_queue_cond() sends a wakeup through the target CPU's wakelist (an
- * IPI) unless waker and target share the LLC; the patch narrows that
- * group to CPUs sharing an L2.  The wakelist for an idle target stays as
- * in stock, from "sched: Offload wakee task activation if it the wakee is
- * descheduling" (Mel Gorman, 2020,
- * https://lore.kernel.org/lkml/20200524202956.27665-3-mgorman@techsingularity.net/).
- *
- * Level "none", from "sched: Add ttwu_queue controls" (Peter Zijlstra,
- * 2025, patch 5 of "sched: Address schbench regression",
- * https://lore.kernel.org/lkml/20250702121158.817814031@infradead.org/,
- * cover https://lore.kernel.org/lkml/20250702114924.091581796@infradead.org/):
- * its sched feature TTWU_QUEUE_DEFAULT (off upstream, never merged: 7.3.4
- * has no such feature) makes ttwu_queue_cond() end in "return true"
- * instead of "return false", so every wakeup that passes its other tests
- * (sched_ext, stop class, CPU active, affinity) and goes to another CPU is
- * queued, whatever the cache; the same CPU is still done directly.  Here
- * that is a group of one CPU: no other CPU shares.  Where we differ: the
- * patch moves sched_feat(TTWU_QUEUE) out to ttwu_queue() and gates the
- * on_cpu caller with a new TTWU_QUEUE_ON_CPU (on by default); Debian's
- * ttwu_queue_wakelist() tests TTWU_QUEUE for both callers, and we keep
- * that, so TTWU_QUEUE off means stock on both paths and there is no
- * TTWU_QUEUE_ON_CPU knob (its default, on, is what runs).  On 7.3 the
- * tasks of a sched_ext scheduler that allows queued wakeups keep the
- * stock decision instead of the patch's "queue".  The series' later
- * TTWU_QUEUE_DELAYED (queued wakeups of delayed-dequeue tasks from
- * ttwu_runnable()) is another function and not part of this level.
- * Hunk by hunk, and where this differs: docs/features/cache_level.md.
- *
- * On Debian's kernels ttwu_queue_cond() and
- * cpus_share_cache() are inlined into ttwu_queue_wakelist(), so that is
- * the function we take over (ftrace redirect).  The replacement works out
- * what stock would decide and what the level decides; when they agree
- * (nearly always) the original runs untouched, through a static call
- * since it has no ENDBR.  When only the level says "queue", we do what
- * the original does on its queue path; when only the level says
- * "direct", we return false as the original does when it does not queue.
- *
- * Groups: the kernel's own masks, read live.  The L2 group is
- * cpu_l2c_shared_map, which is cpu_clustergroup_mask() on x86 and what the
- * kernel builds its CLS (cluster) sched domain from; the SMT group is
- * cpu_sibling_map.  Both are allocated once at boot and never freed, and
- * the kernel updates them itself when a CPU goes offline or online, so
- * there is no copy of ours to rebuild and nothing to lock or allocate in
- * the wakeup path.  A torn read during hotplug can only pick queue or
- * direct for one wakeup, and both are correct once the CPU-active and
- * affinity tests passed.
+ * Differs from the patch:
+ *  - ttwu_queue_wakelist() is taken over whole, the original run where
+ *    stock and the level agree: ttwu_queue_cond() is inlined into it;
+ *  - any idle target is queued, at every level: Debian's ttwu_queue_cond()
+ *    tests !nr_running for both callers and has no WF_ON_CPU;
+ *  - none: TTWU_QUEUE decides for both callers, no TTWU_QUEUE_ON_CPU: the
+ *    on_cpu caller is try_to_wake_up(), which is not taken over;
+ *  - two CPUs of one L2 in different sched domains stay queued, and 7.3's
+ *    sched_ext tasks keep stock's decision: the module's choices.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -118,6 +88,13 @@ static bool st_cl_mask_has(cpumask_var_t mask, int cpu)
 	return cpumask_available(mask) && cpumask_test_cpu(cpu, mask);
 }
 
+/*
+ * The kernel's own masks, read live: cpu_l2c_shared_map (x86's
+ * cpu_clustergroup_mask(), the CLS domain's) and cpu_sibling_map, which
+ * the kernel allocates at boot, never frees and updates at hotplug.  A
+ * torn read during hotplug picks queue or direct for one wakeup, and both
+ * are correct once the CPU-active and affinity tests passed.
+ */
 static void st_cl_pair(struct st_wake_pair *w, int this_cpu, int cpu)
 {
 	st_wake_pair_classify(w, this_cpu, cpu,

@@ -5,15 +5,12 @@
  * list is needed, after defining what an entry becomes there:
  *
  *   sched_tune.h	enum st_stat_id, ST_STAT_<id> in this order
- *   core.c		st_stat_names[]: the file in stats/ of each
+ *   config.c		st_stat_names[]: the file in stats/ of each
  *
- * ST_STAT(id, name)
- *
- * @id: ST_STAT_<id> in enum st_stat_id, what st_stat_inc() counts.
- * @name: the file stats/<name>, an unsigned 64-bit decimal summed over
- * CPUs.  Every counter has its entry in
- * Documentation/ABI/testing/sysfs-kernel-sched_tune (selftests/abi.sh
- * checks both ways).  ST_STAT is undefined at the end.
+ * ST_STAT(id, name): ST_STAT_<id>, what st_stat_inc() counts, and the
+ * file stats/<name>, an unsigned 64-bit decimal summed over CPUs.  Every
+ * counter has its entry in Documentation/ABI/testing/sysfs-kernel-sched_tune
+ * (selftests/abi.sh checks both ways).  ST_STAT is undefined at the end.
  */
 
 /* ratelimit */

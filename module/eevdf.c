@@ -1,74 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * EEVDF tick preemption: the counters of Daniel Jordan's reply in the
- * EEVDF thread (2023,
- * https://lore.kernel.org/lkml/dlbtvvm5cewqzh5bcpl4cqhcwxmnnjb6pdle5jzywiiznlactd@cmhnpim42m3p/;
- * seed 001), its 12 ms base slice, and a slice that follows the
- * competition.  Hunk by hunk: docs/features/eevdf.md.
+ * eevdf: the tick-preemption counters and the 12 ms base slice of Daniel
+ * Jordan's reply in the EEVDF thread (seed 001), and a slice that follows
+ * the competition (eevdf_slice=scaled, the module's own),
+ * https://lore.kernel.org/lkml/dlbtvvm5cewqzh5bcpl4cqhcwxmnnjb6pdle5jzywiiznlactd@cmhnpim42m3p/
+ * task_tick_fair() is wrapped on 6.1, 6.12 and 7.3; the slice policy runs
+ * on 6.12 and 7.3 (which tree: kernel/eevdf_tree.c).  Details, and the
+ * patch hunk by hunk: docs/features/eevdf.md.
  *
- * Which function: the tick reaches the fair class through
- * task_tick_fair(), out of line on 6.1, 6.12 and 7.3.  entity_tick() is
- * inlined everywhere, update_deadline() is out of line on 6.12 but
- * inlined on 7.3, and check_preempt_tick() (6.1) is inlined: so
- * task_tick_fair() is the one function all three series let us wrap, and
- * we wrap it on all of them (one mechanism, one cost).  The wrapper
- * reads the entities the tick updates before and after the original:
- *  - EEVDF: the patch counted in update_deadline(), which the tick runs
- *    at every level on 6.12 (update_curr() of each entity_tick()) and
- *    for the task alone on 7.3 (only tasks have deadlines there).  Per
- *    entity whose run time grew: check_deadline; update_deadline when
- *    the request was renewed, told from a reweight that also moves the
- *    deadline (7.3's reweight_eevdf() after the tick, 6.12's
- *    reweight_entity() of a group entity) by the request left in run
- *    time (st_eevdf_renewed()); preempt_deadline when another entity
- *    is queued at that level, as update_curr() then reschedules.  On
- *    7.3 the request may be lazy: preempt_deadline_lazy.
- *  - CFS (6.1): check_preempt_tick() runs at every level whose cfs_rq
- *    has more than one entity (tick_check_preempts); a tick that newly
- *    asked the task to reschedule counts one tick_preempts.
- * The patch also counted update_deadline() outside the tick; we count
- * the tick: the figure that says how often the tick preempts.
- *
- * The slice policy (6.12 and 7.3, its own gate: gate_checked.h): at a
- * tick that renewed the task's request, the new request is the policy's
- * slice instead of base_slice_ns: se->slice is set and the deadline just
- * computed is stretched by the same ratio (vd = ve + r / w, w being
- * se->load on 6.12, se->h_load on 7.3: the ratio needs neither).  Only
- * running entities are touched: they are out of the tree, so the tree's
- * min_slice (7.3: and max_slice) augment stays right, and the kernel
- * puts them back with their new slice (kernel/eevdf_tree.c: which
- * tree).  A slice set by sched_setattr() (se->custom_slice) is never
- * changed.  The kernel itself resets a non-custom slice to
- * base_slice_ns at the entity's next request (update_deadline,
- * place_entity), so a slice of ours lasts one request once the policy
- * is off; restoring does it at once (st_ev_restore()).
- *
- * 7.3's protected slice (se->vprot, RUN_TO_PARITY): set_next_task_fair()
- * sets it when a task is picked, from its deadline and the queue's
- * shortest slice; update_deadline() leaves it, so after a tick that used
- * up the request it is behind vruntime (not protected) in stock as here,
- * and update_curr() has asked for the reschedule anyway.  The next pick
- * protects the stretched request as it would any request; a re-pick of
- * the same task keeps the stale vprot, as stock does.  So vprot needs no
- * update, and the restore leaves it: it never lies past the deadline,
- * which the restore keeps.  What 7.3 reads from the running entity's
- * slice live: cfs_rq_min_slice() and cfs_rq_max_slice() (curr->slice),
- * the lag clamp in entity_lag() (the queue's largest slice + a tick, on
- * every entity of the CPU), PREEMPT_SHORT at wakeup (a waking task with
- * a shorter slice ends the protection), all as a sched_setattr() slice
- * of the same length would.
- *
- * Group entities (6.12; 7.3 keeps tasks only in its one tree per CPU and
- * never sets a group entity's slice): 6.12 gives a queued group entity
- * the smallest slice queued below it (cfs_rq_min_slice(), the running entity's included) at
- * every enqueue and dequeue in its subtree (enqueue_task_fair,
- * dequeue_entities), marked custom_slice so that its own requests keep
- * it.  Under the policy a running group entity's renewal applies that
- * rule too (st_ev_apply_group()), so that a group of tasks that never
- * sleep competes with their slice.  Group slices would stay after a
- * restore until the next enqueue or dequeue below them: the restore
- * recomputes every queued group entity above a queued task from its
- * queue, as that next enqueue would.
+ * Differs from the patch:
+ *  - counts at the tick only: update_deadline() and entity_tick() are
+ *    inlined, task_tick_fair() is the tick function every series keeps;
+ *  - tells a renewal from the entity before and after the tick: 7.3's
+ *    reweight_eevdf() also moves the deadline (reweight_deadline);
+ *  - 7.3 counts the task's level only: only tasks have a deadline there;
+ *  - 6.1 counts one tick_preempts for two levels in one tick:
+ *    check_preempt_tick() is inlined, the second resched changes nothing;
+ *  - sets the running task's slice at its renewal, never base_slice_ns:
+ *    that is a debugfs file, gone under lockdown;
+ *  - no slice policy on 6.1: CFS has no slice or deadline.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -201,7 +151,13 @@ static bool st_ev_applies(const struct st_config *cfg)
 	       cfg->knob[ST_KNOB_EEVDF_SLICE] != ST_SLICE_STOCK;
 }
 
-/* @p: the task of @se, NULL for a group entity */
+/*
+ * Only a running entity: it is out of the tree, so the tree's augment
+ * stays right and the kernel puts it back with its new slice.  The
+ * deadline just computed is stretched by the ratio of the slices
+ * (vd = ve + r / w: the ratio needs no weight).  @p: the task of @se,
+ * NULL for a group entity.
+ */
 static void st_ev_set_slice(struct task_struct *p, struct sched_entity *se,
 			    u64 slice)
 {

@@ -8,7 +8,9 @@
  *   policy/knob.c	st_knobs[]: name, range or choices, default, stock, feature
  *   main.c		a module parameter each, help its MODULE_PARM_DESC
  *   sysfs.c		a file each in /sys/kernel/sched_tune
- *
+ */
+
+/*
  * ST_KNOB(id, name, feature, min, max, def, stock, help)
  *	a decimal number, min..max;
  * ST_KNOB_CHOICE(id, name, feature, choices, def, stock, help)

@@ -1,33 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * NUMA scan threshold for disjoint VMAs, from "sched/numa: Fix disjoint
- * set vma scan regression" (Raghavendra K T, 2023,
- * https://lore.kernel.org/all/b0a8f3490b491d4fd003c3e0493e940afaea5f2c.1684228065.git.raghavendra.kt@amd.com/).
+ * numa_scan: "sched/numa: Fix disjoint set vma scan regression"
+ * (Raghavendra K T, seed 003),
+ * https://lore.kernel.org/all/b0a8f3490b491d4fd003c3e0493e940afaea5f2c.1684228065.git.raghavendra.kt@amd.com/
+ * A VMA the task never faulted in is still scanned while its scan count
+ * is at most a threshold.  task_numa_work() is replaced by
+ * st_task_numa_work(), a copy of the running series' own (6.12, 7.3),
+ * rule for rule, that calls the kernel's helpers through static calls.
+ * Details, and the patch hunk by hunk: docs/features/numa_scan.md.
  *
- * vma_is_accessed() is inlined into task_numa_work(), so the whole of
- * task_numa_work() is replaced by st_task_numa_work(): the stock code of
- * the series the support gate matched, rule for rule (6.12: as in
- * 6.12.95 to 6.12.118; 7.3: the same plus its early return for tasks
- * whose cpuset allows one node), except that a VMA the task never
- * faulted in may still be scanned while its scan count stays under the
- * threshold.  The kernel's own helpers are called through static calls
- * (several have no ENDBR).  Not reproduced: the sched_skip_vma_numa and
- * (7.3) sched_skip_cpuset_numa tracepoints, which are not exported to
- * modules: they do not fire while the feature is active.
- *
- * The per-VMA scan count lives in a fixed, lossy table indexed by VMA: no
- * allocation or lock per VMA, nothing to free when a VMA or a process
- * goes away; a VMA whose slot another VMA took starts counting again.
- * Hunk by hunk, and where this differs: docs/features/numa_scan.md.
- *
- * task_numa_work() sleeps, so an RCU grace period cannot tell when the
- * last task has left our copy.  Every task in it is counted from its
- * first instruction; removal unregisters the hook, waits with
- * synchronize_rcu_tasks() for tasks that were sent to our copy but had
- * not reached the count yet (a task preempted there has not switched
- * voluntarily), waits for the count to drop to zero, then waits again
- * with synchronize_rcu_tasks() for the few instructions after the
- * decrement.
+ * Differs from the patch:
+ *  - task_numa_work() is replaced whole: vma_is_accessed() is inlined;
+ *  - the count lives in a lossy table indexed by VMA, a VMA whose slot
+ *    another took counts from 0: vma_numab_state has no scan_counter;
+ *  - every rule of Debian's vma_is_accessed() stands, the threshold adds
+ *    a yes: its numa_scan_seq rule is per VMA, not the one the patch drops;
+ *  - sched_skip_vma_numa and (7.3) sched_skip_cpuset_numa do not fire:
+ *    those tracepoints are not exported to modules;
+ *  - unsupported on 6.1: it has no vma->numab_state.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -492,7 +482,14 @@ static void st_ns_forget(void)
 	memset(st_ns_table, 0, sizeof(*st_ns_table) << ST_NS_TABLE_BITS);
 }
 
-/* After the hook is unregistered: see the top of this file. */
+/*
+ * After the hook is unregistered.  task_numa_work() sleeps, so no RCU
+ * grace period tells when the last task has left the copy: each task in
+ * it is counted from its first instruction.  The first wait covers tasks
+ * sent to the copy that have not reached the count (a task preempted
+ * there has not switched voluntarily), the second the few instructions
+ * after the decrement.
+ */
 static void st_ns_quiesce(void)
 {
 	synchronize_rcu_tasks();

@@ -2,24 +2,24 @@
 /*
  * prev_bias: Mathieu Desnoyers' "sched/fair: Introduce UTIL_FITS_CAPACITY
  * feature (v2)" and "sched/fair: Introduce SELECT_BIAS_PREV to reduce
- * migrations" (2023-10-19,
- * https://lore.kernel.org/lkml/20231019160523.1582101-1-mathieu.desnoyers@efficios.com/),
- * both on: in select_idle_sibling(), prev, then the target, then
- * recent_used_cpu is returned before the idle scan when idle or when the
- * task fits what its runnable tasks leave of its capacity, and prev
- * rather than a busy target when the scan finds nothing.
+ * migrations", both on,
+ * https://lore.kernel.org/lkml/20231019160523.1582101-1-mathieu.desnoyers@efficios.com/
+ * Before the idle scan, prev, the target or recent_used_cpu is taken when
+ * idle or when the task fits what its CPU's runnable tasks leave of its
+ * capacity; prev rather than a busy target when the scan finds nothing.
+ * It judges stock's choice in select_rq.c's select_task_rq_fair()
+ * wrapper (the facts: placement.c; the steps: policy/prev_bias.h).
+ * Details: docs/features/prev_bias.md.
  *
- * select_idle_sibling() is inlined on every kernel here, so prev_bias
- * judges stock's result in select_rq.c's select_task_rq_fair() wrapper,
- * with the target wake_affine() left and recent_used_cpu as stock found
- * it (placement.c); the steps: policy/prev_bias.h.  What differs from the patch,
- * each forced by the inlining (docs/features/prev_bias.md):
- *  - stock's scan still runs, so its schedstats count stock's choice,
- *    and the CPUs' state is read a moment after stock read it;
- *  - capacity is rq->cpu_capacity, what the load balancer last set from
- *    scale_rt_capacity(), not a fresh call of that static function; the
- *    task's utilization is as last updated, without sync_entity_load_avg();
- *  - on CPUs of asymmetric capacity and on clusters stock decides alone.
+ * Differs from the patch:
+ *  - stock's scan still runs, its schedstats count stock's choice, and
+ *    the CPUs are read after stock: select_idle_sibling() is inlined;
+ *  - capacity is rq->cpu_capacity as last set, the task's utilization as
+ *    last updated: scale_rt_capacity() and sync_entity_load_avg() are
+ *    static in fair.c;
+ *  - stock decides alone on asymmetric capacity and on clusters, where
+ *    its result cannot tell how it chose, and under energy-aware
+ *    scheduling, where find_energy_efficient_cpu() decides first.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

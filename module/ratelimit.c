@@ -1,52 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Migration rate limit, from "sched: Rate limit migrations to 1 per 2ms
- * per task" (Mathieu Desnoyers, 2023,
- * https://lore.kernel.org/lkml/20230905171105.1005672-2-mathieu.desnoyers@efficios.com/):
- * a task that used up its migrations for the window stays on its previous
- * CPU when the wakeup would be affine.
+ * ratelimit: "sched: Rate limit migrations to 1 per 2ms per task"
+ * (Mathieu Desnoyers, seed 000),
+ * https://lore.kernel.org/lkml/20230905171105.1005672-2-mathieu.desnoyers@efficios.com/
+ * and with ratelimit_mode=adaptive its patch 2/2, "sched: Implement
+ * adaptative rate limiting of task migrations",
+ * https://lore.kernel.org/lkml/20230905171105.1005672-3-mathieu.desnoyers@efficios.com/
+ * A limited task stays on prev_cpu when its wakeup would be affine.  This
+ * file is the rate limit's per-task state and its decisions; the hooks
+ * are select_rq.c's.  Details, and the patches hunk by hunk:
+ * docs/features/ratelimit.md.
  *
- * select_task_rq_fair() is wrapped: when the task is limited and the
- * stock code would compute want_affine, we do its record_wakee() and
- * return prev_cpu, as the patch's early return does; in every other case
- * the original runs untouched.  migrate_task_rq_fair() is wrapped to
- * stamp the task, then runs.
- *
- * The hooks are select_rq.c's, where the placement features decide
- * too; this file is the rate limit's state and decisions.
- *
- * No field can be added to task_struct, so per-task state lives in a
- * fixed, lossy table indexed by task pointer: no allocation and no lock
- * in the wakeup path, nothing to free when a task exits.  A slot names
- * its owner by pointer and start time; a task whose slot another task
- * took is simply not limited until it migrates again
- * (stats/ratelimit_stamps_lost counts those).
- *
- * ratelimit_mode=adaptive is patch 2/2 of the series, "sched: Implement
- * adaptative rate limiting of task migrations" (Mathieu Desnoyers,
- * 2023-09-05,
- * https://lore.kernel.org/lkml/20230905171105.1005672-3-mathieu.desnoyers@efficios.com/):
- * a task may make ratelimit_quota migrations (SCHED_MIGRATION_QUOTA, 10)
- * per window of ratelimit_window_ns (2 ms) before affine wakeups keep it
- * on prev_cpu for the rest of the window; the first migration after a
- * window opens the next one, with the quota halved (down to 1) if the
- * last was used up, else ratelimit_quota_replenish (1) given back, up to
- * the quota.  Windows in which the task did not migrate at all give
- * nothing back: the patch only looks at the window that just ended.
- * And the migration that opens a window counts in it, so a task at
- * quota 1 uses up every window and never gets a migration back; kept
- * as the patch has it (the unit tests show it), not "one back per
- * unused window" as the issue summarizes it.
- * The state (next_migration_time, nr_migrations_per_window,
- * quota_migrations_per_window) lives in the same lossy slot, so a task
- * whose slot is taken starts again from a full quota, as a new task does
- * in the patch.  Where this differs from the patch:
- *  - the migration count saturates at 65535 (a u16 in the slot, whose
- *    size stays 32 bytes), the quota knob is at most 1000.
- *  - changing the mode, window or quota forgets every task's state.
- * Row by row: docs/features/ratelimit.md.
- * Below its quota a task's wakeup reads no clock, as in the patch: the
- * fast path (st_rl_slot_may_limit()) sees the counts in the slot.
+ * Differs from the patch:
+ *  - the stamp and counts live in a lossy table indexed by task pointer,
+ *    and a task whose slot another took is not limited until it migrates
+ *    again: no field can be added to task_struct;
+ *  - want_affine and record_wakee() are the module's copies, made before
+ *    the original runs: both are inlined into select_task_rq_fair();
+ *  - under energy-aware scheduling every wakeup is left to stock: the
+ *    patch tests after find_energy_efficient_cpu(), whose answer a
+ *    wrapper cannot see;
+ *  - the in-window count saturates at 65535, a u16 of the 32-byte slot
+ *    (the module's choice): no decision differs, the quota is at most 1000.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

@@ -1,28 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sync_short: Chen Yu's SIS_SYNC, "sched/fair: Enhance sync wakeup for
- * short duration tasks" with "sched/fair: Record the average duration of
- * a task" (2024-06-25,
- * https://lore.kernel.org/lkml/cover.1719295669.git.yu.c.chen@intel.com/):
- * before select_idle_cpu() scans the LLC, a sync wakeup returns the
- * target when it is the waker's CPU, the waker runs alone there, the LLC
- * has no idle core, both tasks are short for the LLC's size and each is
- * the other's last wakee (the conditions: policy/sync_short.h).
+ * sync_short: SIS_SYNC, Chen Yu's "sched/fair: Record the average
+ * duration of a task" and "sched/fair: Enhance sync wakeup for short
+ * duration tasks",
+ * https://lore.kernel.org/lkml/cover.1719295669.git.yu.c.chen@intel.com/
+ * A sync wakeup stays on the waker's CPU when the two tasks are each
+ * other's last wakee, both short, and the LLC has no idle core (the
+ * conditions: policy/sync_short.h).  It judges stock's choice in
+ * select_rq.c's select_task_rq_fair() wrapper, after the rate limit and
+ * prev_bias (sync_short.h).  Details: docs/features/sync_short.md.
  *
- * select_idle_sibling() is inlined on every kernel here, so sync_short
- * judges stock's result in select_rq.c's select_task_rq_fair() wrapper,
- * after the rate limit and prev_bias (sync_short.h).  What differs from
- * the patch, each forced by a missing field or the inlining
- * (docs/features/sync_short.md):
- *  - duration_avg and prev_sleep_sum_runtime are the series' own fields:
- *    the average lives in a lossy table indexed by task pointer and is
- *    updated when the task wakes through select_task_rq_fair() (the CPU
- *    time since its last such wakeup is the run the patch records at the
- *    sleep between); a task the table does not know yet, as every task
- *    when the feature goes on, is not short (the patch's new tasks start
- *    at 0, short, which its review took for a flaw);
- *  - stock's scan still runs, and the target is read a moment after;
- *  - on CPUs of asymmetric capacity and on clusters stock decides alone.
+ * Differs from the patch:
+ *  - duration_avg lives in a lossy table indexed by task pointer, updated
+ *    when the task wakes, and a task it does not know is not short: no
+ *    field can be added to task_struct;
+ *  - stock's scan still runs, and the target is read after it:
+ *    select_idle_sibling() and wake_affine() are inlined;
+ *  - on CPUs of asymmetric capacity and on clusters stock decides alone:
+ *    its result cannot tell there how select_idle_sibling() chose.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

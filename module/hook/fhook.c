@@ -1,42 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Function redirection through ftrace.
- *
- * Every call of the hooked function goes to our replacement.  The
- * replacement reaches the original by calling it past its fentry site
- * (hook->orig), so its own call passes no ftrace hook at all, ours or a
- * tracer's.  Nothing then has to tell our calls from foreign ones by
- * looking at a return address, which function_graph and rethook
- * (kretprobes, fprobe exits) rewrite; and a tracer on the function sees
- * each call once, wrapping the replacement.  BPF trampolines call the
- * original the same way (BPF_TRAMP_F_CALL_ORIG).
- *
- * Two mechanisms send calls to the replacement:
- *
- * - Direct (preferred): an ftrace direct call (the mechanism of BPF
- *   trampolines) makes the traced function's entry call a trampoline of
- *   fhook_direct.c, which returns into the replacement.  About half a
- *   dozen instructions a hooked call.
- * - ftrace_ops (fallback): a callback that moves the saved IP to the
- *   replacement, as livepatch does.  It costs the ftrace trampoline's
- *   register save and restore around an indirect call, about 250
- *   instructions per hooked call (qemu icount).
- *
- * The fallback is taken when the kernel tracks call depth (retbleed=stuff:
- * fhook_direct.c does not account for it, and the original is then called
- * at its entry, see st_fhook_resolve()), when every trampoline is taken,
- * when direct_hooks=0, and when ftrace refuses the direct call with -EBUSY
- * (another direct user, e.g. a BPF trampoline, is on the function;
- * ftrace_ops can share with it).  Against livepatch or any other IPMODIFY
- * user both fail with -EBUSY, in either order of registration: a direct
- * ops without ops_func and an IPMODIFY ops never coexist on a function.
- *
- * The fallback's callback still lets calls from this module through (by
- * parent_ip, which ftrace captures before any callback runs): that is how
- * the original is reached where it is called at its entry.  There a tail
- * call (jmp) into the original would look foreign, redirect again and
- * spin forever with interrupts off, so Kbuild builds this module with
- * -fno-optimize-sibling-calls and the selftests check the object code.
+ * Function redirection through ftrace: every call of a hooked kernel
+ * function goes to a replacement of ours, which calls the original past
+ * its fentry site (hook->orig), where no ftrace user sees the call, as
+ * BPF trampolines do.  An ftrace direct call into a trampoline of
+ * fhook_direct.c sends the calls there.  The fallback, an ftrace_ops
+ * callback that moves the saved IP as livepatch does, is used under
+ * call-depth tracking, with direct_hooks=0, when every trampoline is
+ * taken, or next to another direct user (-EBUSY).  Mechanism and cost:
+ * docs/hook-cost.md; tracers, livepatch, unhooking: docs/safety.md.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

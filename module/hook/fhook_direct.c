@@ -1,33 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Trampolines of the direct hooks (fhook.c), one per slot.
- *
- * ftrace's direct call reaches one from the call at the traced function's
- * fentry site (or from ftrace_regs_caller, with the same stack), so on
- * entry [rsp] returns into the traced function and [rsp + 8] into its
- * caller.  Every call that reaches us is foreign: the replacements call
- * the original past its fentry site (st_fhook_resolve()), where no ftrace
- * user sees them, as BPF trampolines do with BPF_TRAMP_F_CALL_ORIG.  That
- * is why we no longer look at [rsp + 8]: function_graph and rethook
- * (kretprobes, fprobe exits) rewrite that very slot before we run, and a
- * test on it took our own calls for foreign ones.
- *
- * The trampoline replaces its return address with the replacement and
- * returns there.  The return consumes the return-stack-buffer entry that
- * the fentry call pushed, so the replacement's own return, and every
- * return above it, is predicted right; dropping the entry instead (add
- * $8, %rsp; jmp) left the RSB one entry off and every return above the
- * hooked function mispredicted.  This return is the one mispredict per
- * hooked call (docs/hook-cost.md), the same one livepatch's IPMODIFY
- * return takes.
- *
- * Only r11 and the return slot are touched: at a function's entry r11
- * holds nothing (a scratch register, never an argument).  IBT: we are
- * reached by a direct call and leave by a return; the ENDBR is there
- * because fhook.c takes the trampolines' addresses.  The return is the
- * kernel's return-thunk macro, which objtool records so that the module
- * loader can patch it.  No call-depth accounting: fhook.c does not use
- * these trampolines when X86_FEATURE_CALL_DEPTH is set.
+ * The trampolines of the direct hooks (fhook.c), one per slot.  ftrace's
+ * direct call reaches one from the traced function's fentry site; it
+ * writes the replacement's address over its return address and returns
+ * there, through the kernel's return-thunk macro, so the return stack
+ * buffer stays balanced.  It touches r11 and that stack slot only, both
+ * dead at a function's entry, and does no call-depth accounting (fhook.c
+ * then uses the ftrace_ops path).  Why each of these: docs/hook-cost.md.
  */
 #include <linux/kernel.h>
 #include <linux/linkage.h>

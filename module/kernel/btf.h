@@ -5,6 +5,21 @@
  * functions the module takes over.  Pure: it reads a blob and calls
  * nothing, so the unit tests run it on /sys/kernel/btf/vmlinux and on
  * mutated blobs.
+ */
+#ifndef SCHED_TUNE_KERNEL_BTF_H
+#define SCHED_TUNE_KERNEL_BTF_H
+
+#include <linux/types.h>
+
+struct st_btf {
+	const u8 *types;
+	u32 types_len;
+	const char *strs;
+	u32 strs_len;
+};
+
+/*
+ * The queries: btf.c.
  *
  * Errors, the same for every call:
  *   -EINVAL    malformed BTF (an offset, length, id or name out of range,
@@ -19,19 +34,6 @@
  *              member) same-size ones that place it differently
  *   -ENOSPC    st_btf_func_sig(): @buf too small
  */
-#ifndef SCHED_TUNE_KERNEL_BTF_H
-#define SCHED_TUNE_KERNEL_BTF_H
-
-#include <linux/types.h>
-
-struct st_btf {
-	const u8 *types;
-	u32 types_len;
-	const char *strs;
-	u32 strs_len;
-};
-
-/* The queries: btf.c */
 int st_btf_init(struct st_btf *btf, const void *data, size_t size);
 int st_btf_check(const struct st_btf *btf);
 int st_btf_member(const struct st_btf *btf, const char *type,

@@ -1,23 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The EEVDF tree as each compared series keeps it (gate_checked.h,
- * eevdf_slice), read from Debian's sources and confirmed in each build's
- * BTF:
- *  - 6.12: one tree per cfs_rq (tasks_timeline), holding that level's
- *    entities, tasks and group entities; the running one (cfs_rq->curr)
- *    is out of it.  The augment keeps min_vruntime and min_slice.  A
- *    queued group entity gets the smallest slice queued below it
- *    (enqueue_task_fair, dequeue_entities).
- *  - 7.3: one tree per CPU, rq->cfs.tasks_timeline, holding tasks only
- *    (__enqueue_entity warns on anything else); group cfs_rqs keep load
- *    and bandwidth (h_curr) but no tree and no curr, and a task's weight
- *    there is its hierarchical weight (se->h_load).  No code sets a
- *    group entity's slice.  The augment keeps min_vruntime, min_slice
- *    and max_slice (entity_lag() bounds lag by cfs_rq_max_slice() +
- *    TICK_NSEC).  rq->cfs.curr is the running task, out of the tree
- *    (set_next_task_fair, put_prev_task_fair).
- * Offsets come from BTF so one source serves both: max_slice and h_curr
- * are absent from 6.12's struct sched_entity and struct cfs_rq.
+ * eevdf_slice), confirmed in each build's BTF:
+ *  - 6.12: one tree per cfs_rq, holding that level's tasks and group
+ *    entities, cfs_rq->curr out of it; the augment keeps min_vruntime
+ *    and min_slice;
+ *  - 7.3: one tree per CPU, rq->cfs.tasks_timeline, holding tasks only,
+ *    rq->cfs.curr out of it; a task's weight is se->h_load; the augment
+ *    keeps min_vruntime, min_slice and max_slice.
+ * Offsets come from BTF, so one source serves both.  What the slice
+ * policy relies on: docs/features/eevdf.md.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

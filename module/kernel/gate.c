@@ -1,16 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The support gate.  ratelimit and cache_level carry copies of stock
- * decisions (want_affine/record_wakee/wake_wide; ttwu_queue_cond and the
- * wakelist queue path), numa_scan a copy of task_numa_work().  Each copy
- * was compared with the stock code of Debian's kernels in gate_checked.h,
- * by series and stable sublevel, and a feature runs only on those: on any
- * other kernel it says unsupported rather than overriding whatever stock
- * has changed since.  A stable update or another vendor's build of a
- * checked series may well have the same code: allow_unchecked=1 runs the
- * copy there anyway, and the feature says so.  An unchecked series never
- * runs: its copy may not even fit (gate_range.c tells which kernel this
- * is, and why both sublevels count).
+ * decisions, numa_scan a copy of task_numa_work(); each copy was compared
+ * with the stock code of Debian's kernels in gate_checked.h, by series
+ * and stable sublevel, and a feature runs only there, else it says
+ * unsupported.  allow_unchecked=1 runs a copy on another sublevel or
+ * vendor of a checked series, and the feature says so; an unchecked
+ * series never runs (gate_range.c: which kernel this is).
+ * docs/kernels.md: the support gate.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

@@ -3,57 +3,12 @@
  * The kernels each feature's copy of stock code was compared with: one
  * ST_GATE_RANGE(feature, major, minor, first, last) per feature and
  * series, first..last the stable sublevels of Debian's builds whose
- * source was read.  gate_range.c makes the gate's table of it, and
- * selftests/lib.sh (st_newer_kernels) reads these lines to name Debian
- * kernels newer than any here: keep one entry a line, as below.
- *
- * Checked against Debian's sources:
- *   6.1   6.1.192 (bookworm-security)
- *   6.12  6.12.95 (bookworm-backports), 6.12.117 (bookworm-security),
- *         6.12.118 (trixie-security): none of the copied code differs,
- *         so the range holds every sublevel between them.  Since then
- *         bookworm-security has 6.12.118+deb12, package 6.12.118-1~deb12u1
- *         of source linux-6.12: trixie's 6.12.118-1 rebuilt for Debian 12
- *   7.3   7.3.4 (trixie-backports): select_task_rq_fair, record_wakee,
- *         wake_wide as in 6.12; ttwu_queue_cond asks
- *         scx_allow_ttwu_queue(); task_numa_work has the cpuset return
- *
- *   eevdf (the tick counters): which tick runs check_preempt_tick
- *         (6.1: entity_tick, cfs_rq->nr_running > 1, not a queued
- *         tick) or update_deadline (6.12: update_curr; 7.3 read from
- *         the 7.3.4 build's behaviour only, see eevdf.c)
- *   eevdf_slice, the slice policy of eevdf: update_deadline,
- *         place_entity, the min_slice augment of the tree,
- *         cfs_rq_min_slice and the group entities' slice set from it in
- *         enqueue_task_fair and dequeue_entities (the restore's copy),
- *         and sched_setattr's custom_slice, as in 6.12.117 (6.12.95 and
- *         6.12.118 have the same struct sched_entity); and 7.3.4's
- *         (Debian's linux-source-7.3, BTF of its build): one tree per
- *         CPU holding tasks only, min_slice and max_slice in its
- *         augment, vprot set at pick and left by update_deadline, no
- *         group entity slices (kernel/eevdf_tree.c, eevdf.c)
- *
- *   prev_bias: no copy of stock code; it judges the result of the
- *         original select_task_rq_fair (ratelimit's wrapper, so its
- *         ranges) with the kernel's own idle_cpu() (7.3's BTF has no
- *         available_idle_cpu()) and cpus_share_cache() (inline,
- *         kernel/layout.h: the sd_llc_id test of 6.1.192, 6.12.118
- *         and 7.3.4, the same in all three),
- *         and reads rq->cfs.avg.util_est, rq->cpu_capacity and the
- *         UTIL_EST feature bit from BTF.  What it assumes of the
- *         inlined select_idle_sibling() (its result shares the
- *         target's LLC; a busy result means no idle CPU was found) is
- *         in prev_bias.c's header
- *   sync_short: no copy of stock code either; it judges the same
- *         result with idle_cpu() and the same cpus_share_cache(), reads
- *         sysctl_sched_migration_cost (an unsigned int on all three
- *         series), sched_smt_present and sd_llc_shared's
- *         has_idle_cores (offset from BTF), and p->se.sum_exec_runtime
- *         through the headers.  Its assumptions: sync_short.c's header
- *
- * A new stable update means: compare the copied code with its source,
- * then widen the range.  numa_scan has no 6.1 entry: 6.1 has no per-VMA
- * scan state (vma_numab_state came in 6.4).
+ * source was read (what each copy stands for: docs/kernels.md).
+ * gate_range.c makes the gate's table of it, and selftests/lib.sh
+ * (st_newer_kernels) reads these lines to name Debian kernels newer than
+ * any here: keep one entry a line, as below.  A new stable update means:
+ * compare the copied code with its source, then widen the range.
+ * numa_scan has no 6.1 entry: 6.1 has no per-VMA scan state.
  */
 ST_GATE_RANGE(ratelimit, 6, 1, 192, 192)
 ST_GATE_RANGE(ratelimit, 6, 12, 95, 118)
@@ -110,19 +65,13 @@ ST_GATE_STRICT(numa_scan, "it allocates vma->numab_state itself")
 /*
  * The functions each feature hooks or stands for (its copy, or the
  * inlined code it judges the result of): ST_GATE_FUNC(feature, function).
- * Each one's size as kallsyms has it (the distance to the next symbol,
- * what %pS prints after the slash) is recorded per build that make check
- * builds: ST_GATE_SIZE("release", "Debian package version", function,
- * size), as `uname -r` and /proc/version name the build, measured in it
- * (debugfs sched_tune/gate_sizes; guest unit gate_sizes prints these
- * lines for a build not recorded yet).  On a recorded build a feature
- * whose function has another size refuses, as on an unchecked kernel: a
- * Debian source package rebuilt with local fair.c changes keeps both
- * names.  A change that keeps every size is not seen (6.12.95 and
- * bookworm's 6.12.118, one compiler, none of these functions changed,
- * measure the same).  A checked build with no record (a sublevel
- * between those measured) is judged by its range alone.  A function a
- * build does not have (inlined there) has no line for it.
+ * Each one's size as kallsyms has it (what %pS prints after the slash),
+ * per build make check builds: ST_GATE_SIZE("release", "Debian package
+ * version", function, size), as `uname -r` and /proc/version name the
+ * build (guest unit gate_sizes prints the lines of a build not recorded).
+ * On a recorded build a function of another size refuses its feature, as
+ * an unchecked kernel does; a checked build with no record is judged by
+ * its range alone.  A function a build inlines has no line.
  */
 ST_GATE_FUNC(ratelimit, select_task_rq_fair)
 ST_GATE_FUNC(ratelimit, migrate_task_rq_fair)
@@ -138,8 +87,8 @@ ST_GATE_FUNC(prev_bias, select_task_rq_fair)
 ST_GATE_FUNC(sync_short, select_task_rq_fair)
 
 /*
- * Measured 2026-12-04 in each build booted under qemu (the cloud flavours
- * measured the same as their generic twins, but are builds of their own).
+ * Measured in each build booted under qemu.  A cloud flavour has its
+ * generic twin's sizes, and is a build of its own.
  */
 
 /* 6.1.192 (bookworm, ABI 57; CFS: no update_deadline or dequeue_entities) */

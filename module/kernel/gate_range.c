@@ -1,19 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The support gate's judgement of a kernel (gate_range.h), shared by the
- * module and the unit tests.
- *
- * Which sublevel: Debian's 6.1 release string is its ABI name
- * ("6.1.0-57-amd64"), and Debian keeps that name across uploads that keep
- * the ABI, so vermagic lets a module built against 6.1.192's headers load
- * into a later 6.1.193 of the same name.  The running kernel's version
- * string names the package actually running on every Debian build
- * ("#1 SMP PREEMPT_DYNAMIC Debian 6.1.192-1 (...)", "... Debian
- * 6.12.95-1~bpo12+1 (...)"), so that is the kernel's sublevel; the
- * headers' LINUX_VERSION_SUBLEVEL must be in the range too, since the
- * module was built from them.  Another vendor's version string names no
- * Debian package: its release ("6.12.95-custom") then gives the sublevel,
- * and the kernel is not a Debian build.
+ * module and the unit tests.  The kernel's sublevel is the Debian package
+ * its version string names ("Debian 6.12.95-1~bpo12+1"): 6.1's release,
+ * "6.1.0-57-amd64", names the ABI, which uploads keep, so one module
+ * loads into several sublevels.  The headers' sublevel must be in the
+ * range too.  A version string that names no Debian package is another
+ * vendor's build, whose release gives the sublevel.  docs/kernels.md.
  */
 #include <linux/kernel.h>
 #include <linux/string.h>
