@@ -30,7 +30,7 @@
 
 struct st_ss_slot *st_ss_table;
 const unsigned int *st_ss_migration_cost;
-void * __percpu *st_ss_llc_shared;
+void __rcu * __percpu *st_ss_llc_shared;
 u32 st_ss_has_idle_cores_off;
 
 static int st_ss_probe(struct st_feature *f)
@@ -40,7 +40,7 @@ static int st_ss_probe(struct st_feature *f)
 	if (st_placement_probe(f))
 		return -EOPNOTSUPP;
 	st_ss_migration_cost = (const unsigned int *)st_ksym("sysctl_sched_migration_cost");
-	st_ss_llc_shared = (void * __percpu *)st_ksym("sd_llc_shared");
+	st_ss_llc_shared = (void __rcu * __percpu *)st_ksym("sd_llc_shared");
 	if (!st_ss_migration_cost || !st_ss_llc_shared) {
 		f->reason = "sysctl_sched_migration_cost or sd_llc_shared is missing";
 		return -EOPNOTSUPP;

@@ -31,7 +31,8 @@ struct st_ss_slot {
 /* set by sync_short.c's probe, read here */
 extern struct st_ss_slot *st_ss_table;
 extern const unsigned int *st_ss_migration_cost;
-extern void * __percpu *st_ss_llc_shared;
+/* the kernel's DEFINE_PER_CPU(struct sched_domain_shared __rcu *, sd_llc_shared) */
+extern void __rcu * __percpu *st_ss_llc_shared;
 extern u32 st_ss_has_idle_cores_off;
 
 static inline struct st_ss_slot *st_ss_slot(const struct task_struct *p)
