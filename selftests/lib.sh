@@ -618,13 +618,31 @@ st_chroot_dir() { echo "$ST_CACHE/chroot/$1"; }
 # st_in_chroot SUITE CMD...: CMD as root in the chroot, with a /proc of
 # its own (7.x objtool reads the stack limit from /proc) in a private
 # mount namespace, so nothing stays mounted and runs never race.
+# ST_CHROOT_TMP=DIR: the caller's DIR is the chroot's /tmp there.  A user
+# who is not root is root in a user namespace of its own (unshare -r,
+# with a PID namespace its /proc needs), where the chroot's files, owned
+# by the real root, are read-only: it reads the package lists and builds
+# in its ST_CHROOT_TMP (make lint, st_lint_kbuild).
 st_in_chroot() {
-	local dir
+	local dir userns=()
 	dir=$(st_chroot_dir "$1")
 	shift
-	unshare --mount-proc="$dir/proc" chroot "$dir" /usr/bin/env -i \
-		PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
-		DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8 "$@"
+	if ((EUID == 0)) && [[ -z ${ST_CHROOT_TMP:-} ]]; then
+		unshare --mount-proc="$dir/proc" chroot "$dir" /usr/bin/env -i \
+			PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
+			DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8 "$@"
+		return
+	fi
+	((EUID == 0)) || userns=(--map-root-user)
+	# shellcheck disable=SC2016 # the inner shell's own parameters
+	unshare "${userns[@]}" --mount --pid --fork --mount-proc="$dir/proc" sh -c '
+		dir=$1 tmp=$2
+		shift 2
+		if [ -n "$tmp" ]; then mount --bind "$tmp" "$dir/tmp" || exit 1; fi
+		exec chroot "$dir" /usr/bin/env -i \
+			PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
+			DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8 "$@"' \
+		sh "$dir" "${ST_CHROOT_TMP:-}" "$@"
 }
 
 # st_chroot_apt SUITE ARGS...: apt-get in the chroot, one at a time; its
@@ -764,7 +782,8 @@ st_resolve_kver() {
 	local spec env meta pat best='' ver suite dep
 	spec=$(st_kernel_suite "$1") || st_die "unknown kernel name '$1' (known: ${ST_KERNEL_NAMES[*]})"
 	read -r env meta pat <<<"$spec"
-	if [[ $env != host ]]; then st_chroot_ensure "$env" >&2; fi
+	# a user who is not root reads the chroot as it is (st_in_chroot)
+	if [[ $env != host ]] && ((EUID == 0)); then st_chroot_ensure "$env" >&2; fi
 	while IFS='|' read -r _ ver suite; do
 		ver=${ver// /}
 		[[ $suite =~ \ $pat ]] || continue
@@ -905,9 +924,15 @@ st_fetch_vmlinuz() {
 # st_kbuild KVER SRC OUT [MAKE-ARGS...]: builds the Kbuild tree SRC
 # against KVER's headers in a copy of its own, in the chroot of KVER's
 # Debian release (st_kernel_env), and leaves the copy with its objects and
-# build.log in OUT.  Returns make's status.
+# build.log in OUT.  Returns make's status.  ST_KBUILD_SPARSE set: once
+# the build is done, sparse on every source file (C=2 in the built tree
+# with the same MAKE-ARGS: nothing is compiled again) into OUT/sparse.log;
+# "sparse" is the chroot's, a path is a sparse binary of the host's
+# (st_fetch_sparse); the build's status is returned, the sparse pass's
+# written into its log when not 0.  A user who is not root builds in a
+# directory of the host's that is the chroot's /tmp (st_in_chroot).
 st_kbuild() {
-	local kver=$1 src=$2 out=$3 env cdir rc
+	local kver=$1 src=$2 out=$3 env root cdir hdir bind='' rc check=sparse
 	shift 3
 	env=$(st_kernel_env "$kver")
 	rm -rf "$out"
@@ -917,25 +942,95 @@ st_kbuild() {
 		make -C "$out" KDIR="$(st_headers_dir "$kver")" "$@" >"$out/build.log" 2>&1
 		return
 	fi
-	# a directory of this build's own: two trees (two runs, a bench)
-	# may build for the same kernel at once
-	mkdir -p "$(st_chroot_dir "$env")/tmp"
-	cdir=$(mktemp -d "$(st_chroot_dir "$env")/tmp/st-kbuild-$kver-$(basename "$out").XXXXXX") || return 1
-	cdir=${cdir#"$(st_chroot_dir "$env")"}
-	tar -C "$src" --exclude=./build --exclude=./.git -cf - . | tar -C "$(st_chroot_dir "$env")$cdir" -xf -
-	st_in_chroot "$env" make -C "$cdir" KDIR="/usr/src/linux-headers-$kver" "$@" >"$out/build.log" 2>&1
+	root=$(st_chroot_dir "$env")
+	if ((EUID == 0)); then
+		# a directory of this build's own: two trees (two runs, a bench)
+		# may build for the same kernel at once
+		mkdir -p "$root/tmp"
+		hdir=$(mktemp -d "$root/tmp/st-kbuild-$kver-$(basename "$out").XXXXXX") || return 1
+		cdir=${hdir#"$root"}
+	else
+		hdir=$(mktemp -d "${TMPDIR:-/tmp}/st-kbuild-$kver.XXXXXX") || return 1
+		cdir=/tmp bind=$hdir
+	fi
+	tar -C "$src" --exclude=./build --exclude=./.git -cf - . | tar -C "$hdir" -xf -
+	if [[ ${ST_KBUILD_SPARSE:-} == /* ]]; then
+		cp "$ST_KBUILD_SPARSE" "$hdir/.st-sparse"
+		check=$cdir/.st-sparse
+	fi
+	ST_CHROOT_TMP=$bind st_in_chroot "$env" make -C "$cdir" KDIR="/usr/src/linux-headers-$kver" "$@" \
+		>"$out/build.log" 2>&1
 	rc=$?
-	cp -a "$(st_chroot_dir "$env")$cdir"/. "$out"/
-	rm -rf "$(st_chroot_dir "$env")$cdir"
+	if ((rc == 0)) && [[ -n ${ST_KBUILD_SPARSE:-} ]]; then
+		ST_CHROOT_TMP=$bind st_in_chroot "$env" make -C "$cdir" KDIR="/usr/src/linux-headers-$kver" "$@" \
+			C=2 CHECK="$check" >"$out/sparse.log" 2>&1 ||
+			echo "st_kbuild: the sparse pass's make exited $?" >>"$out/sparse.log"
+	fi
+	cp -a "$hdir"/. "$out"/
+	rm -rf "$hdir"
 	return $rc
 }
 
-# st_build_module KVER [test]: the working tree against one kernel:
-# $ST_BUILD/<kver>/sched_tune.ko and build.log there; "test": the
-# selftests' build, with the fault injection (Kbuild ST_TEST=1).
+# st_kbuild_findings LOG: the warnings and errors of a Kbuild log, gcc's
+# and sparse's ("FILE:LINE[:COL]: warning|error: ..."; sparse's errors
+# do not fail make) and modpost's, one a line, each tagged "module" or,
+# when its FILE is one of the kernel's headers (/usr/src/linux-*),
+# "headers": ours to fix, or the kernel's (st_kbuild_verdict lists them
+# without counting them).  None of Debian 12's and 13's kernels has one
+# in its headers with W=1 or sparse (2026-12-05).
+st_kbuild_findings() {
+	awk '/^[^ :]+:[0-9]+(:[0-9]+)?: (warning|error):/ {
+			print (index($0, "/usr/src/linux-") == 1 ? "headers " : "module ") $0; next }
+		/^(WARNING|ERROR): modpost:/ { print "module " $0 }' "$1" 2>/dev/null
+}
+
+# st_kbuild_verdict GROUP KVER OUT RC [WHY]: two results of st_kbuild's
+# build in OUT (make's status RC), built with W=1 and ST_KBUILD_SPARSE:
+# no warning of the compiler (build.log) and none of sparse (sparse.log)
+# in the module's files, their findings as comments; WHY: why sparse
+# could not run (a failure).  sparse is a skip where the kernel's own
+# Makefile turned C= off: 7.x checks its checker with
+# scripts/checker-valid.sh, which Debian's linux-kbuild leaves out (so it
+# always says no), and its headers need a sparse that knows
+# __typeof_unqual__ and __builtin_strlen() in a constant expression,
+# which 0.6.4, Debian 12's and 13's, does not: forced on, it fails on
+# every MODULE_INFO() and READ_ONCE() (2026-12-05, 7.3.4+deb13).
+st_kbuild_verdict() {
+	local group=$1 kver=$2 out=$3 rc=$4 why=${5:-} log tool desc f n h off
+	for tool in W=1 sparse; do
+		if [[ $tool == W=1 ]]; then
+			log=$out/build.log desc="W=1 build against linux-headers-$kver: no compiler warning in the module's files"
+		else
+			log=$out/sparse.log desc="sparse (C=2) against linux-headers-$kver: no warning or error in the module's files"
+			off=$(grep -m1 'specified, but .* is not available or not up to date' "$log" 2>/dev/null)
+			if [[ -n $off ]]; then
+				st_result skip "$group" "$desc" "the kernel's Makefile turned sparse 0.6.4 off (${off#*: })"
+				continue
+			fi
+			if [[ -n $why ]] || ((rc != 0)) || grep -q '^st_kbuild: ' "$log" 2>/dev/null; then
+				st_result fail "$group" "$desc (${why:-not run: the build failed})"
+				grep '^st_kbuild: ' "$log" 2>/dev/null | sed 's/^/#   /'
+				continue
+			fi
+		fi
+		f=$(st_kbuild_findings "$log")
+		n=$(grep -c '^module ' <<<"$f")
+		h=$(grep -c '^headers ' <<<"$f")
+		((h == 0)) || desc+=" ($h in the kernel's headers, listed)"
+		if ((n == 0 && rc == 0)); then st_result pass "$group" "$desc"
+		elif ((rc != 0)); then st_result fail "$group" "$desc (make exited $rc)"
+		else st_result fail "$group" "$desc ($n found)"; fi
+		[[ -z $f ]] || head -n 40 <<<"$f" | sed 's/^[a-z]* /#   /'
+		((rc == 0 || n > 0)) || grep -E 'error|Error' "$log" | head -n 20 | sed 's/^/#   /'
+	done
+}
+
+# st_build_module KVER [test [MAKE-ARGS...]]: the working tree against one
+# kernel: $ST_BUILD/<kver>/sched_tune.ko and build.log there; "test":
+# the selftests' build, with the fault injection (Kbuild ST_TEST=1).
 # Returns make's status.
 st_build_module() {
-	st_kbuild "$1" "$ST_ROOT" "$ST_BUILD/$1" ${2:+ST_TEST=1}
+	st_kbuild "$1" "$ST_ROOT" "$ST_BUILD/$1" ${2:+ST_TEST=1} "${@:3}"
 }
 
 # st_build_kmod KVER: the selftests' own test modules (selftests/kmod,
@@ -1704,6 +1799,89 @@ st_lint() {
 			st_lint_show "$out"
 		fi
 	done < <(st_lint_c_files)
+}
+
+# --- sparse and W=1 builds (make lint; make check's kernel builds) -------------
+
+# sparse for a user who is not root, where the chroot has none: Debian
+# 12's package (0.6.4, the same as Debian 13's less Debian's patches; a
+# binary that needs nothing but libc, so it runs in the Debian 13 chroot
+# too), fetched with apt-get download (checked against the signed
+# archive, no root) and kept in ST_USER_CACHE, else for this run only.
+# Sets ST_SPARSE to the binary's path.
+ST_USER_CACHE=${ST_USER_CACHE:-${XDG_CACHE_HOME:-${HOME:-/nonexistent}/.cache}/sched_tune}
+st_fetch_sparse() {
+	local dir=$ST_USER_CACHE/sparse dl deb
+	ST_SPARSE=$dir/usr/bin/sparse
+	[[ -x $ST_SPARSE ]] && return 0
+	if ! mkdir -p "$ST_USER_CACHE" 2>/dev/null || [[ ! -w $ST_USER_CACHE ]]; then
+		dir=$ST_LINT_TMP/sparse
+		ST_SPARSE=$dir/usr/bin/sparse
+	fi
+	dl=$(mktemp -d "${TMPDIR:-/tmp}/st-sparse-dl.XXXXXX") || return 1
+	st_log "fetching sparse (Debian 12's package) into $dir"
+	(cd "$dl" && apt-get download -qq sparse >/dev/null 2>&1)
+	deb=$(compgen -G "$dl/sparse_*.deb" | head -n1)
+	if [[ -n $deb ]] && dpkg-deb -x "$deb" "$dl/x" && [[ -x $dl/x/usr/bin/sparse ]]; then
+		basename "$deb" >"$dl/x/FROM"
+		rm -rf "$dir"
+		mkdir -p "$(dirname "$dir")"
+		mv "$dl/x" "$dir"
+	fi
+	rm -rf "$dl"
+	[[ -x $ST_SPARSE ]]
+}
+
+# The kernels make lint builds the module for: those make check boots
+# (run.sh's ST_KERNELS less the cloud flavour, the same source).
+ST_LINT_KERNELS=${ST_LINT_KERNELS:-stable backports trixie trixie-backports}
+
+# st_lint_kbuild [GROUP]: the module (the selftests' build, ST_TEST=1:
+# every file of module/) built with W=1 and checked with sparse against
+# each of ST_LINT_KERNELS, in its Debian release's chroot, two results a
+# kernel (st_kbuild_verdict).  Root makes what is missing (the chroot,
+# the headers, sparse in the chroot); a user who is not root builds in
+# the chroots make check made, through a user namespace (st_in_chroot),
+# with the chroot's sparse or a fetched one (st_fetch_sparse), and skips
+# a kernel whose chroot or headers are not there, saying so.  About 40 s
+# a kernel on 2 cores.
+st_lint_kbuild() {
+	local group=${1:-kbuild} name env kv why out sparse nosparse rc
+	ST_LINT_TMP=$(mktemp -d "${TMPDIR:-/tmp}/st-lint.XXXXXX") || return 1
+	for name in $ST_LINT_KERNELS; do
+		env=$(st_kernel_suite "$name") env=${env%% *} why='' sparse=sparse nosparse=''
+		if ((EUID != 0)) && [[ ! -f $(st_chroot_dir "$env")/.st-ready ]]; then
+			why="no $env chroot at $(st_chroot_dir "$env"): make check makes it, as root"
+		elif ((EUID != 0)) && ! unshare --map-root-user true 2>/dev/null; then
+			why="this user may not make a user namespace (unshare -r), which chroot needs without root"
+		elif ! kv=$(st_resolve_kver "$name"); then
+			why="cannot tell the kernel of '$name' from the $env chroot's package lists"
+		elif [[ ! -f $(st_headers_dir "$kv")/Makefile ]] && { ((EUID != 0)) || ! (st_ensure_headers "$kv"); }; then
+			why="no linux-headers-$kv in the $env chroot: make check installs it, as root"
+		fi
+		# root could have made it: what it could not is a failure
+		if [[ -n $why ]] && ((EUID == 0)); then
+			st_result fail "$group" "W=1 build against the kernel of '$name' ($why)"
+			st_result fail "$group" "sparse (C=2) against the kernel of '$name' ($why)"
+			continue
+		elif [[ -n $why ]]; then
+			st_result skip "$group" "W=1 build against the kernel of '$name'" "$why"
+			st_result skip "$group" "sparse (C=2) against the kernel of '$name'" "$why"
+			continue
+		fi
+		# the chroot's sparse (make check installs it there), else Debian 12's
+		if [[ ! -x $(st_chroot_dir "$env")/usr/bin/sparse ]] &&
+			! { ((EUID == 0)) && st_chroot_install "$env" sparse; }; then
+			if st_fetch_sparse; then sparse=$ST_SPARSE
+			else sparse='' nosparse="no sparse: apt-get download sparse failed"; fi
+		fi
+		out=$ST_LINT_TMP/$kv
+		ST_KBUILD_SPARSE=$sparse st_kbuild "$kv" "$ST_ROOT" "$out" ST_TEST=1 W=1 -j"$(nproc)"
+		rc=$?
+		st_kbuild_verdict "$group" "$kv" "$out" "$rc" "$nosparse"
+		rm -rf "$out"
+	done
+	rm -rf "$ST_LINT_TMP"
 }
 
 # What a user may have of sched_tune on this machine: DKMS's registration,
