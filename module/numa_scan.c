@@ -165,8 +165,9 @@ static bool st_vma_is_accessed(struct mm_struct *mm,
 		st_stat_inc(ST_STAT_NUMA_VMA_ALLOWED_BY_THRESHOLD);
 		trace_sched_tune_numa_scan(current, vma->vm_start,
 					   vma->vm_end);
-	} else if (!allow)
+	} else if (!allow) {
 		st_stat_inc(ST_STAT_NUMA_VMA_SKIPPED);
+	}
 	return allow;
 }
 

@@ -161,10 +161,10 @@ st_sync_short_pre(struct task_struct *p, int wake_flags, u64 wakee_avg)
  * Return: the CPU to wake @p on: this CPU where SIS_SYNC applies, and not
  * under passthrough; else @new_cpu.
  */
-static __always_inline int st_sync_short_select(const struct st_config *cfg,
-				       struct task_struct *p, int prev_cpu,
-				       int new_cpu, int recent, int wake_flags,
-				       unsigned int pre)
+static __always_inline int
+st_sync_short_select(const struct st_config *cfg, struct task_struct *p,
+		     int prev_cpu, int new_cpu, int recent, int wake_flags,
+		     unsigned int pre)
 {
 	struct st_sync_short_in in = {
 		.sync = true, .waker_short = true, .wakee_short = true,

@@ -1612,7 +1612,7 @@ declare -A ST_CHECKPATCH_IGNORE=(
 	[module/sched_tune.h]=MACRO_ARG_REUSE
 	# TRACE_EVENT()'s own layout, as include/trace/events/sched.h has it:
 	# one argument of the macro per block, each opened on its own line
-	[module/sched_tune_trace.h]=PARENTHESIS_ALIGNMENT,OPEN_ENDED_LINE
+	[module/sched_tune_trace.h]="PARENTHESIS_ALIGNMENT,OPEN_ENDED_LINE"
 	# st_kcall_bind's `name` is an identifier
 	[module/kernel/ksym.h]=MACRO_ARG_REUSE
 	# an out-of-tree module must test LINUX_VERSION_CODE for the facts
