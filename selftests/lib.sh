@@ -8,6 +8,8 @@ ST_ROOT=${ST_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 ST_TESTS=$ST_ROOT/selftests
 ST_BUILD=${ST_BUILD:-$ST_ROOT/build}
 ST_CACHE=${ST_CACHE:-/var/cache/sched_tune}
+# what a user who is not root fetches (make lint), where ST_CACHE is root's
+ST_USER_CACHE=${ST_USER_CACHE:-${XDG_CACHE_HOME:-${HOME:-/nonexistent}/.cache}/sched_tune}
 # Guest shape.  4 vCPUs keeps TCG on 2 host cores fast enough.  An Intel
 # flavour of -cpu max, since qemu's default AMD one gives every SMT thread
 # its own L2 (run.sh boots SMT cores for the cache-level pairs).
@@ -1558,17 +1560,22 @@ st_icount_short() {
 # downloads ~150 MB and reads the tarball, later runs reuse the copy, so a
 # new Debian revision does not change lint results under our feet.
 ST_CHECKPATCH_DIR=$ST_CACHE/checkpatch-6.12
+# a user who is not root, where make check never fetched it: their cache
+if [[ ! -s $ST_CHECKPATCH_DIR/checkpatch.pl ]] &&
+	! { mkdir -p "$ST_CACHE" 2>/dev/null && [[ -w $ST_CACHE ]]; }; then
+	ST_CHECKPATCH_DIR=$ST_USER_CACHE/checkpatch-6.12
+fi
 ST_CHECKPATCH=$ST_CHECKPATCH_DIR/checkpatch.pl
 # the kerneldoc checker of the same tree (selftests/kdoc.sh)
 ST_KERNEL_DOC=$ST_CHECKPATCH_DIR/kernel-doc
 st_fetch_checkpatch() {
-	local dl deb rc=0 lock
+	local dl deb rc=0 lock cache=${ST_CHECKPATCH_DIR%/*}
 	[[ -s $ST_CHECKPATCH && -s $ST_KERNEL_DOC ]] && return 0
-	mkdir -p "$ST_CACHE"
-	exec {lock}>"$ST_CACHE/checkpatch.lock"
+	mkdir -p "$cache" || return 1
+	exec {lock}>"$cache/checkpatch.lock"
 	flock "$lock"
 	if [[ ! -s $ST_CHECKPATCH || ! -s $ST_KERNEL_DOC ]]; then
-		dl=$(mktemp -d "$ST_CACHE/checkpatch-dl.XXXXXX")
+		dl=$(mktemp -d "$cache/checkpatch-dl.XXXXXX")
 		st_log "fetching checkpatch.pl from linux-source-6.12"
 		if ! (cd "$dl" && apt-get download -qq linux-source-6.12 >/dev/null 2>&1); then
 			st_apt_update
@@ -1809,7 +1816,6 @@ st_lint() {
 # too), fetched with apt-get download (checked against the signed
 # archive, no root) and kept in ST_USER_CACHE, else for this run only.
 # Sets ST_SPARSE to the binary's path.
-ST_USER_CACHE=${ST_USER_CACHE:-${XDG_CACHE_HOME:-${HOME:-/nonexistent}/.cache}/sched_tune}
 st_fetch_sparse() {
 	local dir=$ST_USER_CACHE/sparse dl deb
 	ST_SPARSE=$dir/usr/bin/sparse
