@@ -117,6 +117,27 @@ hosted_end() {
 # hackbench threads), PB_HB_WAKE (wakeups, schedstats' ttwu_count) and
 # PB_HB_OK (both exited 0).  With SWITCH, prev_bias is switched 0, 1, 0, 1
 # while they run.
+# pb_trace_on, pb_trace_off SHOW: st_wakemig's migrations and the
+# module's decisions in the trace buffer; SHOW 1: the last 60 lines
+pb_trace_on() {
+	[ -d "$TR/events/sched_tune" ] || return 0
+	echo >"$TR/trace"
+	echo 'comm == "st_wakemig"' >"$TR/events/sched/sched_migrate_task/filter"
+	echo 1 >"$TR/events/sched/sched_migrate_task/enable"
+	echo 1 >"$TR/events/sched_tune/enable"
+}
+pb_trace_off() {
+	[ -d "$TR/events/sched_tune" ] || return 0
+	echo 0 >"$TR/events/sched_tune/enable"
+	echo 0 >"$TR/events/sched/sched_migrate_task/enable"
+	echo 0 >"$TR/events/sched/sched_migrate_task/filter"
+	if [ "$1" = 1 ]; then
+		diag "trace: $(grep -c sched_migrate_task "$TR/trace") migrations of st_wakemig, $(grep -c 'sched_tune_ratelimit_keep: comm=st_wakemig' "$TR/trace") of its wakeups kept by the rate limit; the last lines:"
+		grep -v '^#' "$TR/trace" | grep -E 'st_wakemig' | tail -n 60 | sed 's/^/#   /'
+	fi
+	echo >"$TR/trace"
+}
+
 PB_CG=/sys/fs/cgroup
 pb_ttwu() { awk '/^cpu[0-9]/ { s += $6 } END { print s + 0 }' /proc/schedstat; }
 pb_hackbench() {
@@ -215,7 +236,12 @@ t_prev_bias() {
 	# checked and left.
 	wr ratelimit_window_ns 1000000000 >/dev/null
 	check_eq "prev_bias=1 with a window: ratelimit active" "$(feature_state ratelimit)" active
+	# what decided each of the wakee's wakeups, printed when too many
+	# migrated: its migrations (sched_migrate_task, by comm) and the
+	# module's decisions (events/sched_tune)
+	pb_trace_on
 	pb_wakemig 1000000000
+	pb_trace_off $((PB_MIG - PB_LATE_MIG > (PB_ROUNDS - PB_LATE) / 20))
 	diag "window 1 s and prev_bias 1: $PB_MIG wakeup migrations, ratelimit_kept_prev_cpu +$PB_RL_KEPT, ratelimit_stamps_lost +$PB_RL_LOST, prev_bias_checked +$PB_CHECKED; $PB_LATE rounds woken 1 s or more after their move, $PB_LATE_MIG of their wakeups migrated (the window's stamp may be gone: not the rate limit's to keep)"
 	pb_in=$((PB_ROUNDS - PB_LATE))
 	diag "both on: $((PB_MIG - PB_LATE_MIG)) wakeup migrations of $pb_in rounds woken inside the window (at most $((pb_in / 20)))"
