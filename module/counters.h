@@ -20,6 +20,8 @@ ST_STAT(RL_MIGRATIONS_STAMPED, ratelimit_migrations_stamped)
 ST_STAT(RL_QUOTA_HALVED, ratelimit_quota_halved)
 ST_STAT(RL_QUOTA_REPLENISHED, ratelimit_quota_replenished)
 ST_STAT(RL_STAMPS_LOST, ratelimit_stamps_lost)
+ST_STAT(RL_WINDOW_OVER, ratelimit_window_over)
+ST_STAT(RL_NOT_AFFINE, ratelimit_not_affine)
 
 /* cache_level */
 ST_STAT(TTWU_QUEUED_BY_LEVEL, ttwu_queued_by_level)

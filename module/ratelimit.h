@@ -113,7 +113,8 @@ static inline void st_record_wakee(struct task_struct *p, unsigned long now)
  *
  * The patch's early return: limited while prev_cpu's clock is before the
  * stamp, and want_affine.  Inline in select_rq.c's st_rl_select(), out
- * of line there: it reads a clock.
+ * of line there: it reads a clock.  A wakeup either test leaves to stock
+ * is counted by the test's name.
  *
  * Context: Under @p->pi_lock (select_task_rq_fair()'s).
  * Return: true if @p stays on @prev_cpu: record_wakee() is then done, as
@@ -124,8 +125,15 @@ static __always_inline bool st_rl_keeps_prev(const struct st_config *cfg,
 					     struct task_struct *p,
 					     int prev_cpu, unsigned long now)
 {
-	if (!st_rl_limited(&cfg->rl, st_rl_tat(p), sched_clock_cpu(prev_cpu)) ||
-	    !st_want_affine(p, smp_processor_id(), now) || st_passthrough(cfg))
+	if (!st_rl_limited(&cfg->rl, st_rl_tat(p), sched_clock_cpu(prev_cpu))) {
+		st_stat_inc(ST_STAT_RL_WINDOW_OVER);
+		return false;
+	}
+	if (!st_want_affine(p, smp_processor_id(), now)) {
+		st_stat_inc(ST_STAT_RL_NOT_AFFINE);
+		return false;
+	}
+	if (st_passthrough(cfg))
 		return false;
 	st_record_wakee(p, now);
 	st_stat_inc(ST_STAT_RL_KEPT_PREV_CPU);

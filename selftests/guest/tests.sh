@@ -643,12 +643,13 @@ wakemig() {
 	wr ratelimit_window_ns "$1" >/dev/null
 	c0=$(stat_get ratelimit_checked) k0=$(stat_get ratelimit_kept_prev_cpu)
 	s0=$(stat_get ratelimit_migrations_stamped)
+	o0=$(stat_get ratelimit_window_over) a0=$(stat_get ratelimit_not_affine)
 	out=$(timeout 300 st_wakemig 0 2 3 "$WM_ROUNDS" "$1") ||
 		{ diag "st_wakemig failed: $out"; echo "-1 -1 0 0"; return; }
 	# to tell, when the count is off, the hook that kept no wakeup from
 	# the wakeup that was kept and moved anyway
-	diag "window $1 ns: $out; the hook checked $(($(stat_get ratelimit_checked) - c0)) wakeups, kept $(($(stat_get ratelimit_kept_prev_cpu) - k0)) on prev, stamped $(($(stat_get ratelimit_migrations_stamped) - s0)) migrations" >>/tmp/wm.diag
-	echo "$out" | awk '{ print $4, $6, $8, $10 }'
+	diag "window $1 ns: $(echo "$out" | tr '\n' ' '); the hook checked $(($(stat_get ratelimit_checked) - c0)) wakeups, kept $(($(stat_get ratelimit_kept_prev_cpu) - k0)) on prev, let $(($(stat_get ratelimit_window_over) - o0)) go past the window by the clock and $(($(stat_get ratelimit_not_affine) - a0)) not affine, stamped $(($(stat_get ratelimit_migrations_stamped) - s0)) migrations" >>/tmp/wm.diag
+	echo "$out" | awk 'NR == 1 { print $4, $6, $8, $10 }'
 }
 
 # wm_window_1s: st_wakemig with a 1 s window, into w1 o1 (as wakemig),
@@ -726,18 +727,26 @@ t_ratelimit_effect() {
 	diag "hackbench -g $HB_GROUPS -f 10 --threads --pipe -l $HB_LOOPS -s 100, $MIG_REPS runs per window, $(nproc) vCPUs, qemu TCG"
 	mig_setup
 	rm -f /tmp/mig.*
-	kept=0
+	kept=0 wide=0
 	for _ in $(seq "$MIG_REPS"); do
 		migrations 0
-		k0=$(stat_get ratelimit_kept_prev_cpu)
+		k0=$(stat_get ratelimit_kept_prev_cpu) a0=$(stat_get ratelimit_not_affine)
 		migrations 1000000000
-		k1=$(stat_get ratelimit_kept_prev_cpu)
-		kept=$((kept + k1 - k0))
+		k1=$(stat_get ratelimit_kept_prev_cpu) a1=$(stat_get ratelimit_not_affine)
+		kept=$((kept + k1 - k0)) wide=$((wide + a1 - a0))
 	done
-	for w in 2000000 100000000; do migrations $w; done
+	o0=$(stat_get ratelimit_window_over)
+	migrations 2000000
+	over=$(($(stat_get ratelimit_window_over) - o0))
+	migrations 100000000
 	check_eq "ratelimit: every hackbench run completed" "$MIG_ERR" 0
-	diag "ratelimit_kept_prev_cpu grew by $kept under hackbench with window 1 s"
+	diag "under hackbench, window 1 s: ratelimit_kept_prev_cpu +$kept, ratelimit_not_affine +$wide; window 2 ms: ratelimit_window_over +$over"
 	check "ratelimit: ratelimit_kept_prev_cpu grew under hackbench with window 1 s" test "$kept" -gt 0
+	# ten senders each waking ten receivers: wake_wide() says fan-out
+	check "ratelimit: ratelimit_not_affine grew under hackbench with window 1 s (wake_wide)" test "$wide" -gt 0
+	# a stamp is live by the jiffies for one or two ticks past its
+	# window: a 2 ms window lets the clock judge wakeups after it
+	check "ratelimit: ratelimit_window_over grew under hackbench with window 2 ms" test "$over" -gt 0
 	m0=$(median /tmp/mig.0) m1=$(median /tmp/mig.1000000000)
 	diag "hackbench migrations per run (all, load balancer included), window 0: $(tr '\n' ' ' </tmp/mig.0)(median $m0); window 1 s: $(tr '\n' ' ' </tmp/mig.1000000000)(median $m1)"
 	# Reported, never asserted: qemu TCG figures, not hardware ones.
