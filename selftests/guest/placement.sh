@@ -12,7 +12,7 @@ PB_ROUNDS=$(st_arg prev_bias_rounds 200)
 # PB_LATE (rounds woken WINDOW_NS or more after their move), PB_LATE_MIG
 # (the wakeup migrations of those rounds), and the
 # counters' growth over the run: PB_CHECKED, PB_KEPT, PB_RL_KEPT,
-# PB_RL_LOST, PB_RL_CHECKED (read last: a wakeup counts it before the others).
+# PB_RL_LOST, PB_RL_OVER, PB_RL_WIDE, PB_RL_CHECKED (read last: a wakeup counts it before the others).
 pb_wakemig() {
 	# what else runs: a task left on cpu2 shares it with the spinner,
 	# whose utilization then leaves room there
@@ -20,6 +20,7 @@ pb_wakemig() {
 	rc0=$(stat_get ratelimit_checked)
 	c0=$(stat_get prev_bias_checked) k0=$(stat_get prev_bias_kept)
 	r0=$(stat_get ratelimit_kept_prev_cpu) l0=$(stat_get ratelimit_stamps_lost)
+	o0=$(stat_get ratelimit_window_over) a0=$(stat_get ratelimit_not_affine)
 	# shellcheck disable=SC2086 # the window and gap, when given, are words
 	if ! timeout 300 st_wakemig 0 2 3 "${PB_N:-$PB_ROUNDS}" ${1:-} ${2:-} >/tmp/pb.out 2>&1; then
 		diag "st_wakemig failed: $(cat /tmp/pb.out)"
@@ -28,11 +29,14 @@ pb_wakemig() {
 		read -r PB_MIG PB_OFF PB_LATE PB_LATE_MIG <<-EOF2
 		$(awk '{ print $4, $6, $8, $10 }' /tmp/pb.out)
 		EOF2
+		diag "st_wakemig: $(awk 'NR == 1 { print $11, $12 } NR == 2' /tmp/pb.out | tr '\n' ' ')"
 	fi
 	PB_CHECKED=$(($(stat_get prev_bias_checked) - c0))
 	PB_KEPT=$(($(stat_get prev_bias_kept) - k0))
 	PB_RL_KEPT=$(($(stat_get ratelimit_kept_prev_cpu) - r0))
 	PB_RL_LOST=$(($(stat_get ratelimit_stamps_lost) - l0))
+	PB_RL_OVER=$(($(stat_get ratelimit_window_over) - o0))
+	PB_RL_WIDE=$(($(stat_get ratelimit_not_affine) - a0))
 	PB_RL_CHECKED=$(($(stat_get ratelimit_checked) - rc0))
 }
 
@@ -118,7 +122,8 @@ hosted_end() {
 # PB_HB_OK (both exited 0).  With SWITCH, prev_bias is switched 0, 1, 0, 1
 # while they run.
 # pb_trace_on, pb_trace_off SHOW: st_wakemig's migrations and the
-# module's decisions in the trace buffer; SHOW 1: the last 60 lines
+# module's decisions in the trace buffer; SHOW 1: prev_bias's steps for
+# st_wakemig and the last 60 lines
 pb_trace_on() {
 	[ -d "$TR/events/sched_tune" ] || return 0
 	echo >"$TR/trace"
@@ -132,7 +137,7 @@ pb_trace_off() {
 	echo 0 >"$TR/events/sched/sched_migrate_task/enable"
 	echo 0 >"$TR/events/sched/sched_migrate_task/filter"
 	if [ "$1" = 1 ]; then
-		diag "trace: $(grep -c sched_migrate_task "$TR/trace") migrations of st_wakemig, $(grep -c 'sched_tune_ratelimit_keep: comm=st_wakemig' "$TR/trace") of its wakeups kept by the rate limit; the last lines:"
+		diag "trace: $(grep -c sched_migrate_task "$TR/trace") migrations of st_wakemig, $(grep -c 'sched_tune_ratelimit_keep: comm=st_wakemig' "$TR/trace") of its wakeups kept by the rate limit; prev_bias's steps for it: $(grep 'sched_tune_prev_bias: comm=st_wakemig' "$TR/trace" | sed 's/.*step=//' | sort | uniq -c | tr '\n' ' '); the last lines:"
 		grep -v '^#' "$TR/trace" | grep -E 'st_wakemig' | tail -n 60 | sed 's/^/#   /'
 	fi
 	echo >"$TR/trace"
@@ -194,8 +199,10 @@ t_prev_bias() {
 	check_eq "prev_bias=0: prev_bias_checked still" "$PB_CHECKED" 0
 	s0=$(stat_get prev_bias_target_room)
 	wr prev_bias 1 >/dev/null
+	pb_trace_on
 	pb_wakemig 0 $pb_gap
 	tr=$(($(stat_get prev_bias_target_room) - s0))
+	pb_trace_off $((tr < PB_ROUNDS / 4))
 	diag "waker cpu0, previous cpu2 busy, cpu1 and cpu3 idle: prev_bias 1: $PB_MIG wakeup migrations of $PB_ROUNDS ($PB_OFF ran off cpu2), prev_bias_checked +$PB_CHECKED, prev_bias_target_room +$tr, prev_bias_kept +$PB_KEPT"
 	# A round whose two tasks' utilization leaves no room on the
 	# target goes to stock's idle CPU, as under the patch: an emulated
@@ -242,7 +249,7 @@ t_prev_bias() {
 	pb_trace_on
 	pb_wakemig 1000000000
 	pb_trace_off $((PB_MIG - PB_LATE_MIG > (PB_ROUNDS - PB_LATE) / 20))
-	diag "window 1 s and prev_bias 1: $PB_MIG wakeup migrations, ratelimit_kept_prev_cpu +$PB_RL_KEPT, ratelimit_stamps_lost +$PB_RL_LOST, prev_bias_checked +$PB_CHECKED; $PB_LATE rounds woken 1 s or more after their move, $PB_LATE_MIG of their wakeups migrated (the window's stamp may be gone: not the rate limit's to keep)"
+	diag "window 1 s and prev_bias 1: $PB_MIG wakeup migrations, ratelimit_kept_prev_cpu +$PB_RL_KEPT, ratelimit_stamps_lost +$PB_RL_LOST, ratelimit_window_over +$PB_RL_OVER, ratelimit_not_affine +$PB_RL_WIDE, prev_bias_checked +$PB_CHECKED; $PB_LATE rounds woken 1 s or more after their move, $PB_LATE_MIG of their wakeups migrated (the window's stamp may be gone: not the rate limit's to keep)"
 	pb_in=$((PB_ROUNDS - PB_LATE))
 	diag "both on: $((PB_MIG - PB_LATE_MIG)) wakeup migrations of $pb_in rounds woken inside the window (at most $((pb_in / 20)))"
 	check "both on: the wakeups woken inside the window stay" \

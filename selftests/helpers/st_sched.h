@@ -31,13 +31,13 @@ static inline void st_pin(int cpu)
 }
 
 /*
- * The counter @field of /proc/self/sched ("se.nr_migrations",
+ * The counter @field of /proc/<pid>/sched at @path ("se.nr_migrations",
  * "nr_wakeups_migrate", ...), or -1 when the kernel does not show it
- * (schedstats off, for the nr_wakeups_* ones).
+ * (schedstats off, for the nr_wakeups_* ones); st_sched_stat(): our own.
  */
-static inline long st_sched_stat(const char *field)
+static inline long st_sched_stat_of(const char *path, const char *field)
 {
-	FILE *f = fopen("/proc/self/sched", "r");
+	FILE *f = fopen(path, "r");
 	size_t len = strlen(field);
 	char line[256];
 	long n = -1;
@@ -53,6 +53,11 @@ static inline long st_sched_stat(const char *field)
 	}
 	fclose(f);
 	return n;
+}
+
+static inline long st_sched_stat(const char *field)
+{
+	return st_sched_stat_of("/proc/self/sched", field);
 }
 
 #endif

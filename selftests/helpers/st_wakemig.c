@@ -18,7 +18,12 @@
  * when its wakeup returned WINDOW_NS or more after the move began: its
  * stamp may have expired before the wakeup was decided, so a migration
  * there is the window's right (a guest starved by its host stalls that
- * long).  Without WINDOW_NS (or 0) no round is late.  With GAP_US the
+ * long).  Without WINDOW_NS (or 0) no round is late.  The wakee's util_est
+ * at the end follows ("wakee_util_est W"), and a second line, "util_est
+ * hog H0 H1 waker K cpus C0 C1 ...", gives the rest of what prev_bias
+ * judges room by: the hog's after its ramp and at the end, the waker's,
+ * and each CPU's runnable util_est at the end (debugfs; -1 where
+ * unreadable).  With GAP_US the
  * waker sleeps that long before each wakeup, so that both tasks run
  * little: their utilization leaves room on a CPU (prev_bias's test).
  */
@@ -78,6 +83,54 @@ static void hog_ramp(int ready)
 		exit(3);
 }
 
+/* A task's util_est: one value from 6.9, the ewma before. */
+static long util_est_of(const char *pid)
+{
+	char path[64];
+	long v;
+
+	snprintf(path, sizeof(path), "/proc/%s/sched", pid);
+	v = st_sched_stat_of(path, "se.avg.util_est");
+	return v >= 0 ? v : st_sched_stat_of(path, "se.avg.util_est.ewma");
+}
+
+static long util_est_of_pid(pid_t pid)
+{
+	char s[16];
+
+	snprintf(s, sizeof(s), "%d", pid);
+	return util_est_of(s);
+}
+
+/*
+ * Each CPU's root cfs_rq util_est, from debugfs' sched/debug
+ * (".util_est" from 6.9, ".util_est_enqueued" before).
+ */
+static void print_cpu_util_est(void)
+{
+	FILE *f = fopen("/sys/kernel/debug/sched/debug", "r");
+	char line[256], *v;
+	int root = 0;
+
+	printf(" cpus");
+	if (!f) {
+		printf(" -1\n");
+		return;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		v = strchr(line, ':');
+		if (!strncmp(line, "cfs_rq[", 7)) {
+			root = !!strstr(line, "]:/\n");
+		} else if (root && v && (strstr(line, " .util_est ") ||
+					 strstr(line, " .util_est_enqueued "))) {
+			printf(" %ld", atol(v + 1));
+			root = 0;
+		}
+	}
+	fclose(f);
+	printf("\n");
+}
+
 static long long now_ns(void)
 {
 	struct timespec t;
@@ -115,8 +168,8 @@ static void wakee(int ready, int wake, int busy, int hop, long rounds,
 			migrated += after - before;
 	}
 	fprintf(stdout,
-		"rounds %ld wakeup_migrations %ld off_busy_cpu %ld late_rounds %ld late_migrations %ld\n",
-		rounds, migrated, off, late, late_mig);
+		"rounds %ld wakeup_migrations %ld off_busy_cpu %ld late_rounds %ld late_migrations %ld wakee_util_est %ld\n",
+		rounds, migrated, off, late, late_mig, util_est_of("self"));
 	exit(0);
 }
 
@@ -125,7 +178,7 @@ int main(int argc, char **argv)
 	int waker, busy, hop, ready[2], wake[2], status;
 	pid_t hog, child;
 	long long window = 0;
-	long rounds, i, gap = 0;
+	long rounds, i, gap = 0, hog_est;
 	char c = 0;
 
 	if (argc < 5) {
@@ -158,6 +211,7 @@ int main(int argc, char **argv)
 	/* the hog has slept once: its utilization is in BUSY_CPU's util_est */
 	if (read(ready[0], &c, 1) != 1)
 		return 2;
+	hog_est = util_est_of_pid(hog);
 	child = fork();
 	if (child == 0) {
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -174,6 +228,9 @@ int main(int argc, char **argv)
 			break;
 	}
 	waitpid(child, &status, 0);
+	printf("util_est hog %ld %ld waker %ld", hog_est, util_est_of_pid(hog),
+	       util_est_of("self"));
+	print_cpu_util_est();
 	kill(hog, SIGKILL);
 	waitpid(hog, NULL, 0);
 	return i == rounds && WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : 4;
