@@ -20,12 +20,14 @@
  * there is the window's right (a guest starved by its host stalls that
  * long).  Without WINDOW_NS (or 0) no round is late.  The wakee's util_est
  * at the end follows ("wakee_util_est W"), and a second line, "util_est
- * hog H0 H1 waker K cpus C0 C1 ...", gives the rest of what prev_bias
+ * hog H0 H1 waker K cpus N:C ...", gives the rest of what prev_bias
  * judges room by: the hog's after its ramp and at the end, the waker's,
- * and each CPU's runnable util_est at the end (debugfs; -1 where
- * unreadable).  With GAP_US the
- * waker sleeps that long before each wakeup, so that both tasks run
- * little: their utilization leaves room on a CPU (prev_bias's test).
+ * and the runnable util_est of each CPU N that debugfs lists (those with
+ * load left; -1 where unreadable).  With GAP_US the waker sleeps that
+ * long before each wakeup, and at least three times the CPU time the
+ * wakee took in its round, so that both tasks run little whatever an
+ * emulated CPU makes their work cost: their utilization leaves room on a
+ * CPU (prev_bias's test).
  */
 #define _GNU_SOURCE
 #include <sched.h>
@@ -110,7 +112,7 @@ static void print_cpu_util_est(void)
 {
 	FILE *f = fopen("/sys/kernel/debug/sched/debug", "r");
 	char line[256], *v;
-	int root = 0;
+	int cpu = -1, root = 0;
 
 	printf(" cpus");
 	if (!f) {
@@ -120,10 +122,11 @@ static void print_cpu_util_est(void)
 	while (fgets(line, sizeof(line), f)) {
 		v = strchr(line, ':');
 		if (!strncmp(line, "cfs_rq[", 7)) {
+			cpu = atoi(line + 7);
 			root = !!strstr(line, "]:/\n");
 		} else if (root && v && (strstr(line, " .util_est ") ||
 					 strstr(line, " .util_est_enqueued "))) {
-			printf(" %ld", atol(v + 1));
+			printf(" %d:%ld", cpu, atol(v + 1));
 			root = 0;
 		}
 	}
@@ -131,19 +134,24 @@ static void print_cpu_util_est(void)
 	printf("\n");
 }
 
-static long long now_ns(void)
+static long long clock_ns(clockid_t clock)
 {
 	struct timespec t;
 
-	clock_gettime(CLOCK_MONOTONIC, &t);
+	clock_gettime(clock, &t);
 	return t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+static long long now_ns(void)
+{
+	return clock_ns(CLOCK_MONOTONIC);
 }
 
 static void wakee(int ready, int wake, int busy, int hop, long rounds,
 		  long long window)
 {
 	long i, before, after, migrated = 0, off = 0, late = 0, late_mig = 0;
-	long long start;
+	long long start, ran, cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	char c = 0;
 
 	setpriority(PRIO_PROCESS, 0, -20);
@@ -153,8 +161,12 @@ static void wakee(int ready, int wake, int busy, int hop, long rounds,
 		st_pin(busy);
 		st_pin(-1);
 		before = st_sched_stat("nr_wakeups_migrate");
-		if (write(ready, &c, 1) != 1 || read(wake, &c, 1) != 1)
+		/* the CPU time of this round, for the waker's gap */
+		ran = clock_ns(CLOCK_THREAD_CPUTIME_ID) - cpu;
+		if (write(ready, &ran, sizeof(ran)) != sizeof(ran) ||
+		    read(wake, &c, 1) != 1)
 			exit(3);
+		cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 		off += sched_getcpu() != busy;
 		after = st_sched_stat("nr_wakeups_migrate");
 		if (window > 0 && now_ns() - start >= window) {
@@ -179,6 +191,7 @@ int main(int argc, char **argv)
 	pid_t hog, child;
 	long long window = 0;
 	long rounds, i, gap = 0, hog_est;
+	long long ran;
 	char c = 0;
 
 	if (argc < 5) {
@@ -219,10 +232,10 @@ int main(int argc, char **argv)
 	}
 	st_pin(waker);
 	for (i = 0; i < rounds; i++) {
-		if (read(ready[0], &c, 1) != 1)
+		if (read(ready[0], &ran, sizeof(ran)) != sizeof(ran))
 			break;
 		if (gap > 0)
-			usleep(gap);
+			usleep(gap > ran * 3 / 1000 ? gap : ran * 3 / 1000);
 		wait_sleeping(child);
 		if (write(wake[1], &c, 1) != 1)
 			break;
