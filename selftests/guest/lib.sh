@@ -23,7 +23,14 @@ st_arg() {
 # subtest per unit (a t_* function run by a runner).  A unit's results are
 # held until it ends, so its plan can come first; diagnostics go out at
 # once, so the host sees how far a guest that hangs got.
-diag() { echo "# $*"; }
+# diag TEXT: a diagnostic line, or one per line of TEXT
+diag() {
+	case $* in
+	*"
+"*) printf '%s\n' "$*" | sed 's/^/# /' ;;
+	*) echo "# $*" ;;
+	esac
+}
 # A result's name is the same in every run: a closing parenthesis, the
 # figures a check measured ("checked +12", "45 of 200"), goes into the
 # diagnostic line before it (ktap_name).
