@@ -216,17 +216,6 @@ t_prev_bias() {
 	diag "prev_bias_target_room +$tr of $PB_ROUNDS rounds (at least $((PB_ROUNDS / 4)))"
 	check "prev_bias=1: the busy target with room is chosen over stock's idle CPU" \
 		test "$tr" -ge $((PB_ROUNDS / 4))
-	# room is UTIL_EST's: without it the patch tests idleness alone
-	feats=/sys/kernel/debug/sched/features
-	if grep -qw UTIL_EST $feats 2>/dev/null && echo NO_UTIL_EST >$feats 2>/dev/null; then
-		s0=$(stat_get prev_bias_target_room)
-		pb_wakemig_few 0 $pb_gap
-		tr=$(($(stat_get prev_bias_target_room) - s0))
-		echo UTIL_EST >$feats
-		check_eq "prev_bias=1: with NO_UTIL_EST the target's room is not tested (prev_bias_target_room +$tr)" "$tr" 0
-	else
-		ktap_skip "prev_bias: NO_UTIL_EST" "$feats has no writable UTIL_EST"
-	fi
 
 	# passthrough computes the verdicts and applies none
 	wr passthrough 1 >/dev/null
@@ -300,6 +289,21 @@ t_prev_bias() {
 		check "hackbench in two cgroups, prev_bias switched 0, 1, 0, 1 while it runs: completes" test "$PB_HB_OK" = 1
 		mig_teardown
 		rmdir $PB_CG/st_pb_a $PB_CG/st_pb_b 2>/dev/null
+	fi
+	# room is UTIL_EST's: without it the patch tests idleness alone.
+	# Last: switching UTIL_EST leaves a runqueue's sum off until its
+	# tasks sleep (cpu0 kept 200 to 280 that no task held, 2026-12-05),
+	# and with it the room the checks above count on.
+	wr prev_bias 1 >/dev/null
+	feats=/sys/kernel/debug/sched/features
+	if grep -qw UTIL_EST $feats 2>/dev/null && echo NO_UTIL_EST >$feats 2>/dev/null; then
+		s0=$(stat_get prev_bias_target_room)
+		pb_wakemig_few 0 $pb_gap
+		tr=$(($(stat_get prev_bias_target_room) - s0))
+		echo UTIL_EST >$feats
+		check_eq "prev_bias=1: with NO_UTIL_EST the target's room is not tested (prev_bias_target_room +$tr)" "$tr" 0
+	else
+		ktap_skip "prev_bias: NO_UTIL_EST" "$feats has no writable UTIL_EST"
 	fi
 	wr prev_bias 0 >/dev/null
 	echo "$schedstats" >/proc/sys/kernel/sched_schedstats
