@@ -137,8 +137,8 @@ hosted_end() {
 # PB_HB_OK (both exited 0).  With SWITCH, prev_bias is switched 0, 1, 0, 1
 # while they run.
 # pb_trace_on, pb_trace_off SHOW: st_wakemig's migrations and the
-# module's decisions in the trace buffer; SHOW 1: prev_bias's steps for
-# st_wakemig and the last 60 lines
+# module's decisions in the trace buffer, counted with prev_bias's steps
+# for st_wakemig; SHOW 1: the last 60 lines too
 pb_trace_on() {
 	[ -d "$TR/events/sched_tune" ] || return 0
 	echo >"$TR/trace"
@@ -151,8 +151,9 @@ pb_trace_off() {
 	echo 0 >"$TR/events/sched_tune/enable"
 	echo 0 >"$TR/events/sched/sched_migrate_task/enable"
 	echo 0 >"$TR/events/sched/sched_migrate_task/filter"
+	diag "trace: $(grep -c sched_migrate_task "$TR/trace") migrations of st_wakemig, $(grep -c 'sched_tune_ratelimit_keep: comm=st_wakemig' "$TR/trace") of its wakeups kept by the rate limit; prev_bias's steps for it: $(grep 'sched_tune_prev_bias: comm=st_wakemig' "$TR/trace" | sed 's/.*step=//' | sort | uniq -c | tr '\n' ' ')"
 	if [ "$1" = 1 ]; then
-		diag "trace: $(grep -c sched_migrate_task "$TR/trace") migrations of st_wakemig, $(grep -c 'sched_tune_ratelimit_keep: comm=st_wakemig' "$TR/trace") of its wakeups kept by the rate limit; prev_bias's steps for it: $(grep 'sched_tune_prev_bias: comm=st_wakemig' "$TR/trace" | sed 's/.*step=//' | sort | uniq -c | tr '\n' ' '); the last lines:"
+		diag "trace: the last lines:"
 		grep -v '^#' "$TR/trace" | grep -E 'st_wakemig' | tail -n 60 | sed 's/^/#   /'
 	fi
 	echo >"$TR/trace"
