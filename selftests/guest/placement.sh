@@ -10,7 +10,9 @@ PB_ROUNDS=$(st_arg prev_bias_rounds 200)
 # previous CPU, cpu2, runs a nice 19 spinner (st_wakemig); sets PB_MIG
 # (wakeup migrations, schedstats), PB_OFF (wakeups that left cpu2),
 # PB_LATE (rounds woken WINDOW_NS or more after their move), PB_LATE_MIG
-# (the wakeup migrations of those rounds), and the
+# (the wakeup migrations of those rounds), PB_WIDE and PB_WIDE_MIG (the
+# other rounds whose wakeup stock placed as not affine, and their
+# migrations: st_wakemig's wide_rounds), and the
 # counters' growth over the run: PB_CHECKED, PB_KEPT, PB_RL_KEPT,
 # PB_RL_LOST, PB_RL_OVER, PB_RL_WIDE, PB_RL_CHECKED (read last: a wakeup counts it before the others).
 pb_wakemig() {
@@ -24,10 +26,10 @@ pb_wakemig() {
 	# shellcheck disable=SC2086 # the window and gap, when given, are words
 	if ! timeout 300 st_wakemig 0 2 3 "${PB_N:-$PB_ROUNDS}" ${1:-} ${2:-} >/tmp/pb.out 2>&1; then
 		diag "st_wakemig failed: $(cat /tmp/pb.out)"
-		PB_MIG=-1 PB_OFF=-1 PB_LATE=0 PB_LATE_MIG=0
+		PB_MIG=-1 PB_OFF=-1 PB_LATE=0 PB_LATE_MIG=0 PB_WIDE=0 PB_WIDE_MIG=0
 	else
-		read -r PB_MIG PB_OFF PB_LATE PB_LATE_MIG <<-EOF2
-		$(awk '{ print $4, $6, $8, $10 }' /tmp/pb.out)
+		read -r PB_MIG PB_OFF PB_LATE PB_LATE_MIG PB_WIDE PB_WIDE_MIG <<-EOF2
+		$(awk '{ print $4, $6, $8, $10, $14, $16 }' /tmp/pb.out)
 		EOF2
 		diag "st_wakemig: $(awk 'NR == 1 { print $11, $12 } NR == 2' /tmp/pb.out | tr '\n' ' ')"
 	fi
@@ -43,16 +45,15 @@ pb_wakemig() {
 # pb_rounds_in: after pb_wakemig with a window, pb_in: the rounds the
 # window must keep, and pb_esc: the wakeup migrations among them.  Not
 # those woken a window or more after their move (their stamp may be
-# gone), nor those the patch leaves to stock for not being affine
-# (ratelimit_not_affine): wake_wide() counts the tasks an interrupt
-# wakes while the pair runs, and a TCG vCPU runs them long (84 of 200
-# rounds, all 84 migrated, 6.12.95, 2026-12-05).  The counter is every
-# task's, so it may take a few other wakeups off too, never more than it
-# counted: a round must be inside and affine for half the rounds.
+# gone), nor those the patch leaves to stock for not being affine, which
+# stock places without trying wake_affine() (st_wakemig's wide_rounds,
+# the wakee's own; the hook counts every task's in ratelimit_not_affine):
+# wake_wide() counts the tasks an interrupt wakes while the pair runs,
+# and a TCG vCPU runs them long (84 of 200 rounds, all 84 migrated,
+# ratelimit_not_affine +84, 6.12.95, 2026-12-05).
 pb_rounds_in() {
-	pb_in=$((PB_ROUNDS - PB_LATE - PB_RL_WIDE))
-	pb_esc=$((PB_MIG - PB_LATE_MIG - PB_RL_WIDE))
-	[ "$pb_esc" -ge 0 ] || pb_esc=0
+	pb_in=$((PB_ROUNDS - PB_LATE - PB_WIDE))
+	pb_esc=$((PB_MIG - PB_LATE_MIG - PB_WIDE_MIG))
 }
 
 # pb_wakemig_few ARGS...: pb_wakemig on a quarter of the rounds, for the
@@ -259,7 +260,7 @@ t_prev_bias() {
 	pb_wakemig 1000000000
 	pb_rounds_in
 	pb_trace_off $((pb_esc > pb_in / 20))
-	diag "window 1 s and prev_bias 1: $PB_MIG wakeup migrations, ratelimit_kept_prev_cpu +$PB_RL_KEPT, ratelimit_stamps_lost +$PB_RL_LOST, ratelimit_window_over +$PB_RL_OVER, ratelimit_not_affine +$PB_RL_WIDE, prev_bias_checked +$PB_CHECKED; $PB_LATE rounds woken 1 s or more after their move, $PB_LATE_MIG of their wakeups migrated (the window's stamp may be gone: not the rate limit's to keep)"
+	diag "window 1 s and prev_bias 1: $PB_MIG wakeup migrations, ratelimit_kept_prev_cpu +$PB_RL_KEPT, ratelimit_stamps_lost +$PB_RL_LOST, ratelimit_window_over +$PB_RL_OVER, ratelimit_not_affine +$PB_RL_WIDE, prev_bias_checked +$PB_CHECKED; $PB_LATE rounds woken 1 s or more after their move, $PB_LATE_MIG of their wakeups migrated (the window's stamp may be gone: not the rate limit's to keep); $PB_WIDE others not affine, $PB_WIDE_MIG of their wakeups migrated (stock's to place)"
 	diag "both on: $pb_esc wakeup migrations of $pb_in affine rounds woken inside the window (at most $((pb_in / 20)))"
 	check "both on: the affine wakeups woken inside the window stay" \
 		test "$PB_MIG" -ge 0 -a "$pb_esc" -le $((pb_in / 20))

@@ -634,11 +634,12 @@ migrations() {
 	echo "$m" >>"/tmp/mig.$1"
 }
 
-# wakemig WINDOW: st_wakemig's counts with that window, as "M O L LM A":
-# wakeup migrations (schedstats) and wakeups that left the busy CPU, of
-# WM_ROUNDS; of those, the rounds whose wakeup came a WINDOW or more after
-# the stamping move (a guest its host starved), and their migrations;
-# and the growth of ratelimit_not_affine.
+# wakemig WINDOW: st_wakemig's counts with that window, as "M O L LM A
+# AM": wakeup migrations (schedstats) and wakeups that left the busy
+# CPU, of WM_ROUNDS; of those, the rounds whose wakeup came a WINDOW or
+# more after the stamping move (a guest its host starved), and their
+# migrations; the other rounds whose wakeup stock placed as not affine,
+# and their migrations.  Its diagnostics go to /tmp/wm.diag.
 WM_ROUNDS=$(st_arg wakemig_rounds 200)
 wakemig() {
 	wr ratelimit_window_ns "$1" >/dev/null
@@ -646,11 +647,11 @@ wakemig() {
 	s0=$(stat_get ratelimit_migrations_stamped)
 	o0=$(stat_get ratelimit_window_over) a0=$(stat_get ratelimit_not_affine)
 	out=$(timeout 300 st_wakemig 0 2 3 "$WM_ROUNDS" "$1") ||
-		{ diag "st_wakemig failed: $out"; echo "-1 -1 0 0 0"; return; }
+		{ diag "st_wakemig failed: $out" >>/tmp/wm.diag; echo "-1 -1 0 0 0 0"; return; }
 	# to tell, when the count is off, the hook that kept no wakeup from
 	# the wakeup that was kept and moved anyway
 	diag "window $1 ns: $(echo "$out" | tr '\n' ' '); the hook checked $(($(stat_get ratelimit_checked) - c0)) wakeups, kept $(($(stat_get ratelimit_kept_prev_cpu) - k0)) on prev, let $(($(stat_get ratelimit_window_over) - o0)) go past the window by the clock and $(($(stat_get ratelimit_not_affine) - a0)) not affine, stamped $(($(stat_get ratelimit_migrations_stamped) - s0)) migrations" >>/tmp/wm.diag
-	echo "$out" | awk -v a=$(($(stat_get ratelimit_not_affine) - a0)) 'NR == 1 { print $4, $6, $8, $10, a }'
+	echo "$out" | awk 'NR == 1 { print $4, $6, $8, $10, $14, $16 }'
 }
 
 # wm_window_1s: st_wakemig with a 1 s window, into w1 o1 (as wakemig),
@@ -658,15 +659,13 @@ wakemig() {
 # a round woken 1 s or more after its move may have outlived its stamp,
 # and the patch leaves a wakeup that is not affine to stock (wake_wide()
 # counts the tasks an interrupt wakes while the pair runs): only the
-# others are the window's to keep.  ratelimit_not_affine is every
-# task's: it may take a few other wakeups off too.
+# others are the window's to keep.
 wm_window_1s() {
-	read -r w1 o1 l1 lm1 a1 <<-EOF
+	read -r w1 o1 l1 lm1 a1 am1 <<-EOF
 	$(wakemig 1000000000)
 	EOF
-	r1=$((WM_ROUNDS - l1 - a1)) k1=$((w1 - lm1 - a1))
-	[ "$k1" -ge 0 ] || k1=0
-	diag "window 1 s: $l1 rounds woken 1 s or more after their move ($lm1 of them migrated) and $a1 wakeups not affine, not counted" >>/tmp/wm.diag
+	r1=$((WM_ROUNDS - l1 - a1)) k1=$((w1 - lm1 - am1))
+	diag "window 1 s: $l1 rounds woken 1 s or more after their move ($lm1 of them migrated) and $a1 others not affine ($am1 migrated), not counted" >>/tmp/wm.diag
 }
 # isqrt N: the integer square root of N (Newton's method; busybox's awk
 # has no sqrt)
@@ -717,7 +716,7 @@ t_ratelimit_effect() {
 	echo 1 >/proc/sys/kernel/sched_schedstats
 	diag "st_wakemig: waker on cpu0, wakee stamped by a move cpu3 -> cpu2, a spinner on cpu2, $WM_ROUNDS sync wakeups per window"
 	rm -f /tmp/wm.diag
-	read -r w0 o0 _ _ _ <<-EOF
+	read -r w0 o0 _ _ _ _ <<-EOF
 	$(wakemig 0)
 	EOF
 	wm_window_1s

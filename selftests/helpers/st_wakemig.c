@@ -19,15 +19,19 @@
  * stamp may have expired before the wakeup was decided, so a migration
  * there is the window's right (a guest starved by its host stalls that
  * long).  Without WINDOW_NS (or 0) no round is late.  The wakee's util_est
- * at the end follows ("wakee_util_est W"), and a second line, "util_est
- * hog H0 H1 waker K cpus N:C ...", gives the rest of what prev_bias
- * judges room by: the hog's after its ramp and at the end, the waker's,
- * and the runnable util_est of each CPU N that debugfs lists (those with
- * load left; -1 where unreadable).  With GAP_US the waker sleeps that
- * long before each wakeup, and at least three times the CPU time the
- * wakee took in its round, so that both tasks run little whatever an
- * emulated CPU makes their work cost: their utilization leaves room on a
- * CPU (prev_bias's test).
+ * at the end follows ("wakee_util_est W"), then "wide_rounds WR
+ * wide_migrations WM": the rounds not late whose wakeup migrated without
+ * stock having tried wake_affine() (nr_wakeups_affine_attempts), as a
+ * wakeup that is not affine (wake_wide()) never does, and their
+ * migrations; the rate limit, as the patch, keeps only affine wakeups.
+ * A second line, "util_est hog H0 H1 waker K cpus N:C ...", gives the
+ * rest of what prev_bias judges room by: the hog's after its ramp and at
+ * the end, the waker's, and the runnable util_est of each CPU N that
+ * debugfs lists (those with load left; -1 where unreadable).  With GAP_US
+ * the waker sleeps that long before each wakeup, and at least three times
+ * the CPU time the wakee took in its round, so that both tasks run little
+ * whatever an emulated CPU makes their work cost: their utilization
+ * leaves room on a CPU (prev_bias's test).
  */
 #define _GNU_SOURCE
 #include <sched.h>
@@ -151,6 +155,7 @@ static void wakee(int ready, int wake, int busy, int hop, long rounds,
 		  long long window)
 {
 	long i, before, after, migrated = 0, off = 0, late = 0, late_mig = 0;
+	long tried, wide = 0, wide_mig = 0;
 	long long start, ran, cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	char c = 0;
 
@@ -161,6 +166,7 @@ static void wakee(int ready, int wake, int busy, int hop, long rounds,
 		st_pin(busy);
 		st_pin(-1);
 		before = st_sched_stat("nr_wakeups_migrate");
+		tried = st_sched_stat("nr_wakeups_affine_attempts");
 		/* the CPU time of this round, for the waker's gap */
 		ran = clock_ns(CLOCK_THREAD_CPUTIME_ID) - cpu;
 		if (write(ready, &ran, sizeof(ran)) != sizeof(ran) ||
@@ -173,6 +179,11 @@ static void wakee(int ready, int wake, int busy, int hop, long rounds,
 			late++;
 			if (before >= 0 && after >= 0)
 				late_mig += after - before;
+		} else if (after > before &&
+			   st_sched_stat("nr_wakeups_affine_attempts") == tried) {
+			/* placed by stock without wake_affine(): not affine */
+			wide++;
+			wide_mig += after - before;
 		}
 		if (before < 0 || after < 0)
 			migrated = -1;
@@ -180,8 +191,9 @@ static void wakee(int ready, int wake, int busy, int hop, long rounds,
 			migrated += after - before;
 	}
 	fprintf(stdout,
-		"rounds %ld wakeup_migrations %ld off_busy_cpu %ld late_rounds %ld late_migrations %ld wakee_util_est %ld\n",
-		rounds, migrated, off, late, late_mig, util_est_of("self"));
+		"rounds %ld wakeup_migrations %ld off_busy_cpu %ld late_rounds %ld late_migrations %ld wakee_util_est %ld wide_rounds %ld wide_migrations %ld\n",
+		rounds, migrated, off, late, late_mig, util_est_of("self"), wide,
+		wide_mig);
 	exit(0);
 }
 
