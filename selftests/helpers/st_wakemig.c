@@ -67,28 +67,6 @@ static void wait_sleeping(pid_t pid)
 	}
 }
 
-/*
- * The hog's utilization, in its CPU's runnable util_est, says the CPU is
- * full (prev_bias finds no room there).  util_est is taken when a task
- * sleeps, and a task that never slept has none: the hog runs alone for
- * HOG_RAMP_NS of its own CPU time (PELT's utilization then about 99% of
- * capacity), sleeps 1 ms, and only then tells the parent to begin.
- */
-#define HOG_RAMP_NS 300000000LL
-
-static void hog_ramp(int ready)
-{
-	struct timespec t, nap = { 0, 1000000 };
-	char c = 0;
-
-	do
-		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-	while (t.tv_sec * 1000000000LL + t.tv_nsec < HOG_RAMP_NS);
-	nanosleep(&nap, NULL);
-	if (write(ready, &c, 1) != 1)
-		exit(3);
-}
-
 /* A task's util_est: one value from 6.9, the ewma before. */
 static long util_est_of(const char *pid)
 {
@@ -149,6 +127,38 @@ static long long clock_ns(clockid_t clock)
 static long long now_ns(void)
 {
 	return clock_ns(CLOCK_MONOTONIC);
+}
+
+/*
+ * The hog's utilization, in its CPU's runnable util_est, says the CPU is
+ * full (prev_bias finds no room there).  util_est is taken when a task
+ * sleeps, and a task that never slept has none: the hog runs alone for
+ * HOG_RAMP_NS of its own CPU time (PELT's utilization then about 99% of
+ * capacity), sleeps 1 ms, and only then tells the parent to begin.  A
+ * nap whose timer fired before the hog got to sleep (a vCPU its host
+ * stopped that long) took none: the hog runs a little more and naps
+ * again, until its util_est shows (6.1, 2026-12-05: 0 after one nap).
+ */
+#define HOG_RAMP_NS 300000000LL
+
+static void hog_ramp(int ready)
+{
+	struct timespec nap = { 0, 1000000 };
+	long long until = HOG_RAMP_NS;
+	char c = 0;
+	int i;
+
+	for (i = 0; i < 20; i++) {
+		while (clock_ns(CLOCK_THREAD_CPUTIME_ID) < until)
+			;
+		nanosleep(&nap, NULL);
+		/* -1: the kernel does not show it */
+		if (util_est_of("self") != 0)
+			break;
+		until += HOG_RAMP_NS / 10;
+	}
+	if (write(ready, &c, 1) != 1)
+		exit(3);
 }
 
 static void wakee(int ready, int wake, int busy, int hop, long rounds,
