@@ -139,9 +139,10 @@ void st_rl_release(void)
  * @buf: where the line goes
  * @size: the room in @buf
  *
- * "slots N live L longest_ms M delaying D": the stamps whose expiry is
- * still ahead, the furthest of them, and the stamps test_stamp_delay
- * holds now.  Read without the slot protocol: a reader's snapshot.
+ * "slots N live L longest_ms M delaying D full F": the stamps whose
+ * expiry is still ahead, the furthest of them, the stamps test_stamp_delay
+ * holds now and its delays that ran their whole length.  Read without
+ * the slot protocol: a reader's snapshot.
  *
  * Context: Takes st_rl_table_lock.
  * Return: the number of bytes written to @buf.
@@ -150,7 +151,7 @@ int st_rl_table_show(char *buf, size_t size)
 {
 	unsigned long now = jiffies, left, longest = 0;
 	unsigned int live = 0;
-	int i, n;
+	int i, n, delaying, full;
 
 	mutex_lock(&st_rl_table_lock);
 	if (!st_rl_table) {
@@ -169,9 +170,11 @@ int st_rl_table_show(char *buf, size_t size)
 			longest = left;
 	}
 	mutex_unlock(&st_rl_table_lock);
-	n = scnprintf(buf, size, "slots %d live %u longest_ms %u delaying %d\n",
+	delaying = st_inject_delaying(&full);
+	n = scnprintf(buf, size,
+		      "slots %d live %u longest_ms %u delaying %d full %d\n",
 		      1 << ST_RL_TABLE_BITS, live, jiffies_to_msecs(longest),
-		      st_inject_delaying());
+		      delaying, full);
 	return n;
 }
 

@@ -132,8 +132,9 @@ bool st_inject_unhook_fail(const char *func)
 DEFINE_STATIC_KEY_FALSE(st_inject_delay_key);
 static char st_delay_comm[TASK_COMM_LEN];
 static unsigned int st_delay_us;
-/* stamps inside the delay now, for debugfs */
+/* stamps inside the delay now, and delays no publish cut short */
 static atomic_t st_delaying = ATOMIC_INIT(0);
+static atomic_t st_delays_full = ATOMIC_INIT(0);
 /* past a writer's wipe of the table, had it not waited for the stamp */
 #define ST_DELAY_AFTER_MS	100
 
@@ -171,11 +172,15 @@ void st_inject_init(void)
 
 /**
  * st_inject_delaying() - How many stamps test_stamp_delay holds now.
+ * @full: set to how many of its delays ran their whole USECS, no new
+ *	configuration published while they waited (a test that missed the
+ *	stamp tells a delay it did not see from one that never ran)
  *
  * Return: their number, for debugfs.
  */
-int st_inject_delaying(void)
+int st_inject_delaying(int *full)
 {
+	*full = atomic_read(&st_delays_full);
 	return atomic_read(&st_delaying);
 }
 
@@ -203,5 +208,7 @@ noinline void st_inject_delay(struct task_struct *p,
 		}
 		mdelay(1);
 	}
+	if (!changed)
+		atomic_inc(&st_delays_full);
 	atomic_dec(&st_delaying);
 }

@@ -20,7 +20,7 @@ bool st_inject_value(const char *feature, char *buf, size_t size);
 bool st_inject_entry(const char *prefix, const char *name);
 bool st_inject_unhook_fail(const char *func);
 void st_inject_init(void);
-int st_inject_delaying(void);
+int st_inject_delaying(int *full);
 DECLARE_STATIC_KEY_FALSE(st_inject_delay_key);
 void st_inject_delay(struct task_struct *p, const struct st_config *cfg);
 
@@ -51,7 +51,12 @@ static inline bool st_inject_unhook_fail(const char *func)
 }
 
 static inline void st_inject_init(void) { }
-static inline int st_inject_delaying(void) { return 0; }
+static inline int st_inject_delaying(int *full)
+{
+	*full = 0;
+	return 0;
+}
+
 static inline void st_inject_stamp(struct task_struct *p,
 				   const struct st_config *cfg) { }
 #endif
