@@ -77,7 +77,7 @@ t_ratelimit_reconfig() {
 	# first a hop no write interrupts: its delay runs its full length
 	full=$(rt_field full)
 	taskset -c 0 st_hopper 0 1 200000000 0 0 1 "$ST/stats" >/tmp/rt.hop 2>&1
-	check_eq "reconfigure: a stamp no write interrupts waits its full ${RT_DELAY_US} us" \
+	check_eq "reconfigure: a stamp no write interrupts waits its full delay (${RT_DELAY_US} us)" \
 		"$(($(rt_field full) - full))" 1
 	bad=0 waited=0 done=0 try=0 unseen=0 undelayed=0
 	while [ "$done" -lt "$RT_ROUNDS" ] && [ "$try" -lt $((2 * RT_ROUNDS)) ]; do
@@ -120,7 +120,7 @@ t_ratelimit_reconfig() {
 	done
 	taskset -p -c 0-$(($(nproc) - 1)) $$ >/dev/null
 	diag "reconfigure: $try tries, $done caught, $unseen delays ran their full length before a write"
-	check_eq "reconfigure: a delayed stamp was caught in $RT_ROUNDS rounds, of $((2 * RT_ROUNDS)) tries at most" "$done" "$RT_ROUNDS"
+	check_eq "reconfigure: a delayed stamp was caught in every round ($RT_ROUNDS rounds, $((2 * RT_ROUNDS)) tries at most)" "$done" "$RT_ROUNDS"
 	check_eq "reconfigure: every try's hop had its stamp delayed" "$undelayed" 0
 	check_eq "reconfigure: every window write works" "$bad" 0
 	check_eq "reconfigure: no stamp of the old 1 s window outlives the change to 1 ms (rounds with one)" "$waited" 0
