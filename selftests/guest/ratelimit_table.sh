@@ -52,9 +52,7 @@ rt_wait_delaying() {
 # delay runs its full RT_DELAY_US (debugfs "full"; a first hop with no
 # write checks that it counts) before the window write lands.  Such a
 # try tests nothing, and another hop is tried, RT_ROUNDS more at most;
-# a hop whose stamp never waited at all is a failure.  Misses seen on
-# 6.1.0-57: round 1 of 12 just after the insmod (2026-12-05), one of 3
-# rounds in a CI run; none in 70 rounds since.
+# a hop whose stamp never waited at all is a failure.
 t_ratelimit_reconfig() {
 	group "rate limit: a window change waits for stamps of the old window"
 	if ! supported ratelimit; then

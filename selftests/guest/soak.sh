@@ -459,8 +459,7 @@ sk_slab_kb() {
 #    control (objects in flight at the soak's end, an RCU callback not
 #    yet run, are gone by then).  What the kernel allocates once, as the
 #    vma->numab_state of the VMAs that the first NUMA scans reach, or
-#    a cache's drift, shows in one half: a 7.3.4 CI soak of 10 cycles
-#    once failed the earlier bound of SK_CYCLES over the whole soak;
+#    a cache's drift, shows in one half only;
 #  - slab kB (those two aside) grew by no more than the control phase
 #    moved them plus 128 kB: twice the largest growth seen over a soak
 #    (66 kB in 20 cycles; -71 to +31 kB in 7 runs of 20 and 100 cycles
