@@ -30,6 +30,7 @@
 #include <linux/topology.h>
 
 #include "sched_tune.h"
+#include "scope.h"
 #include "sched_tune_trace.h"
 #include "policy/cache_level.h"
 #include "hook/fhook.h"
@@ -136,7 +137,8 @@ static noinline bool st_cl_by_level(const struct st_config *cfg,
 	level = st_wake_queue(st_level_shares(lvl, &w,
 					      cfg->knob[ST_KNOB_AUTO_LLC_MAX]),
 			      &w);
-	if (stock == level || st_passthrough(cfg))
+	if (stock == level || st_passthrough(cfg) ||
+	    !st_in_scope(cfg, ST_FEAT_CACHE_LEVEL, p))
 		goto orig;
 	if (level) {
 		st_cl_queue(p, cpu, wake_flags);

@@ -12,6 +12,7 @@
 #include <linux/slab.h>
 
 #include "sched_tune.h"
+#include "scope.h"
 #include "hook/fhook.h"
 
 static DEFINE_MUTEX(st_lock);
@@ -350,6 +351,60 @@ out:
 	return ret;
 }
 
+/**
+ * st_scope_store() - Set a feature's scope: publish a configuration with it.
+ * @i: the feature, an enum st_feature_id below ST_NR_FEATURES
+ * @path: "/" (every task) or a cgroup v2 path (st_scope_get())
+ *
+ * The scope's cgroup is held while a configuration names it: the one it
+ * replaces is released once no hook can read it.
+ *
+ * Context: Process context: takes st_lock and may sleep.
+ * Return: 0, also when @path names the scope's cgroup already; an error
+ * of st_scope_get(); -EOPNOTSUPP for an unsupported feature; -ENOMEM.
+ */
+int st_scope_store(int i, const char *path)
+{
+	struct cgroup *cgrp = st_scope_get(path), *old;
+	struct st_config *cur, *cfg;
+	int ret = 0;
+
+	if (IS_ERR(cgrp))
+		return PTR_ERR(cgrp);
+	mutex_lock(&st_lock);
+	cur = rcu_dereference_protected(st_config, lockdep_is_held(&st_lock));
+	if (!st_features[i]->supported) {
+		ret = -EOPNOTSUPP;
+		goto out;
+	}
+	if (cur->scope[i] == cgrp)
+		goto out;
+	cfg = kmemdup(cur, sizeof(*cur), GFP_KERNEL);
+	if (!cfg) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	old = cfg->scope[i];
+	cfg->scope[i] = cgrp;
+	if (cgrp)
+		static_branch_enable(&st_scope_key);
+	/* no hook changes: a scope leaves what each feature wants as it was */
+	ret = st_publish(cfg);
+	cur = rcu_dereference_protected(st_config, lockdep_is_held(&st_lock));
+	st_scope_key_sync(cur);
+	if (ret)
+		goto out;
+	mutex_unlock(&st_lock);
+	/* no hook reads a configuration that names @old any more */
+	synchronize_rcu();
+	st_scope_put(old);
+	return 0;
+out:
+	mutex_unlock(&st_lock);
+	st_scope_put(cgrp);
+	return ret;
+}
+
 static const char *const st_state_names[ST_NR_STATES] = {
 	[ST_STATE_ACTIVE] = "active",
 	[ST_STATE_IDLE] = "idle",
@@ -413,7 +468,7 @@ const char *st_feature_name(int i)
 /**
  * st_feature_show() - One value of features/<name>/, a line.
  * @i: the feature, an enum st_feature_id below ST_NR_FEATURES
- * @what: "state" or "reason"; anything else shows "functions"
+ * @what: "state", "reason" or "scope"; anything else shows "functions"
  * @buf: where the line goes
  * @size: the room in @buf
  *
@@ -436,6 +491,8 @@ int st_feature_show(int i, const char *what, char *buf, size_t size)
 			      st_state_mark(f, state));
 	else if (!strcmp(what, "reason"))
 		n = scnprintf(buf, size, "%s\n", reason ? reason : "");
+	else if (!strcmp(what, "scope"))
+		n = st_scope_show(cfg->scope[i], buf, size);
 	else
 		n = scnprintf(buf, size, "%s\n", f->takes_over);
 	mutex_unlock(&st_lock);
@@ -478,16 +535,19 @@ int st_features_show(char *buf, size_t size)
  * st_core_init() - Judge every feature, then publish the first configuration.
  * @initial: every knob's value, indexed by enum st_knob_id
  * @given: a bitmap of the knobs set as module parameters
+ * @scopes: each feature's scope, a path (st_scope_get()) or NULL
  *
  * A feature this kernel cannot support keeps its stock values; asking for
- * more as a parameter fails the load.
+ * more as a parameter, or a scope, fails the load.
  *
- * Return: 0; -EOPNOTSUPP for a parameter this kernel cannot honour;
- * -ENOMEM; or the error of installing a hook.  On failure every feature's
- * state is released.
+ * Return: 0; -EOPNOTSUPP for a parameter this kernel cannot honour; an
+ * error of st_scope_get(); -ENOMEM; or the error of installing a hook.
+ * On failure every feature's state is released.
  */
-int st_core_init(const u64 *initial, const unsigned long *given)
+int st_core_init(const u64 *initial, const unsigned long *given,
+		 const char *const *scopes)
 {
+	struct cgroup *scope[ST_NR_FEATURES] = {};
 	struct st_config *cfg;
 	struct st_feature *const *g;
 	int i, ret;
@@ -506,6 +566,29 @@ int st_core_init(const u64 *initial, const unsigned long *given)
 			pr_info("feature %s unsupported on this kernel: %s\n",
 				f->name, f->reason);
 		}
+	}
+	for (i = 0; i < ST_NR_FEATURES; i++) {
+		struct st_feature *f = st_features[i];
+
+		if (!scopes[i])
+			continue;
+		if (!f->supported) {
+			pr_warn("parameter scope: feature %s unsupported on this kernel: %s\n",
+				f->name, f->reason);
+			ret = -EOPNOTSUPP;
+			goto release;
+		}
+		scope[i] = st_scope_get(scopes[i]);
+		if (IS_ERR(scope[i])) {
+			ret = PTR_ERR(scope[i]);
+			scope[i] = NULL;
+			pr_warn("parameter scope: %s:%s: %s\n", f->name,
+				scopes[i], ret == -EINVAL ?
+				"not a path from the cgroup root" :
+				"no such cgroup (v2)");
+			goto release;
+		}
+		static_branch_enable(&st_scope_key);
 	}
 
 	/* again while ftrace refuses a feature (st_feature_refuse) */
@@ -540,6 +623,7 @@ int st_core_init(const u64 *initial, const unsigned long *given)
 		}
 		st_config_stock_unsupported(cfg);
 		st_config_derive(cfg);
+		memcpy(cfg->scope, scope, sizeof(scope));
 
 		mutex_lock(&st_lock);
 		ret = st_publish(cfg);
@@ -549,9 +633,12 @@ int st_core_init(const u64 *initial, const unsigned long *given)
 		return 0;
 	RCU_INIT_POINTER(st_config, NULL);
 release:
-	for (i = 0; i < ST_NR_FEATURES; i++)
+	static_branch_disable(&st_scope_key);
+	for (i = 0; i < ST_NR_FEATURES; i++) {
+		st_scope_put(scope[i]);
 		if (st_features[i]->supported)
 			st_feature_release(st_features[i]);
+	}
 	return ret;
 }
 
@@ -595,7 +682,10 @@ void st_core_exit(void)
 			st_feature_release(st_features[i]);
 	cfg = rcu_dereference_protected(st_config, lockdep_is_held(&st_lock));
 	RCU_INIT_POINTER(st_config, NULL);
+	static_branch_disable(&st_scope_key);
 	mutex_unlock(&st_lock);
 	synchronize_rcu();
+	for (i = 0; i < ST_NR_FEATURES; i++)
+		st_scope_put(cfg->scope[i]);
 	kfree(cfg);
 }

@@ -29,6 +29,7 @@
 #include <linux/version.h>
 
 #include "sched_tune.h"
+#include "scope.h"
 #include "sched_tune_trace.h"
 #include "policy/eevdf.h"
 #include "kernel/eevdf_tree.h"
@@ -228,7 +229,8 @@ static void st_task_tick_fair(struct rq *rq, struct task_struct *curr,
 
 	st_kcall(st_orig_task_tick_fair)(rq, curr, queued);
 
-	apply = cfg && st_ev_applies(cfg);
+	apply = cfg && st_ev_applies(cfg) &&
+		st_in_scope(cfg, ST_FEAT_EEVDF, curr);
 	for (i = 0; i < n; i++) {
 		struct sched_entity *se = lv[i].se;
 		struct st_ev_request now;

@@ -52,6 +52,70 @@ static const struct kernel_param_ops st_param_ops = {
 	ST_PARAM(_name, _help);
 #include "knobs.h"
 
+/*
+ * scope=<feature>:<path>[,<feature>:<path>...]: features/<name>/scope at
+ * load.  Kept as text, as the knobs are.
+ */
+#define ST_SCOPE_LEN 512
+static char st_scope_text[ST_SCOPE_LEN];
+static bool st_scope_long;
+
+/* st_scope_text cut into its paths, which st_scope_parse() points to */
+static char st_scope_cut[ST_SCOPE_LEN];
+
+static int st_scope_param_set(const char *val, const struct kernel_param *kp)
+{
+	st_scope_long = strscpy(st_scope_text, val ? val : "", ST_SCOPE_LEN) < 0;
+	return 0;
+}
+
+static int st_scope_param_get(char *buf, const struct kernel_param *kp)
+{
+	return scnprintf(buf, PAGE_SIZE, "%s\n", st_scope_text);
+}
+
+static const struct kernel_param_ops st_scope_param_ops = {
+	.set = st_scope_param_set,
+	.get = st_scope_param_get,
+};
+
+module_param_cb(scope, &st_scope_param_ops, NULL, 0444);
+MODULE_PARM_DESC(scope,
+		 "feature:/cgroup/path[,...]: the feature decides only for that cgroup v2 and below (default: every task)");
+
+/* each feature's scope at load, pointing into st_scope_cut */
+static int st_scope_parse(const char **scopes)
+{
+	char *next = st_scope_cut, *entry, *path;
+	int i;
+
+	strscpy(st_scope_cut, st_scope_text, ST_SCOPE_LEN);
+	if (st_scope_long) {
+		pr_warn("invalid parameter scope: longer than %d bytes\n",
+			ST_SCOPE_LEN - 1);
+		return -EINVAL;
+	}
+	while ((entry = strsep(&next, ","))) {
+		if (!*entry)
+			continue;
+		path = strchr(entry, ':');
+		if (path)
+			*path++ = '\0';
+		for (i = 0; st_feature_name(i); i++)
+			if (!strcmp(st_feature_name(i), entry))
+				break;
+		if (!path || !st_feature_name(i) || scopes[i]) {
+			pr_warn("invalid parameter scope: %s: %s\n", entry,
+				!path ? "not feature:path" :
+				!st_feature_name(i) ? "no such feature" :
+				"a second scope of one feature");
+			return -EINVAL;
+		}
+		scopes[i] = path;
+	}
+	return 0;
+}
+
 static int st_params_parse(u64 *val)
 {
 	int i, ret;
@@ -80,10 +144,14 @@ static int st_params_parse(u64 *val)
 
 static int __init sched_tune_init(void)
 {
+	const char *scopes[ST_NR_FEATURES] = {};
 	u64 val[ST_NR_KNOBS];
 	int ret;
 
 	ret = st_params_parse(val);
+	if (ret)
+		return ret;
+	ret = st_scope_parse(scopes);
 	if (ret)
 		return ret;
 	ret = st_fhook_check_params();
@@ -95,7 +163,7 @@ static int __init sched_tune_init(void)
 	st_gate_init();
 	/* without BTF every feature refuses, each saying why */
 	st_layout_init();
-	ret = st_core_init(val, st_param_given);
+	ret = st_core_init(val, st_param_given, scopes);
 	if (ret)
 		goto out_layout;
 	ret = st_sysfs_init();

@@ -35,6 +35,7 @@
 #include <linux/vmalloc.h>
 
 #include "sched_tune.h"
+#include "scope.h"
 #include "sched_tune_trace.h"
 #include "policy/numa_scan.h"
 #include "hook/fhook.h"
@@ -113,7 +114,9 @@ static unsigned int st_ns_knobs(struct mm_struct *mm, bool *renewing,
 
 	rcu_read_lock();
 	cfg = rcu_dereference(st_config);
-	percent = cfg ? cfg->knob[ST_KNOB_NUMA_THRESHOLD] : 0;
+	/* the scan runs in the context of the task whose memory it scans */
+	percent = cfg && st_in_scope(cfg, ST_FEAT_NUMA_SCAN, current) ?
+		  cfg->knob[ST_KNOB_NUMA_THRESHOLD] : 0;
 	*renewing = cfg && st_numa_renewing(READ_ONCE(mm->numa_scan_seq),
 					    cfg->knob[ST_KNOB_NUMA_RENEW]);
 	*passthrough = cfg && st_passthrough(cfg);

@@ -37,6 +37,7 @@
 
 #include "ratelimit.h"
 #include "sched_tune.h"
+#include "scope.h"
 #include "test_inject.h"
 #include "kernel/ksym.h"
 #include "kernel/layout.h"
@@ -74,7 +75,7 @@ void st_migrate_task_rq_fair(struct task_struct *p, int new_cpu)
 	 * that or taking the slot of a task whose stamp still held leaves
 	 * a task unlimited: ratelimit_stamps_lost.
 	 */
-	if (cfg && cfg->rl.window) {
+	if (cfg && cfg->rl.window && st_in_scope(cfg, ST_FEAT_RATELIMIT, p)) {
 		unsigned long jnow;
 		unsigned int ret;
 

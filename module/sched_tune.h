@@ -11,6 +11,8 @@
 #include "kernel/gate.h"
 #include "kernel/ksym.h"
 
+struct cgroup;
+
 /*
  * The whole configuration, replaced as one RCU-published copy so that a
  * hook reads either the old or the new one, never a mix.
@@ -22,6 +24,8 @@ struct st_config {
 	unsigned long rl_window_jiffies;
 	/* ST_PLACE_*: the placement features that judge wakeups */
 	unsigned int placement;
+	/* each feature's scope (scope.h), NULL for every task */
+	struct cgroup *scope[ST_NR_FEATURES];
 	struct rcu_head rcu;
 };
 
@@ -115,9 +119,11 @@ extern struct st_feature st_prev_bias_feature;
 extern struct st_feature st_sync_short_feature;
 
 /* core.c, for main.c and sysfs.c: the features, which no feature calls */
-int st_core_init(const u64 *initial, const unsigned long *given);
+int st_core_init(const u64 *initial, const unsigned long *given,
+		 const char *const *scopes);
 void st_core_exit(void);
 int st_knob_store(enum st_knob_id id, u64 val);
+int st_scope_store(int i, const char *path);
 int st_features_show(char *buf, size_t size);
 const char *st_feature_name(int i);
 int st_feature_show(int i, const char *what, char *buf, size_t size);

@@ -18,6 +18,7 @@
 
 #include "ratelimit.h"
 #include "sched_tune.h"
+#include "scope.h"
 #include "sync_short.h"
 #include "policy/prev_bias.h"
 #include "test_inject.h"
@@ -48,12 +49,29 @@ static struct st_feature *const st_select_guests[] = {
 	NULL
 };
 
+/* ST_PLACE_* of the placement features that judge @p's wakeup */
+static __always_inline unsigned int st_placement(const struct st_config *cfg,
+						 struct task_struct *p)
+{
+	unsigned int placement = cfg->placement;
+
+	if (static_branch_unlikely(&st_scope_key) && placement) {
+		if (!st_in_scope(cfg, ST_FEAT_PREV_BIAS, p))
+			placement &= ~ST_PLACE_PREV_BIAS;
+		if (!st_in_scope(cfg, ST_FEAT_SYNC_SHORT, p))
+			placement &= ~ST_PLACE_SYNC_SHORT;
+	}
+	return placement;
+}
+
 /*
  * The rate limit left the wakeup to stock: the placement features judge
  * its choice in turn, and the first that changes it decides.
+ * @placement: st_placement()'s, not 0.
  * @wakee_avg: sync_short's duration of @p, recorded on entry.
  */
 static __always_inline int st_place(const struct st_config *cfg,
+				    unsigned int placement,
 				    struct task_struct *p, int prev_cpu,
 				    int wake_flags, u64 wakee_avg)
 {
@@ -62,10 +80,10 @@ static __always_inline int st_place(const struct st_config *cfg,
 	unsigned int ss = 0;
 	int new_cpu, cpu;
 
-	if (st_sync_short_on(cfg))
+	if (placement & ST_PLACE_SYNC_SHORT)
 		ss = st_sync_short_pre(p, wake_flags, wakee_avg);
 	new_cpu = st_kcall(st_orig_select_task_rq_fair)(p, prev_cpu, wake_flags);
-	if (st_prev_bias_on(cfg) &&
+	if ((placement & ST_PLACE_PREV_BIAS) &&
 	    !st_prev_bias_stock_kept(prev_cpu, new_cpu, recent,
 				     st_cpus_share_cache(recent, new_cpu))) {
 		cpu = st_prev_bias_select(cfg, p, prev_cpu, new_cpu, recent,
@@ -83,9 +101,15 @@ static noinline int st_rl_select(const struct st_config *cfg,
 				 int wake_flags, unsigned long now,
 				 u64 wakee_avg)
 {
+	unsigned int placement;
+
 	if (st_rl_keeps_prev(cfg, p, prev_cpu, now))
 		return prev_cpu;
-	return st_place(cfg, p, prev_cpu, wake_flags, wakee_avg);
+	placement = st_placement(cfg, p);
+	if (placement)
+		return st_place(cfg, placement, p, prev_cpu, wake_flags,
+				wakee_avg);
+	return st_kcall(st_orig_select_task_rq_fair)(p, prev_cpu, wake_flags);
 }
 
 /*
@@ -98,6 +122,7 @@ static int st_select_task_rq_fair(struct task_struct *p, int prev_cpu,
 				  int wake_flags)
 {
 	const struct st_config *cfg = st_config_get();
+	unsigned int placement;
 	u64 wakee_avg = 0;
 
 	/*
@@ -116,12 +141,15 @@ static int st_select_task_rq_fair(struct task_struct *p, int prev_cpu,
 	if (cfg->rl.window) {
 		unsigned long now = jiffies;
 
-		if (st_rl_may_be_limited(p, now))
+		if (st_rl_may_be_limited(p, now) &&
+		    st_in_scope(cfg, ST_FEAT_RATELIMIT, p))
 			return st_rl_select(cfg, p, prev_cpu, wake_flags, now,
 					    wakee_avg);
 	}
-	if (cfg->placement)
-		return st_place(cfg, p, prev_cpu, wake_flags, wakee_avg);
+	placement = st_placement(cfg, p);
+	if (placement)
+		return st_place(cfg, placement, p, prev_cpu, wake_flags,
+				wakee_avg);
 stock:
 	return st_kcall(st_orig_select_task_rq_fair)(p, prev_cpu, wake_flags);
 }

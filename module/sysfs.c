@@ -92,20 +92,43 @@ static const struct attribute_group st_stats_group = {
 	.attrs = st_stats_attrs,
 };
 
-/* features/<name>/{state,reason,functions}: one value per file */
+/* features/<name>/{state,reason,functions,scope}: one value per file */
 static struct kobject *st_features_kobj;
 static struct kobject *st_feature_kobjs[ST_NR_FEATURES];
 
-static ssize_t st_feature_attr_show(struct kobject *kobj,
-				    struct kobj_attribute *attr, char *buf)
+static int st_feature_of(struct kobject *kobj)
 {
 	int i;
 
 	for (i = 0; i < ST_NR_FEATURES; i++)
 		if (st_feature_kobjs[i] == kobj)
-			return st_feature_show(i, attr->attr.name, buf,
-					       PAGE_SIZE);
+			return i;
 	return -ENOENT;
+}
+
+static ssize_t st_feature_attr_show(struct kobject *kobj,
+				    struct kobj_attribute *attr, char *buf)
+{
+	int i = st_feature_of(kobj);
+
+	return i < 0 ? i : st_feature_show(i, attr->attr.name, buf, PAGE_SIZE);
+}
+
+static ssize_t st_feature_scope_store(struct kobject *kobj,
+				      struct kobj_attribute *attr,
+				      const char *buf, size_t count)
+{
+	int i = st_feature_of(kobj), ret;
+	char *path;
+
+	if (i < 0)
+		return i;
+	path = kstrndup(buf, count, GFP_KERNEL);
+	if (!path)
+		return -ENOMEM;
+	ret = st_scope_store(i, strim(path));
+	kfree(path);
+	return ret ? ret : count;
 }
 
 static struct kobj_attribute st_feature_state_attr =
@@ -114,11 +137,14 @@ static struct kobj_attribute st_feature_reason_attr =
 	__ATTR(reason, 0444, st_feature_attr_show, NULL);
 static struct kobj_attribute st_feature_functions_attr =
 	__ATTR(functions, 0444, st_feature_attr_show, NULL);
+static struct kobj_attribute st_feature_scope_attr =
+	__ATTR(scope, 0644, st_feature_attr_show, st_feature_scope_store);
 
 static struct attribute *st_feature_attrs[] = {
 	&st_feature_state_attr.attr,
 	&st_feature_reason_attr.attr,
 	&st_feature_functions_attr.attr,
+	&st_feature_scope_attr.attr,
 	NULL
 };
 

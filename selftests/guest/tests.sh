@@ -37,6 +37,8 @@
 . /st/ratelimit_table.sh
 # shellcheck source=selftests/guest/trace_events.sh
 . /st/trace_events.sh
+# shellcheck source=selftests/guest/scope.sh
+. /st/scope.sh
 
 # --- load / unload -------------------------------------------------------
 t_load_unload() {
@@ -801,7 +803,7 @@ ALL_UNITS="load_unload hang_guard knobs stats_reset params modprobe enabled ftra
 	gate_strict gate_sizes ksym_missing btf_refusal all_unsupported param_livepatch unload_clean
 	ratelimit_effect ratelimit_adaptive ratelimit_reconfig ratelimit_slots toggle_stress cache_topology cache_effect cache_none cache_bad_input
 	cache_stress cache_hotplug numa_scan scx knob_fuzz hotplug_all tracers livepatch soak ipmodify_conflict
-	eevdf_counters eevdf_slice eevdf_groups eevdf_restore prev_bias sync_short trace_events unhook_exit unhook_pinned"
+	eevdf_counters eevdf_slice eevdf_groups eevdf_restore prev_bias sync_short trace_events scope unhook_exit unhook_pinned"
 t_whole_run() {
 	group "whole run"
 	ST_DMARK=$ST_BOOTMARK

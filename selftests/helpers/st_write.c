@@ -25,7 +25,7 @@ static const struct { int err; const char *name; } names[] = {
 	{ ENOSPC, "ENOSPC" }, { EFAULT, "EFAULT" }, { ENOMEM, "ENOMEM" },
 	{ EEXIST, "EEXIST" }, { EAGAIN, "EAGAIN" }, { ENOSYS, "ENOSYS" },
 	{ E2BIG, "E2BIG" }, { EOVERFLOW, "EOVERFLOW" }, { EISDIR, "EISDIR" },
-	{ ENXIO, "ENXIO" }, { EROFS, "EROFS" },
+	{ ENXIO, "ENXIO" }, { EROFS, "EROFS" }, { ENOTDIR, "ENOTDIR" },
 };
 
 static void print_errno(int err)

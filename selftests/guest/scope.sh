@@ -1,0 +1,196 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash
+# Feature scopes (module/scope.h), sourced by tests.sh after lib.sh and
+# trace_events.sh: features/<name>/scope confines a feature's decisions
+# to the tasks of one cgroup v2 and its descendants.  Two workloads run at
+# once, one in cgroup st_a, one in st_b; a feature's trace events name
+# the task each decision was for.  Scoped to "/", a feature must decide
+# for both (else the workload shows nothing here, and the feature is
+# skipped); scoped to /st_a, for st_a's tasks and none of st_b's.
+
+SC_CG=/sys/fs/cgroup
+SC_LOOPS=$(st_arg sc_loops "$(scaled 400 100)")
+
+# sc_in GROUP CMD...: CMD in cgroup GROUP (under SC_CG), in the background
+sc_in() {
+	g=$1
+	shift
+	sh -c "echo \$\$ >$SC_CG/$g/cgroup.procs && exec \"\$@\"" sh "$@" &
+}
+
+# sc_hackbench: a hackbench in st_a (comm hackbench) and one in st_b
+# (comm hb_b) at once; both must complete
+sc_hackbench() {
+	sc_in st_a hackbench -g 1 -f 2 --threads --pipe -l "$SC_LOOPS" >/tmp/sc.a 2>&1
+	a=$!
+	sc_in st_b /tmp/hb_b -g 1 -f 2 --threads --pipe -l "$SC_LOOPS" >/tmp/sc.b 2>&1
+	b=$!
+	wait "$a"
+	ra=$?
+	wait "$b"
+	rb=$?
+	[ "$ra" = 0 ] && [ "$rb" = 0 ] || SC_FAILS=$((SC_FAILS + 1))
+}
+
+# sc_count EVENT WHAT: the events in the buffer whose task field matches
+# WHAT ("comm=hackbench ", "pid=123 ")
+sc_count() { grep -c " $1: .*$2" "$TR/trace"; }
+
+# sc_run EVENT: one round of the workload with EVENT on; SC_A and SC_B
+# the events for st_a's and st_b's tasks
+sc_run() {
+	echo 0 >"$TR/tracing_on"
+	echo >"$TR/trace"
+	echo 1 >"$TR/events/sched_tune/$1/enable"
+	echo 1 >"$TR/tracing_on"
+	if [ "$1" = sched_tune_eevdf_slice ]; then
+		sleep 2
+	else
+		sc_hackbench
+	fi
+	echo 0 >"$TR/tracing_on"
+	echo 0 >"$TR/events/sched_tune/$1/enable"
+	if [ "$1" = sched_tune_eevdf_slice ]; then
+		SC_A=$(sc_count "$1" "pid=$SC_HOG_A ") SC_B=$(sc_count "$1" "pid=$SC_HOG_B ")
+	else
+		SC_A=$(sc_count "$1" "comm=hackbench ") SC_B=$(sc_count "$1" "comm=hb_b ")
+	fi
+	SC_ALL=$(grep -c " $1: " "$TR/trace")
+	echo 1 >"$TR/tracing_on"
+}
+
+# sc_feature FEATURE KNOB ON OFF EVENT: with KNOB=ON, scoped to "/", then
+# to /st_a, then to /st_b while the workload runs; KNOB=OFF after
+sc_feature() {
+	if ! supported "$1"; then
+		ktap_skip "scope: $1" "unsupported here: $(feature_reason "$1")"
+		return 0
+	fi
+	wr "$2" "$3" >/dev/null
+	sc_run "$5"
+	a0=$SC_A b0=$SC_B
+	diag "$1 scoped to /: $a0 events for st_a's tasks, $b0 for st_b's, $SC_ALL in all"
+	if [ "$a0" = 0 ] || [ "$b0" = 0 ]; then
+		ktap_skip "scope: $1 scoped to /st_a decides for st_a's tasks alone" \
+			"the workload made no $5 event in one of the groups with the scope /"
+	else
+		check_eq "scope: $1: features/$1/scope /st_a accepted" "$(wr "features/$1/scope" /st_a)" OK
+		# hackbench under TCG places erratically: one run's events
+		# for a group went 135, 9, 140, 3 (ratelimit, 6.12.95): runs
+		# until one decides for st_a's tasks, 4 at most, each judged
+		n=0 sa=0 other=0
+		while [ "$n" -lt 4 ] && [ "$sa" = 0 ]; do
+			sc_run "$5"
+			n=$((n + 1)) sa=$SC_A other=$((other + SC_ALL - SC_A))
+			diag "$1 scoped to /st_a, run $n: $SC_A events for st_a's tasks, $SC_B for st_b's, $SC_ALL in all"
+		done
+		check "scope: $1 scoped to /st_a decides for st_a's tasks ($sa events in run $n of 4 at most)" test "$sa" -gt 0
+		check_eq "scope: $1 scoped to /st_a decides for no task outside st_a (st_b's or any other)" "$other" 0
+	fi
+	# switched while the workload runs
+	sc_hackbench &
+	w=$!
+	bad=0
+	for s in /st_b /st_a / /st_b; do
+		[ "$(wr "features/$1/scope" "$s")" = OK ] || bad=$((bad + 1))
+	done
+	wait "$w"
+	check_eq "scope: $1: scope writes while the workload runs work" "$bad" 0
+	check_eq "scope: $1: features/$1/scope reads the last one written" "$(cat "$ST/features/$1/scope")" /st_b
+	wr "features/$1/scope" / >/dev/null
+	wr "$2" "$4" >/dev/null
+}
+
+# nr_dying_descendants of the cgroup root: a removed cgroup that a
+# reference holds
+sc_dying() { awk '$1 == "nr_dying_descendants" { print $2 }' "$SC_CG/cgroup.stat"; }
+
+# sc_dying_back N: until the root's dying cgroups are N again, 20 s at
+# most (their release is an RCU callback, then a worker)
+sc_dying_back() {
+	i=0
+	while [ "$(sc_dying)" -gt "$1" ] && [ "$i" -lt 40 ]; do
+		sleep 0.5
+		i=$((i + 1))
+	done
+	[ "$(sc_dying)" -le "$1" ]
+}
+
+t_scope() {
+	group "scope: a feature confined to one cgroup"
+	mountpoint -q $SC_CG || mount -t cgroup2 none $SC_CG 2>/dev/null
+	if [ ! -f $SC_CG/cgroup.procs ] || [ ! -d "$TR/events" ]; then
+		ktap_skip "scope" "needs cgroup v2 and tracefs events"
+		return 0
+	fi
+	mkdir -p $SC_CG/st_a/sub $SC_CG/st_b
+	cp "$(command -v hackbench)" /tmp/hb_b
+	SC_FAILS=0
+
+	# the parameter, and what a load refuses
+	dmesg_mark
+	check "scope: insmod scope=ratelimit:/st_a" \
+		st_load scope=ratelimit:/st_a ratelimit_window_ns=0 cache_share_level=llc numa_scan_threshold=0
+	if supported ratelimit; then
+		check_eq "scope: features/ratelimit/scope reads the parameter's" \
+			"$(cat "$ST/features/ratelimit/scope")" /st_a
+	fi
+	check_eq "scope: features/prev_bias/scope reads / by default" "$(cat "$ST/features/prev_bias/scope")" /
+	st_unload
+	for p in ratelimit:/st_none ratelimit st_none:/st_a ratelimit:st_a; do
+		check "scope: insmod scope=$p fails" not st_load "scope=$p"
+		is_loaded && st_unload
+	done
+	check_eq "scope: each refused parameter says why in one line, at warning level" \
+		"$(dmesg_new | grep -c 'parameter scope')" 4
+
+	st_load ratelimit_window_ns=0 cache_share_level=llc numa_scan_threshold=0 || {
+		ktap_fail "scope: insmod"
+		return 1
+	}
+	# bad writes: an error, the old value kept
+	wr features/prev_bias/scope /st_a >/dev/null
+	check_eq "scope: a path not from the root is EINVAL" "$(wr features/prev_bias/scope st_b)" EINVAL
+	check_eq "scope: a path no cgroup has is ENOENT" "$(wr features/prev_bias/scope /st_none)" ENOENT
+	check_eq "scope: a cgroup's file is ENOTDIR" "$(wr features/prev_bias/scope /st_a/cgroup.procs)" ENOTDIR
+	check_eq "scope: the scope before the bad writes stays" "$(cat "$ST/features/prev_bias/scope")" /st_a
+	check_eq "scope: a descendant's path is accepted" "$(wr features/prev_bias/scope /st_a/sub/)" OK
+	check_eq "scope: its path reads without the trailing slash" "$(cat "$ST/features/prev_bias/scope")" /st_a/sub
+	wr features/prev_bias/scope / >/dev/null
+
+	sc_feature ratelimit ratelimit_window_ns 1000000000 0 sched_tune_ratelimit_keep
+	sc_feature prev_bias prev_bias 1 0 sched_tune_prev_bias
+	sc_feature sync_short sync_short 1 0 sched_tune_sync_short
+	sc_feature cache_level cache_share_level l2 llc sched_tune_cache_level
+	check_eq "scope: every hackbench completed" "$SC_FAILS" 0
+	if supported eevdf && [ "$(wr eevdf_slice fixed)" = OK ]; then
+		wr eevdf_slice stock >/dev/null
+		sc_in st_a taskset -c 1 sh -c 'while :; do :; done'
+		SC_HOG_A=$!
+		sc_in st_b taskset -c 1 sh -c 'while :; do :; done'
+		SC_HOG_B=$!
+		sleep 0.5
+		sc_feature eevdf eevdf_slice fixed stock sched_tune_eevdf_slice
+		kill "$SC_HOG_A" "$SC_HOG_B"
+		wait "$SC_HOG_A" "$SC_HOG_B" 2>/dev/null
+	else
+		ktap_skip "scope: eevdf" "no slice policy here"
+	fi
+
+	# a removed cgroup: held until the scope moves on, then released
+	mkdir $SC_CG/st_gone
+	d0=$(sc_dying)
+	check_eq "scope: a scope on a cgroup about to go" "$(wr features/prev_bias/scope /st_gone)" OK
+	rmdir $SC_CG/st_gone
+	check_eq "scope: a removed cgroup's scope says so" "$(cat "$ST/features/prev_bias/scope")" "/st_gone (removed)"
+	check "scope: the scope holds the removed cgroup ($(sc_dying) dying, $d0 before)" test "$(sc_dying)" -gt "$d0"
+	check_eq "scope: the scope moves on from a removed cgroup" "$(wr features/prev_bias/scope /)" OK
+	check "scope: the removed cgroup is released once the scope moved on" sc_dying_back "$d0"
+	mkdir $SC_CG/st_gone
+	wr features/prev_bias/scope /st_gone >/dev/null
+	rmdir $SC_CG/st_gone
+	check "scope: rmmod with a scope on a removed cgroup" st_unload
+	check "scope: the removed cgroup is released by the rmmod" sc_dying_back "$d0"
+	rmdir $SC_CG/st_a/sub $SC_CG/st_a $SC_CG/st_b
+	rm -f /tmp/hb_b
+}
