@@ -10,6 +10,7 @@
 #include <linux/kernel.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 
 #include "sched_tune.h"
 #include "scope.h"
@@ -361,7 +362,8 @@ out:
  *
  * Context: Process context: takes st_lock and may sleep.
  * Return: 0, also when @path names the scope's cgroup already; an error
- * of st_scope_get(); -EOPNOTSUPP for an unsupported feature; -ENOMEM.
+ * of st_scope_get(); -EOPNOTSUPP for a cgroup to an unsupported feature;
+ * -ENOMEM.
  */
 int st_scope_store(int i, const char *path)
 {
@@ -373,7 +375,8 @@ int st_scope_store(int i, const char *path)
 		return PTR_ERR(cgrp);
 	mutex_lock(&st_lock);
 	cur = rcu_dereference_protected(st_config, lockdep_is_held(&st_lock));
-	if (!st_features[i]->supported) {
+	/* "/" stays possible: a feature refused since keeps no cgroup */
+	if (cgrp && !st_features[i]->supported) {
 		ret = -EOPNOTSUPP;
 		goto out;
 	}
@@ -570,7 +573,7 @@ int st_core_init(const u64 *initial, const unsigned long *given,
 	for (i = 0; i < ST_NR_FEATURES; i++) {
 		struct st_feature *f = st_features[i];
 
-		if (!scopes[i])
+		if (!scopes[i] || !strcmp(scopes[i], "/"))
 			continue;
 		if (!f->supported) {
 			pr_warn("parameter scope: feature %s unsupported on this kernel: %s\n",
@@ -585,6 +588,7 @@ int st_core_init(const u64 *initial, const unsigned long *given,
 			pr_warn("parameter scope: %s:%s: %s\n", f->name,
 				scopes[i], ret == -EINVAL ?
 				"not a path from the cgroup root" :
+				ret == -ENOTDIR ? "a cgroup's file, not a cgroup" :
 				"no such cgroup (v2)");
 			goto release;
 		}

@@ -374,7 +374,10 @@ static void st_ev_restore(void)
 static void st_ev_reconfigure(const struct st_config *old,
 			      const struct st_config *cfg)
 {
-	if (st_ev_applies(old) && !st_ev_applies(cfg))
+	/* a new scope: every slice back to stock, then the scope's again */
+	if (st_ev_applies(old) &&
+	    (!st_ev_applies(cfg) ||
+	     old->scope[ST_FEAT_EEVDF] != cfg->scope[ST_FEAT_EEVDF]))
 		st_ev_restore();
 }
 

@@ -47,14 +47,11 @@ bool st_scope_has(struct cgroup *cgrp, struct task_struct *p)
  */
 struct cgroup *st_scope_get(const char *path)
 {
-	struct cgroup *cgrp;
-
 	if (path[0] != '/')
 		return ERR_PTR(-EINVAL);
 	if (!strcmp(path, "/"))
 		return NULL;
-	cgrp = cgroup_get_from_path(path);
-	return cgrp ? cgrp : ERR_PTR(-ENOENT);
+	return cgroup_get_from_path(path);
 }
 
 /**
