@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the guest helpers share: placing a process, reading one of the
+ * What the guest helpers share: placing a process, reading the
  * scheduler's per-task counters, and the kernel's ARRAY_SIZE().
  * Header-only, since every helper is its own static binary.
  */
@@ -31,28 +31,45 @@ static inline void st_pin(int cpu)
 }
 
 /*
- * The counter @field of /proc/<pid>/sched at @path ("se.nr_migrations",
- * "nr_wakeups_migrate", ...), or -1 when the kernel does not show it
- * (schedstats off, for the nr_wakeups_* ones); st_sched_stat(): our own.
+ * The counters @field[0..@n-1] of /proc/<pid>/sched at @path
+ * ("se.nr_migrations", "nr_wakeups_migrate", ...) into @val, in one read
+ * of the file (its text costs a task in an emulated CPU a lot); -1 for
+ * each the kernel does not show (schedstats off, for the nr_wakeups_*
+ * ones).
  */
-static inline long st_sched_stat_of(const char *path, const char *field)
+static inline void st_sched_stats_of(const char *path, int n,
+				     const char *const *field, long *val)
 {
 	FILE *f = fopen(path, "r");
-	size_t len = strlen(field);
+	int i, found = 0;
 	char line[256];
-	long n = -1;
+	size_t len;
 
+	for (i = 0; i < n; i++)
+		val[i] = -1;
 	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, field, len) &&
-		    (line[len] == ' ' || line[len] == ':') && strchr(line, ':')) {
-			n = atol(strchr(line, ':') + 1);
-			break;
+		return;
+	while (found < n && fgets(line, sizeof(line), f)) {
+		for (i = 0; i < n; i++) {
+			len = strlen(field[i]);
+			if (val[i] < 0 && !strncmp(line, field[i], len) &&
+			    (line[len] == ' ' || line[len] == ':') &&
+			    strchr(line, ':')) {
+				val[i] = atol(strchr(line, ':') + 1);
+				found++;
+			}
 		}
 	}
 	fclose(f);
-	return n;
+}
+
+/* One counter (st_sched_stats_of()); st_sched_stat(): our own. */
+static inline long st_sched_stat_of(const char *path, const char *field)
+{
+	long v;
+
+	st_sched_stats_of(path, 1, &field, &v);
+	return v;
 }
 
 static inline long st_sched_stat(const char *field)

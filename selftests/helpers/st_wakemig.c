@@ -67,23 +67,21 @@ static void wait_sleeping(pid_t pid)
 	}
 }
 
-/* A task's util_est: one value from 6.9, the ewma before. */
-static long util_est_of(const char *pid)
+/* A task's util_est (0: our own): one value from 6.9, the ewma before. */
+static long util_est_of(pid_t pid)
 {
+	static const char *const field[] = {
+		"se.avg.util_est", "se.avg.util_est.ewma"
+	};
 	char path[64];
-	long v;
+	long v[2];
 
-	snprintf(path, sizeof(path), "/proc/%s/sched", pid);
-	v = st_sched_stat_of(path, "se.avg.util_est");
-	return v >= 0 ? v : st_sched_stat_of(path, "se.avg.util_est.ewma");
-}
-
-static long util_est_of_pid(pid_t pid)
-{
-	char s[16];
-
-	snprintf(s, sizeof(s), "%d", pid);
-	return util_est_of(s);
+	if (pid)
+		snprintf(path, sizeof(path), "/proc/%d/sched", pid);
+	else
+		snprintf(path, sizeof(path), "/proc/self/sched");
+	st_sched_stats_of(path, 2, field, v);
+	return v[0] >= 0 ? v[0] : v[1];
 }
 
 /*
@@ -153,7 +151,7 @@ static void hog_ramp(int ready)
 			;
 		nanosleep(&nap, NULL);
 		/* -1: the kernel does not show it */
-		if (util_est_of("self") != 0)
+		if (util_est_of(0) != 0)
 			break;
 		until += HOG_RAMP_NS / 10;
 	}
@@ -165,7 +163,10 @@ static void wakee(int ready, int wake, int busy, int hop, long rounds,
 		  long long window)
 {
 	long i, before, after, migrated = 0, off = 0, late = 0, late_mig = 0;
-	long tried, wide = 0, wide_mig = 0;
+	static const char *const field[] = {
+		"nr_wakeups_migrate", "nr_wakeups_affine_attempts"
+	};
+	long tried, wide = 0, wide_mig = 0, v[2];
 	long long start, ran, cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	char c = 0;
 
@@ -175,8 +176,10 @@ static void wakee(int ready, int wake, int busy, int hop, long rounds,
 		start = now_ns();
 		st_pin(busy);
 		st_pin(-1);
-		before = st_sched_stat("nr_wakeups_migrate");
-		tried = st_sched_stat("nr_wakeups_affine_attempts");
+		/* one read each side of the sleep: the wakee's run stays short */
+		st_sched_stats_of("/proc/self/sched", 2, field, v);
+		before = v[0];
+		tried = v[1];
 		/* the CPU time of this round, for the waker's gap */
 		ran = clock_ns(CLOCK_THREAD_CPUTIME_ID) - cpu;
 		if (write(ready, &ran, sizeof(ran)) != sizeof(ran) ||
@@ -184,13 +187,13 @@ static void wakee(int ready, int wake, int busy, int hop, long rounds,
 			exit(3);
 		cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 		off += sched_getcpu() != busy;
-		after = st_sched_stat("nr_wakeups_migrate");
+		st_sched_stats_of("/proc/self/sched", 2, field, v);
+		after = v[0];
 		if (window > 0 && now_ns() - start >= window) {
 			late++;
 			if (before >= 0 && after >= 0)
 				late_mig += after - before;
-		} else if (after > before &&
-			   st_sched_stat("nr_wakeups_affine_attempts") == tried) {
+		} else if (after > before && v[1] == tried) {
 			/* placed by stock without wake_affine(): not affine */
 			wide++;
 			wide_mig += after - before;
@@ -202,7 +205,7 @@ static void wakee(int ready, int wake, int busy, int hop, long rounds,
 	}
 	fprintf(stdout,
 		"rounds %ld wakeup_migrations %ld off_busy_cpu %ld late_rounds %ld late_migrations %ld wakee_util_est %ld wide_rounds %ld wide_migrations %ld\n",
-		rounds, migrated, off, late, late_mig, util_est_of("self"), wide,
+		rounds, migrated, off, late, late_mig, util_est_of(0), wide,
 		wide_mig);
 	exit(0);
 }
@@ -246,7 +249,7 @@ int main(int argc, char **argv)
 	/* the hog has slept once: its utilization is in BUSY_CPU's util_est */
 	if (read(ready[0], &c, 1) != 1)
 		return 2;
-	hog_est = util_est_of_pid(hog);
+	hog_est = util_est_of(hog);
 	child = fork();
 	if (child == 0) {
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -263,8 +266,8 @@ int main(int argc, char **argv)
 			break;
 	}
 	waitpid(child, &status, 0);
-	printf("util_est hog %ld %ld waker %ld", hog_est, util_est_of_pid(hog),
-	       util_est_of("self"));
+	printf("util_est hog %ld %ld waker %ld", hog_est, util_est_of(hog),
+	       util_est_of(0));
 	print_cpu_util_est();
 	kill(hog, SIGKILL);
 	waitpid(hog, NULL, 0);
