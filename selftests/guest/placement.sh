@@ -6,13 +6,9 @@
 
 PB_ROUNDS=$(st_arg prev_bias_rounds 200)
 
-# pb_wakemig [WINDOW_NS [GAP_US]]: PB_N (or PB_ROUNDS) sync wakeups from cpu0 of a task whose
-# previous CPU, cpu2, runs a nice 19 spinner (st_wakemig); sets PB_MIG
-# (wakeup migrations, schedstats), PB_OFF (wakeups that left cpu2),
-# PB_LATE (rounds woken WINDOW_NS or more after their move), PB_LATE_MIG
-# (the wakeup migrations of those rounds), PB_WIDE and PB_WIDE_MIG (the
-# other rounds whose wakeup stock placed as not affine, and their
-# migrations: st_wakemig's wide_rounds), and the
+# pb_wakemig [WINDOW_NS [GAP_US]]: lib.sh wakemig of PB_N (or
+# PB_ROUNDS) rounds; sets PB_MIG PB_OFF PB_LATE PB_LATE_MIG PB_WIDE
+# PB_WIDE_MIG (its counts, in WM's order), and the
 # counters' growth over the run: PB_CHECKED, PB_KEPT, PB_RL_KEPT,
 # PB_RL_LOST, PB_RL_OVER, PB_RL_WIDE, PB_RL_CHECKED (read last: a wakeup counts it before the others).
 pb_wakemig() {
@@ -24,15 +20,14 @@ pb_wakemig() {
 	r0=$(stat_get ratelimit_kept_prev_cpu) l0=$(stat_get ratelimit_stamps_lost)
 	o0=$(stat_get ratelimit_window_over) a0=$(stat_get ratelimit_not_affine)
 	# shellcheck disable=SC2086 # the window and gap, when given, are words
-	if ! timeout 300 st_wakemig 0 2 3 "${PB_N:-$PB_ROUNDS}" ${1:-} ${2:-} >/tmp/pb.out 2>&1; then
-		diag "st_wakemig failed: $(cat /tmp/pb.out)"
-		PB_MIG=-1 PB_OFF=-1 PB_LATE=0 PB_LATE_MIG=0 PB_WIDE=0 PB_WIDE_MIG=0
-	else
-		read -r PB_MIG PB_OFF PB_LATE PB_LATE_MIG PB_WIDE PB_WIDE_MIG <<-EOF2
-		$(awk '{ print $4, $6, $8, $10, $14, $16 }' /tmp/pb.out)
-		EOF2
+	if wakemig /tmp/pb.out "${PB_N:-$PB_ROUNDS}" ${1:-} ${2:-}; then
 		diag "st_wakemig: $(awk 'NR == 1 { print $11, $12 } NR == 2' /tmp/pb.out | tr '\n' ' ')"
+	else
+		diag "st_wakemig failed: $(cat /tmp/pb.out)"
 	fi
+	read -r PB_MIG PB_OFF PB_LATE PB_LATE_MIG PB_WIDE PB_WIDE_MIG <<-EOF2
+	$WM
+	EOF2
 	PB_CHECKED=$(($(stat_get prev_bias_checked) - c0))
 	PB_KEPT=$(($(stat_get prev_bias_kept) - k0))
 	PB_RL_KEPT=$(($(stat_get ratelimit_kept_prev_cpu) - r0))
@@ -468,7 +463,23 @@ t_sync_short() {
 			for v in 0 1 0 1; do wr sync_short $v >/dev/null; sleep 1; done
 			wait "$ss_pid"
 			check "sync_short switched 0, 1, 0, 1 while a pair in a cgroup runs: it completes" grep -q '^wakeups' /tmp/ss.out
-			rmdir $SS_CG/st_ss 2>/dev/null
+
+			# scoped (module/scope.h): a pair outside the scope
+			# is stock's, the same pair inside it is placed
+			mkdir -p $SS_CG/st_ss_b
+			check_eq "sync_short: scoped to a cgroup the pair is not in" \
+				"$(wr features/sync_short/scope /st_ss_b)" OK
+			ss_run "$SS_ROUNDS" 0 2 st_ss
+			ss_show "sync_short=1 scoped to /st_ss_b, a short pair in st_ss"
+			check_eq "sync_short scoped to another cgroup: a pair outside it is not judged" "$SS_CHECKED" 0
+			check_eq "sync_short scoped to another cgroup: none of its wakeups placed" "$SS_PLACED" 0
+			wr features/sync_short/scope /st_ss >/dev/null
+			ss_run "$SS_ROUNDS" 0 2 st_ss
+			ss_show "sync_short=1 scoped to /st_ss, a short pair in st_ss"
+			check "sync_short scoped to the pair's cgroup: placed on the waker's CPU (sync_short_placed +$SS_PLACED)" \
+				test "$SS_PLACED" -gt 0
+			wr features/sync_short/scope / >/dev/null
+			rmdir $SS_CG/st_ss $SS_CG/st_ss_b 2>/dev/null
 		else
 			ktap_skip "sync_short: a pair in a cgroup" "no cgroup2 cpu controller here"
 		fi
