@@ -14,6 +14,9 @@ RT_ROUNDS=$(st_arg rt_rounds 3)
 # rt_field NAME: a number of debugfs ratelimit_table ("slots N live L
 # longest_ms M delaying D full F").
 rt_field() { awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }' "$RT_TABLE" 2>/dev/null; }
+# rt_hop [exec]: one hop of st_hopper, cpu0 -> cpu1, then 300 ms asleep
+# on cpu1; "exec" in a background job, so that $! is st_hopper's
+rt_hop() { ${1:-} taskset -c 0 st_hopper 0 1 200000000 0 0 1 "$ST/stats" >/tmp/rt.hop 2>&1; }
 # rt_wait_delaying N SECS: until N stamps wait in test_stamp_delay, for
 # SECS seconds of guest time.  Shell builtins only, so that the poll sees
 # a stamp waiting in a guest slowed to a few percent (a 300 ms wait was
@@ -74,7 +77,7 @@ t_ratelimit_reconfig() {
 	taskset -p -c 2-$(($(nproc) - 1)) $$ >/dev/null
 	# first a hop no write interrupts: its delay runs its full length
 	full=$(rt_field full)
-	taskset -c 0 st_hopper 0 1 200000000 0 0 1 "$ST/stats" >/tmp/rt.hop 2>&1
+	rt_hop
 	check_eq "reconfigure: a stamp no write interrupts waits its full delay (${RT_DELAY_US} us)" \
 		"$(($(rt_field full) - full))" 1
 	bad=0 waited=0 done=0 try=0 unseen=0 undelayed=0
@@ -82,9 +85,9 @@ t_ratelimit_reconfig() {
 		try=$((try + 1))
 		wr ratelimit_window_ns 1000000000 >/dev/null
 		full=$(rt_field full)
-		# one hop, cpu0 -> cpu1, its stamp delayed; then 300 ms asleep on
-		# cpu1: no later stamp of its own covers the delayed one
-		taskset -c 0 st_hopper 0 1 200000000 0 0 1 "$ST/stats" >/tmp/rt.hop 2>&1 &
+		# its stamp delayed; asleep on cpu1 after, no later stamp of
+		# its own covers the delayed one
+		rt_hop exec &
 		hop=$!
 		if ! rt_wait_delaying 1 20; then
 			kill "$hop" 2>/dev/null
