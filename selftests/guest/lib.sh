@@ -329,6 +329,22 @@ knob_choice() { knob "$1" | sed -n 's/.*\[\([^]]*\)\].*/\1/p'; }
 # wr KNOB STRING: st_write with \n escapes; prints OK or the errno name.
 wr() { st_write -e "$ST/$1" "$2"; }
 stat_get() { cat "$ST/stats/$1" 2>/dev/null; }
+
+# wakemig OUT ROUNDS [WINDOW_NS [GAP_US]]: ROUNDS of st_wakemig's sync
+# wakeups from cpu0 of a task whose previous CPU, cpu2, runs a nice 19
+# spinner; its lines in OUT, and WM its counts as "M O L LM A AM":
+# wakeup migrations (schedstats), wakeups that left cpu2, the rounds
+# woken WINDOW_NS or more after their move and their migrations, the
+# other rounds stock placed as not affine and their migrations.  Fails
+# with WM "-1 -1 0 0 0 0" when st_wakemig did.
+# shellcheck disable=SC2034 # the units read WM
+wakemig() {
+	o=$1
+	shift
+	WM="-1 -1 0 0 0 0"
+	timeout 300 st_wakemig 0 2 3 "$@" >"$o" 2>&1 || return 1
+	WM=$(awk 'NR == 1 { print $4, $6, $8, $10, $14, $16 }' "$o")
+}
 # every counter in stats/ (all but reset), as paths below $ST
 # shellcheck disable=SC2010 # sysfs file names are plain words
 stat_files() { ls "$ST/stats" | grep -vx reset | sed 's|^|stats/|'; }

@@ -636,27 +636,26 @@ migrations() {
 	echo "$m" >>"/tmp/mig.$1"
 }
 
-# wakemig WINDOW: st_wakemig's counts with that window, as "M O L LM A
-# AM": wakeup migrations (schedstats) and wakeups that left the busy
-# CPU, of WM_ROUNDS; of those, the rounds whose wakeup came a WINDOW or
-# more after the stamping move (a guest its host starved), and their
-# migrations; the other rounds whose wakeup stock placed as not affine,
-# and their migrations.  Its diagnostics go to /tmp/wm.diag.
+# wm_window WINDOW: lib.sh wakemig's counts of WM_ROUNDS with that
+# window; its diagnostics, with the hook's counts, go to /tmp/wm.diag.
 WM_ROUNDS=$(st_arg wakemig_rounds 200)
-wakemig() {
+wm_window() {
 	wr ratelimit_window_ns "$1" >/dev/null
 	c0=$(stat_get ratelimit_checked) k0=$(stat_get ratelimit_kept_prev_cpu)
 	s0=$(stat_get ratelimit_migrations_stamped)
 	o0=$(stat_get ratelimit_window_over) a0=$(stat_get ratelimit_not_affine)
-	out=$(timeout 300 st_wakemig 0 2 3 "$WM_ROUNDS" "$1") ||
-		{ diag "st_wakemig failed: $out" >>/tmp/wm.diag; echo "-1 -1 0 0 0 0"; return; }
+	if ! wakemig /tmp/wm.out "$WM_ROUNDS" "$1"; then
+		diag "st_wakemig failed: $(cat /tmp/wm.out)" >>/tmp/wm.diag
+		echo "$WM"
+		return
+	fi
 	# to tell, when the count is off, the hook that kept no wakeup from
 	# the wakeup that was kept and moved anyway
-	diag "window $1 ns: $(echo "$out" | tr '\n' ' '); the hook checked $(($(stat_get ratelimit_checked) - c0)) wakeups, kept $(($(stat_get ratelimit_kept_prev_cpu) - k0)) on prev, let $(($(stat_get ratelimit_window_over) - o0)) go past the window by the clock and $(($(stat_get ratelimit_not_affine) - a0)) not affine, stamped $(($(stat_get ratelimit_migrations_stamped) - s0)) migrations" >>/tmp/wm.diag
-	echo "$out" | awk 'NR == 1 { print $4, $6, $8, $10, $14, $16 }'
+	diag "window $1 ns: $(tr '\n' ' ' </tmp/wm.out); the hook checked $(($(stat_get ratelimit_checked) - c0)) wakeups, kept $(($(stat_get ratelimit_kept_prev_cpu) - k0)) on prev, let $(($(stat_get ratelimit_window_over) - o0)) go past the window by the clock and $(($(stat_get ratelimit_not_affine) - a0)) not affine, stamped $(($(stat_get ratelimit_migrations_stamped) - s0)) migrations" >>/tmp/wm.diag
+	echo "$WM"
 }
 
-# wm_window_1s: st_wakemig with a 1 s window, into w1 o1 (as wakemig),
+# wm_window_1s: st_wakemig with a 1 s window, into w1 o1 (as wm_window),
 # r1 (rounds woken inside the window, affine) and k1 (their migrations):
 # a round woken 1 s or more after its move may have outlived its stamp,
 # and the patch leaves a wakeup that is not affine to stock (wake_wide()
@@ -664,7 +663,7 @@ wakemig() {
 # others are the window's to keep.
 wm_window_1s() {
 	read -r w1 o1 l1 lm1 a1 am1 <<-EOF
-	$(wakemig 1000000000)
+	$(wm_window 1000000000)
 	EOF
 	r1=$((WM_ROUNDS - l1 - a1)) k1=$((w1 - lm1 - am1))
 	diag "window 1 s: $l1 rounds woken 1 s or more after their move ($lm1 of them migrated) and $a1 others not affine ($am1 migrated), not counted" >>/tmp/wm.diag
@@ -719,7 +718,7 @@ t_ratelimit_effect() {
 	diag "st_wakemig: waker on cpu0, wakee stamped by a move cpu3 -> cpu2, a spinner on cpu2, $WM_ROUNDS sync wakeups per window"
 	rm -f /tmp/wm.diag
 	read -r w0 o0 _ _ _ _ <<-EOF
-	$(wakemig 0)
+	$(wm_window 0)
 	EOF
 	wm_window_1s
 	echo "$schedstats" >/proc/sys/kernel/sched_schedstats

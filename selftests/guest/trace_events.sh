@@ -99,7 +99,7 @@ t_trace_events() {
 	if supported ratelimit; then
 		te_begin sched_tune_ratelimit_keep=ratelimit_kept_prev_cpu
 		wr ratelimit_window_ns 1000000000 >/dev/null
-		out=$(timeout 300 st_wakemig 0 2 3 "$TE_ROUNDS" 1000000000) || diag "st_wakemig failed: $out"
+		wakemig /tmp/te.wm "$TE_ROUNDS" 1000000000 || diag "st_wakemig failed: $(cat /tmp/te.wm)"
 		wr ratelimit_window_ns 0 >/dev/null
 		te_end
 
@@ -114,7 +114,7 @@ t_trace_events() {
 
 		te_begin sched_tune_prev_bias=prev_bias_kept+prev_bias_target_room+prev_bias_recent_room
 		wr prev_bias 1 >/dev/null
-		out=$(timeout 300 st_wakemig 0 2 3 "$TE_ROUNDS") || diag "st_wakemig failed: $out"
+		wakemig /tmp/te.wm "$TE_ROUNDS" || diag "st_wakemig failed: $(cat /tmp/te.wm)"
 		wr prev_bias 0 >/dev/null
 		te_end
 	else
