@@ -200,6 +200,58 @@ t_bench_eevdf() {
 	check "module not loaded after the run" not is_loaded
 }
 
+# pe_record EVENT=COUNTER[+COUNTER] KNOB VALUE CMD...: perf record -a of
+# sched_tune:EVENT while KNOB=VALUE and CMD runs (KNOB 0 again before
+# perf stops, so that no decision falls outside the record), then perf
+# script: perf's own parser reads events/sched_tune/EVENT/format, and
+# what it prints is counted against the counters' growth.
+pe_record() {
+	e=${1%%=*} c=${1#*=} k=$2 v=$3
+	shift 3
+	c0=$(te_sum "$c")
+	# shellcheck disable=SC2016 # the inner shell expands them
+	perf record -q -a --no-buildid --no-buildid-cache -o /tmp/perf.data -e "sched_tune:$e" -- \
+		sh -c 'k=$1; echo "$2" >"$k" && shift 2 && "$@"; r=$?; echo 0 >"$k"; exit $r' \
+		sh "$ST/$k" "$v" "$@" >/tmp/pe.cmd 2>&1
+	rc=$?
+	grew=$(($(te_sum "$c") - c0))
+	check_eq "perf: perf record -a -e sched_tune:$e exits 0" "$rc" 0
+	[ "$rc" = 0 ] || tail -n 5 /tmp/pe.cmd | sed 's/^/#   /'
+	perf script -i /tmp/perf.data 2>/tmp/pe.err | sed 's/[[:space:]]*$//' >/tmp/perf.txt
+	n=$(grep -c " sched_tune:$e: " /tmp/perf.txt)
+	diag "perf: $n sched_tune:$e records, $c grew by $grew; the first: $(grep -m1 " sched_tune:$e: " /tmp/perf.txt | sed 's/^ *//')"
+	[ -s /tmp/pe.err ] && diag "perf script: $(head -n 3 /tmp/pe.err | tr '\n' ' ')"
+	check "perf: sched_tune:$e recorded" test "$n" -gt 0
+	check_eq "perf: one sched_tune:$e record per decision counted" "$n" "$grew"
+	check "perf: perf script prints sched_tune:$e's fields as its format says" \
+		grep -qE " sched_tune:$e: $(te_fields "$e")" /tmp/perf.txt
+}
+
+t_perf_events() {
+	group "trace events through perf record and perf script"
+	st_cleanup
+	if ! command -v perf >/dev/null; then
+		ktap_skip "perf: trace events" "no perf in this guest"
+		return 0
+	fi
+	st_load || {
+		ktap_fail "perf: insmod"
+		return 1
+	}
+	if ! supported ratelimit || ! supported prev_bias; then
+		ktap_skip "perf: trace events" "ratelimit or prev_bias unsupported here"
+		st_unload
+		return 0
+	fi
+	check "perf: perf list names sched_tune's events" \
+		sh -c "perf list 'sched_tune:*' 2>/dev/null | grep -q sched_tune:sched_tune_prev_bias"
+	pe_record sched_tune_ratelimit_keep=ratelimit_kept_prev_cpu ratelimit_window_ns 1000000000 \
+		st_wakemig 0 2 3 100 1000000000
+	pe_record sched_tune_prev_bias=prev_bias_kept+prev_bias_target_room+prev_bias_recent_room prev_bias 1 \
+		st_wakemig 0 2 3 100
+	check "perf: rmmod" st_unload
+}
+
 t_whole_run() {
 	group "bench: whole run"
 	ST_DMARK=$ST_BOOTMARK
@@ -210,5 +262,5 @@ bench_net
 dmesg_mark
 ST_BOOTMARK=$ST_DMARK
 diag "smoke options: $ARGS"
-units_run bench_loaded bench_sigint bench_unloaded bench_eevdf whole_run
+units_run bench_loaded bench_sigint bench_unloaded bench_eevdf perf_events whole_run
 bench_send /tmp/smoke1

@@ -10,25 +10,6 @@
 TE_EV=$TR/events/sched_tune
 TE_ROUNDS=$(st_arg te_rounds 50)
 
-# te_sum COUNTER[+COUNTER...]: the counters' sum
-te_sum() {
-	s=0
-	for c in $(echo "$1" | tr '+' ' '); do s=$((s + $(stat_get "$c"))); done
-	echo "$s"
-}
-
-# te_fields EVENT: an ERE of the event's fields, as its format prints them
-te_fields() {
-	case $1 in
-	sched_tune_ratelimit_keep) echo "comm=[^ ]* pid=[0-9]+ prev_cpu=[0-9]+ stock_cpu=-1 cpu=[0-9]+$" ;;
-	sched_tune_ratelimit_quota) echo "comm=[^ ]* pid=[0-9]+ cpu=[0-9]+ new_cpu=[0-9]+ quota=(halved|replenished)$" ;;
-	sched_tune_prev_bias) echo "comm=[^ ]* pid=[0-9]+ prev_cpu=[0-9]+ stock_cpu=[0-9]+ cpu=[0-9]+ step=(kept|kept_busy|target_room|recent_room)$" ;;
-	sched_tune_cache_level) echo "comm=[^ ]* pid=[0-9]+ cpu=[0-9]+ wakeup=queued stock=direct$" ;;
-	sched_tune_eevdf_slice) echo "comm=[^ ]* pid=(-1|[0-9]+) old_ns=[0-9]+ slice_ns=12000000$" ;;
-	sched_tune_eevdf_restore) echo "comm=[^ ]* pid=[0-9]+ old_ns=12000000 slice_ns=[0-9]+$" ;;
-	esac
-}
-
 # te_begin EVENT=COUNTER[+COUNTER]...: an empty buffer, the events on,
 # their counters read
 te_begin() {
