@@ -77,6 +77,26 @@ def check_dir(d, want_configs=None, want_workloads=None, plots=True):
     for n in want_workloads or []:
         res(any(w == n or w.startswith(n + "-") for w in wl), "workload %s present" % n)
 
+    scoped = data.get("scoped")
+    if scoped:
+        pairs = {}
+        for r in data["runs"]:
+            if not r.get("calibration"):
+                pairs.setdefault(r.get("pair"), []).append(r)
+        cg = sorted((scoped.get("cgroups") or {}).values())
+        odd = [k for k, rs in pairs.items() if k is None or sorted(r.get("cgroup") for r in rs) != cg
+               or data.get("baseline") not in [r["config"] for r in rs]]
+        res(not odd and len(cg) == 2, "scoped: every pair ran in both cgroups (%s), one of them the baseline "
+            "(%d pairs, %d odd)" % (", ".join(cg), len(pairs), len(odd)))
+        where = {}
+        for rs in pairs.values():
+            for r in rs:
+                if r["config"] != data.get("baseline") and not r.get("warmup"):
+                    where.setdefault(r["config"], set()).add(r.get("cgroup"))
+        one = sorted(c for c, gs in where.items() if len(gs) < 2)
+        res(not one or data.get("reps", 0) < 2, "scoped: every configuration ran in both cgroups, by turns%s"
+            % (" (in one only: %s)" % ", ".join(one) if one else ""))
+
     cells = summary["cells"]
     bad, count = [], 0
     for w in data["workloads"]:
@@ -91,7 +111,8 @@ def check_dir(d, want_configs=None, want_workloads=None, plots=True):
                     count += 1
                     if not _is_num(ms.get(k)):
                         bad.append("%s/%s/%s.%s = %r" % (w["name"], cn, m["name"], k, ms.get(k)))
-            for k in ("migrations_per_s", "ctxt_per_s"):
+            # --scoped: the counters are both runs' at once, not compared
+            for k in () if scoped else ("migrations_per_s", "ctxt_per_s"):
                 count += 1
                 if not _is_num(cell["rates"].get(k, {}).get("median")):
                     bad.append("%s/%s/%s missing" % (w["name"], cn, k))
@@ -130,6 +151,9 @@ def check_dir(d, want_configs=None, want_workloads=None, plots=True):
         res(True, "report.md written (%d bytes)" % len(text))
         res(all("`%s`" % n in text for n in ran), "report.md names every configuration")
         res(all("### %s" % w in text for w in wl), "report.md has a section per workload")
+        if scoped:
+            res("Scoped A/B" in text and "share the machine" in text,
+                "report.md says the run was scoped and that both configurations shared the machine")
     except OSError as e:
         res(False, "report.md written (%s)" % e)
     if plots:

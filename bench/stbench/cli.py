@@ -15,6 +15,7 @@ from . import __version__
 from . import module as modmod
 from . import plan as planmod
 from . import machine, markdown, report, runner, sysinfo
+from . import scoped as scopedmod
 from .module import BenchError, Module
 from .runner import Bench
 from .util import Log, fmt_duration, read
@@ -146,6 +147,11 @@ def parser():
     r.add_argument("--aa", action="store_true",
                    help="A/A: add a copy of the baseline under the name BASELINE-aa, run and compared like any "
                    "other configuration: the report checks the noise model against it")
+    r.add_argument("--scoped", action="store_true",
+                   help="each configuration at the same time as stock, the same workload in two cgroups v2 "
+                   "(st_bench_a, st_bench_b) on the same CPUs, its features' scopes on its own cgroup: the "
+                   "two share the machine, which the report says (needs features/*/scope and cgroup v2; "
+                   "no unloaded, tbench or numa; baseline stock)")
     r.add_argument("--idle-window", type=nonneg_float, default=machine.IDLE_WINDOW_S, metavar="SECONDS",
                    help="the noise check: before every run the bench idles this long and measures the CPU time "
                    "other work takes, against the same window at the start (default %g; 0: no check)"
@@ -234,6 +240,7 @@ def dry_run(opts):
     b = Bench(opts)
     b.check_options()
     configs, sweeps = b.build_configs()
+    b.check_scoped(configs)
     ncpus = len(sysinfo.online_cpus()) or os.cpu_count() or 1
     mem_kb = None
     for line in (read("/proc/meminfo") or "").splitlines():
@@ -263,16 +270,36 @@ def dry_run(opts):
             if not why:
                 runnable.append(w)
         plan = [(w.name, [(c.name, c.unloaded) for c in configs if c.runs_on(w.name)]) for w in runnable]
-        steps = planmod.schedule(plan, opts.reps, seed, opts.warmup, Module.loaded(), base.unloaded)
+        if opts.scoped:
+            steps = planmod.scoped_schedule(plan, opts.reps, seed, opts.warmup, base.name)
+        else:
+            steps = planmod.schedule(plan, opts.reps, seed, opts.warmup, Module.loaded(), base.unloaded)
         timed = [s for s in steps if s["kind"] == "timed"]
         warm = [s for s in steps if s["kind"] == "warmup"]
-        print("%d rounds; order seed %d (--seed %d repeats this order); %d timed runs, %d warm-ups"
-              % (opts.reps, seed, seed, len(timed), len(warm)))
+        if opts.scoped:
+            sc = scopedmod.Scoped(root=b.root)
+            sc.mount = scopedmod.cgroup2_mount(b.root)
+            print("scoped A/B (--scoped): each configuration at the same time as %s, two instances of the same "
+                  "workload on the same CPUs, in cgroups %s and %s%s; the configuration's features have their "
+                  "scope on its cgroup, %s gets stock's decisions; the configuration in st_bench_a in odd "
+                  "rounds, in st_bench_b in even ones; st_bench_a's instance started first"
+                  % (base.name, sc.path_of(scopedmod.CGROUPS[0]), sc.path_of(scopedmod.CGROUPS[1]),
+                     "" if sc.mount else " (no cgroup v2 mounted here)", base.name))
+            print("caveat: " + scopedmod.CAVEAT)
+            if opts.workloads is None:
+                print("left out (cannot run twice at once): %s" % "; ".join(
+                    "%s: %s" % kv for kv in sorted(scopedmod.REFUSED.items())))
+        print("%d rounds; order seed %d (--seed %d repeats this order); %d timed %s, %d warm-ups"
+              % (opts.reps, seed, seed, len(timed), "pairs (two runs at once each)" if opts.scoped else "runs",
+                 len(warm)))
         est = planmod.estimate_seconds(steps, runnable, b.overhead())
         for w in runnable:
             print("order of %s:" % w.name)
             for r in range(1, opts.reps + 1):
-                seq = [("(warm-up) " if s["kind"] == "warmup" else "") + s["config"]
+                seq = [("(warm-up) " if s["kind"] == "warmup" else "") + (
+                    "%s in st_bench_%s | %s in st_bench_%s" % (s["config"], s["side"], base.name,
+                                                               "b" if s["side"] == "a" else "a")
+                    if "side" in s else s["config"])
                        for s in steps if s["workload"] == w.name and s["rep"] == r and s["kind"] != "calibrate"]
                 print("  round %d: %s" % (r, ", ".join(seq)))
         print("counted around every run: task migrations, IPIs, context switches, wakeups, runqueue wait "
@@ -302,6 +329,8 @@ def dry_run(opts):
                                        % opts.idle_window if opts.idle_window else "none (--idle-window 0)"))
         try:
             b.require(facts)
+            if b.scoped and Module.loaded():
+                b.scoped.check_module()
         except BenchError as e:
             print("a real run would stop here: %s" % e)
     finally:

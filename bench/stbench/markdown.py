@@ -272,6 +272,13 @@ def md_banner(data):
         L += ["> A sched_ext scheduler was in state %s during some runs: the fair-class hooks "
               "of sched_tune see none of the tasks it runs (per-run state in results.json)."
               % ", ".join(scx), ""]
+    sc = data.get("scoped")
+    if isinstance(sc, dict):
+        cg = sc.get("cgroups") or {}
+        L += ["> **Scoped A/B (`--scoped`)**: each configuration ran at the same time as `%s`, two instances "
+              "of the same workload in cgroups `%s` and `%s`, the configuration's features scoped to its own. "
+              "Caveat: %s." % (data.get("baseline", "stock"), cg.get("a"), cg.get("b"),
+                               sc.get("caveat") or "both shared the machine"), ""]
     llc = sorted({json.dumps(r.get("sched_cache"), sort_keys=True) for r in data.get("runs", []) if r.get("sched_cache")})
     if len(llc) > 1:
         L += ["> SCHED_CACHE (debugfs sched/llc_balancing) changed during the bench: %s." % "; ".join(llc), ""]
@@ -295,6 +302,13 @@ def md_run(data):
         how = "in the same order in every round (made before the bench had seeded orders)"
     L.append("- %d repetitions per configuration, one round after another, configurations %s; "
              "about %g s per run; compared with `%s`" % (data.get("reps", 0), how, data.get("run_seconds", 0), base))
+    sc = data.get("scoped")
+    if isinstance(sc, dict):
+        cg = sc.get("cgroups") or {}
+        L.append("- scoped: every run one of a pair that ran at once, the configuration in cgroup `%s` or `%s` "
+                 "and `%s` in the other (%s; CPUs %s for both); the counters (migrations, IPIs, ...) are the "
+                 "machine's, of both at once: kept in results.json as shared_counters, not compared"
+                 % (cg.get("a"), cg.get("b"), base, sc.get("alternation"), sc.get("cpus") or "n/a"))
     wu = [r for r in data.get("runs", []) if r.get("warmup")]
     if "warmup" in data:
         L.append("- warm-up: %d discarded run%s before each workload's first timed run and after "
@@ -615,10 +629,14 @@ def md_method(data, s, base, alpha):
         "for counts that can be 0 (each change a difference in percent of the baseline's mean). "
         "A run whose figure is missing, or <= 0 on a ratio scale, is left out and counted "
         "(`+1 missing`, `+1 invalid`), as is a run that failed (`+1 failed`).",
-        "- Paired by round: each comparison comes from one least-squares model per workload and "
-        "figure, %s, so a drift of the machine between rounds (the round's block) or within "
-        "one (the slope over the run order) does not enter the change; the test and interval are "
-        "Student's t with the model's residual degrees of freedom." % s["method"]["model"],
+        ("- Paired by pair: the two runs of a pair ran at once, so each comparison comes from one "
+         "least-squares model per workload and figure, %s: a drift of the machine moves both runs "
+         "of a pair alike; the test and interval are Student's t with the model's residual degrees "
+         "of freedom." if s.get("scoped") else
+         "- Paired by round: each comparison comes from one least-squares model per workload and "
+         "figure, %s, so a drift of the machine between rounds (the round's block) or within "
+         "one (the slope over the run order) does not enter the change; the test and interval are "
+         "Student's t with the model's residual degrees of freedom.") % s["method"]["model"],
         "- Headline family, declared before the run: hackbench time, tbench throughput, "
         "wakeup-latency p99, pipe latency, NUMA passes/s, cpurate throughput (seed 001's "
         "SPECrate)%s, each configuration against `%s`, and the hook cost (passthrough against "
@@ -746,6 +764,10 @@ def made_by(data):
     if isinstance(pg, dict):
         L.append("governor during the bench: performance on CPUs %s (before: %s)" % (
             pg.get("cpus"), machine._fmt(pg.get("previous"))))
+    sc = data.get("scoped")
+    if isinstance(sc, dict):
+        L.append("scoped A/B: cgroups %s; %s" % (", ".join(str(v) for v in (sc.get("cgroups") or {}).values()),
+                                                  sc.get("caveat")))
     for line in machine_notes(data):
         L.append(line.replace("**", "").replace("`", ""))
     return "\n".join(L) + "\n"

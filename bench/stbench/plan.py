@@ -70,6 +70,38 @@ def round_steps(wname, cfgs, rnd, seed, warmup=1, loaded=True, first=False):
     return steps, loaded
 
 
+def scoped_schedule(plan, reps, seed, warmup=1, baseline="stock"):
+    """--scoped: every step a pair, a configuration and the baseline at
+    once.  plan as schedule()'s; the baseline's own entries give no step
+    (it is in every pair).  The module stays loaded throughout, so the
+    warm-ups go before each workload's first pair only."""
+    steps = []
+    for wname, cfgs in plan:
+        steps.append({"workload": wname, "config": None, "rep": 0, "kind": "calibrate"})
+        names = [c for c, _ in cfgs if c != baseline]
+        for rnd in range(1, reps + 1):
+            steps += scoped_round_steps(wname, names, rnd, seed, warmup, first=rnd == 1)
+    return steps
+
+
+def scoped_round_steps(wname, names, rnd, seed, warmup=1, first=False):
+    """Round rnd of one workload in --scoped: the configurations (the
+    baseline not among names) in the seeded order, each a pair with the
+    baseline.  "side": the cgroup of the configuration, st_bench_a in odd
+    rounds and st_bench_b in even ones (the baseline in the other), so a
+    bias of the cgroup or of the instance started first cancels."""
+    side = "a" if rnd % 2 else "b"
+    steps = []
+    for cn in round_order(seed, wname, rnd, names):
+        if first and warmup > 0:
+            for _ in range(warmup):
+                steps.append({"workload": wname, "config": cn, "rep": rnd, "kind": "warmup",
+                              "why": "first timed run of %s" % wname, "side": side})
+        steps.append({"workload": wname, "config": cn, "rep": rnd, "kind": "timed", "side": side})
+        first = False
+    return steps
+
+
 # Seconds a run takes besides the workload's own (setting the module,
 # reading every knob back, the counters); the quiet window comes on top.
 RUN_OVERHEAD_S = 1.5

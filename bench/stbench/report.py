@@ -171,6 +171,16 @@ def _round(r):
     return v if isinstance(v, int) and not isinstance(v, bool) else 0
 
 
+def _pair(r):
+    v = r.get("pair")
+    return v if isinstance(v, int) and not isinstance(v, bool) else 0
+
+
+def _block(r, scoped):
+    """The model's block of a run: its round, or with --scoped its pair."""
+    return _pair(r) if scoped else _round(r)
+
+
 def timed_runs(data):
     """[(order index, run)]: every run but the calibrations, numbered in the
     order they ran (warm-ups count: they took their place in the order)."""
@@ -265,6 +275,11 @@ def summarize(data):
     base = data.get("baseline", "stock")
     cfgs = [c for c in data.get("configs", []) if not c.get("skip")]
     timed = [(i, r) for i, r in timed_runs(data) if isinstance(r, dict) and not r.get("warmup")]
+    scoped = isinstance(data.get("scoped"), dict)
+    if scoped:
+        # --scoped: the two runs of a pair ran at once, so the pair is the
+        # block and its number the order (a slope within a pair is none)
+        timed = [(_pair(r), r) for _, r in timed]
     cells, drifts = {}, {}
     for w in data.get("workloads", []):
         wc = cells.setdefault(w["name"], {})
@@ -287,7 +302,7 @@ def summarize(data):
                         continue
                     vals.append(float(v))
                     obs.setdefault(m["name"], []).append(
-                        (cn, _round(r), i, math.log(v) if sc == "log" else float(v)))
+                        (cn, _block(r, scoped), i, math.log(v) if sc == "log" else float(v)))
                 ms = _metric_summary(vals, estimator_of(m))
                 ms.update(scale=sc, missing=missing, invalid=invalid)
                 cell["metrics"][m["name"]] = ms
@@ -296,14 +311,19 @@ def summarize(data):
                 for k, v in run_rates(r).items():
                     if _num(v):
                         rate_vals.setdefault(k, []).append(v)
-                        obs.setdefault("rates." + k, []).append((cn, _round(r), i, float(v)))
+                        obs.setdefault("rates." + k, []).append((cn, _block(r, scoped), i, float(v)))
             for k, vals in rate_vals.items():
                 cell["rates"][k] = _metric_summary(vals, "mean")
                 cell["rates"][k]["scale"] = "linear"
             wc[cn] = cell
         scales = {m["name"]: scale_of(m) for m in w.get("metrics", [])}
         for key, o in obs.items():
-            ctx.fits[(w["name"], key)] = (model.fit(o), scales.get(key, "linear"))
+            if scoped:
+                fit = model.Fit(o, slope=False)
+                fit.terms = "config + pair"  # the block: the pair, not the round
+            else:
+                fit = model.fit(o)
+            ctx.fits[(w["name"], key)] = (fit, scales.get(key, "linear"))
         dm = headline_metric(w) or (w["metrics"][0]["name"] if w.get("metrics") else None)
         if dm and obs.get(dm):
             dr = model.drift(obs[dm], scales.get(dm, "linear"), alpha)
@@ -365,9 +385,12 @@ def summarize(data):
                        "min": mdes[0] if mdes else None, "max": mdes[-1] if mdes else None},
         "stats_backend": stats.BACKEND, "power": stats.POWER, "drift": drifts,
         "failures": failures(data, cells),
-        "method": {"model": "figure = configuration + round + slope x run order (least squares; "
+        "method": {"model": "figure = configuration + pair (the two runs at once, --scoped) (least squares; "
+                            "log of the figure for times and rates): each pair's ratio to the baseline"
+                   if scoped else "figure = configuration + round + slope x run order (least squares; "
                             "log of the figure for times and rates)",
-                   "estimators": dict(stats.ESTIMATORS)}}
+                   "estimators": dict(stats.ESTIMATORS)},
+        "scoped": data["scoped"] if scoped else None}
     data["summary"]["aa"] = aa_check(data, cells, ctx)
     data["summary"]["headline"] = headline(data, cells, ctx)
     return data["summary"]

@@ -10,17 +10,19 @@ import json
 import os
 import signal
 import sys
+import threading
 import time
 
 from . import __version__
 from . import module as modmod
 from . import plan as planmod
 from . import machine, markdown, report, sysinfo
+from . import scoped as scopedmod
 from .counters import Counters
 from .module import BenchError, Module
 from .util import Log, cpulist_parse, fmt_duration, fmt_num, read
 from .workloads import (WORKLOAD_NAMES, CmdWorkload, Env, Interrupted, Proc, WorkloadError,
-                        default_cache_dir, hackbench_groups, make_workloads)
+                        default_cache_dir, hackbench_groups, in_cgroup, make_workloads)
 
 NUMA_DBG = "/sys/kernel/debug/sched/numa_balancing"
 NUMA_FAST = (("scan_delay_ms", "100"), ("scan_period_min_ms", "100"), ("scan_period_max_ms", "400"))
@@ -76,6 +78,7 @@ class RunOptions:
     no_plots: bool = False
     title: str = None
     quiet: bool = False
+    scoped: bool = False
     command: str = ""  # the command line, recorded in results.json
 
 
@@ -98,6 +101,9 @@ class Bench:
         self.warnings = []
         self.idle_limit = None
         self.dead = {}               # workloads whose calibration failed: why
+        self.scoped = None           # --scoped: the cgroups and the scopes (scoped.py)
+        self.pair_no = 0             # --scoped: pairs run so far, warm-ups included
+        self.threads = []            # --scoped: the threads of the pair running now
 
     # --- side effects, each undone in restore() ---------------------------
     def set_file(self, path, value, must=False):
@@ -113,6 +119,11 @@ class Bench:
     def restore(self):
         problems = []
         Proc.kill_all()
+        if self.threads:
+            # a thread of a pair may start its workload after the kill
+            for t in self.threads:
+                t.join(2)
+            Proc.kill_all()
         if self.counters:
             self.counters.close()
         for path, old in reversed(list(self.sysctl_saved.items())):
@@ -121,6 +132,9 @@ class Bench:
                     f.write(old)
             except OSError as e:
                 problems.append("restoring %s=%s: %s" % (path, old, e))
+        if self.scoped:
+            # scopes to "/" and the cgroups gone before the module goes
+            problems += self.scoped.restore()
         problems += self.module.restore()
         if self.env:
             self.env.cleanup()
@@ -141,10 +155,35 @@ class Bench:
         if getattr(o, "budget", None) is not None and getattr(o, "until_width", None) is None:
             raise BenchError("--budget only bounds --until-width PCT's extra rounds: give both")
 
+    def check_scoped(self, configs):
+        """--scoped: what cannot run beside stock, refused before anything
+        is touched (the machine's side is require()'s)."""
+        o = self.opts
+        if not getattr(o, "scoped", False):
+            return
+        base = next(c for c in configs if c.name == o.baseline)
+        if base.unloaded or base.overrides():
+            raise BenchError("--scoped runs each configuration beside stock, the module loaded for both: "
+                             "the baseline must be stock (every knob stock), not %s" % base.name)
+        unl = [c.name for c in configs if c.unloaded]
+        if unl:
+            raise BenchError("--scoped cannot run configuration %s: the module is loaded for both cgroups "
+                             "at once; run it without --scoped" % ", ".join(unl))
+        if not [c for c in configs if c.name != base.name]:
+            raise BenchError("--scoped needs a configuration besides %s to run beside it" % base.name)
+        bad = ["%s (%s)" % (n, scopedmod.refused_workload(n)) for n in (o.workloads or [])
+               if scopedmod.refused_workload(n)]
+        if bad:
+            raise BenchError("--scoped cannot run two instances of a workload at once here: %s"
+                             % "; ".join(bad))
+
     def require(self, facts):
         """What the options need and this machine cannot give: one clear
         error before anything is touched, never a silent skip."""
         o = self.opts
+        if getattr(o, "scoped", False):
+            self.scoped = scopedmod.Scoped(root=self.root, log=self.log)
+            self.scoped.find_mount()
         if o.numa_fast_scan:
             dbg = facts.get("debugfs") or {}
             if not dbg.get("writable"):
@@ -189,6 +228,8 @@ class Bench:
     def build_configs(self):
         o = self.opts
         names = o.configs if o.configs is not None else list(modmod.BUILTIN_NAMES)
+        if o.configs is None and getattr(o, "scoped", False):
+            names.remove("unloaded")  # --scoped: the module is loaded for both cgroups
         builtin = {c.name: c for c in modmod.builtin_configs()}
         configs = []
         for n in names:
@@ -284,6 +325,87 @@ class Bench:
             rec["loadavg_after"] = machine.loadavg(self.root)
         return rec
 
+    def one_pair(self, w, cfg, base, rep, side, warmup=False):
+        """--scoped: cfg's knobs, its features' scopes on the cgroup of
+        side, then two instances of w at once, cfg's in that cgroup and
+        base's in the other (st_bench_a's started first).  Two records,
+        st_bench_a's first, paired by their "pair" number.  The counters
+        are the machine's, of both at once: kept as shared_counters, never
+        compared."""
+        self.pair_no += 1
+        other = "b" if side == "a" else "a"
+        who = {side: cfg, other: base}
+        start = datetime.datetime.now().isoformat(timespec="seconds")
+        recs = {}
+        for sd in scopedmod.SIDES:
+            recs[sd] = {"workload": w.name, "config": who[sd].name, "rep": rep, "ok": False,
+                        "calibration": False, "warmup": warmup, "start": start, "pair": self.pair_no,
+                        "cgroup": self.scoped.path_of(scopedmod.CGROUPS[scopedmod.SIDES.index(sd)]),
+                        "beside": base.name if sd == side else cfg.name,
+                        "started": "first" if sd == "a" else "second"}
+        t0 = time.monotonic()
+        load0 = machine.loadavg(self.root)
+        shared = {}
+        try:
+            self.module.apply(cfg)
+            scopes = self.scoped.apply(cfg, side, self.module.support)
+            ok, problems, observed = self.module.verify(cfg)
+            if not ok:
+                # one more try: a write may race a feature's own state change
+                self.module.apply(cfg)
+                ok, problems, observed = self.module.verify(cfg)
+            problems += self.scoped.verify(scopes)
+            observed = dict(observed, scopes=scopes)
+            for r in recs.values():
+                r.update(observed=observed, sched_ext=sysinfo.sched_ext_state(),
+                         sched_cache=sysinfo.sched_cache_state())
+            if problems:
+                raise BenchError("configuration not verified: " + "; ".join(problems))
+            self.quiet_window(recs["a"], w, cfg, rep, False)
+            before = self.counters.sample()
+            out = self.run_both(w)
+            shared = Counters.delta(before, self.counters.sample())
+            for sd, r in recs.items():
+                r["command"] = w.describe()
+                if isinstance(out[sd], Exception):
+                    r["error"] = str(out[sd])
+                    self.log("  %s/%s in st_bench_%s failed: %s" % (w.name, r["config"], sd,
+                                                                    str(out[sd]).splitlines()[0]))
+                    continue
+                figs, elapsed, text = out[sd]
+                r.update(ok=True, figures=figs, elapsed_s=elapsed, output_tail=text.strip().splitlines()[-3:])
+        except (WorkloadError, BenchError) as e:
+            for r in recs.values():
+                r.setdefault("error", str(e))
+            self.log("  %s/%s beside %s failed: %s" % (w.name, cfg.name, base.name, str(e).splitlines()[0]))
+        finally:
+            wall = time.monotonic() - t0
+            load1 = machine.loadavg(self.root)
+            for r in recs.values():
+                r.update(wall_s=wall, loadavg_before=load0, loadavg_after=load1, shared_counters=shared)
+            if "idle_busy_pct" in recs["a"]:
+                recs["b"]["idle_busy_pct"] = recs["a"]["idle_busy_pct"]
+        return [recs["a"], recs["b"]]
+
+    def run_both(self, w):
+        """w twice at once, one instance in each cgroup, st_bench_a's thread
+        started first: {side: (figures, elapsed, output) or the error}."""
+        out = {}
+
+        def job(sd):
+            try:
+                with in_cgroup(self.scoped.procs(sd)):
+                    out[sd] = w.run()
+            except Exception as e:  # noqa: BLE001 - the record says it; the other instance goes on
+                out[sd] = e if isinstance(e, (WorkloadError, BenchError)) else WorkloadError(repr(e))
+        self.threads = [threading.Thread(target=job, args=(sd,), daemon=True) for sd in scopedmod.SIDES]
+        for t in self.threads:
+            t.start()
+        for t in self.threads:
+            t.join()
+        self.threads = []
+        return out
+
     def quiet_window(self, rec, w, cfg, rep, calibration):
         """The noise check: the bench idles --idle-window seconds before the
         run and measures the CPUs' busy time; above the machine's own idle
@@ -337,6 +459,9 @@ class Bench:
             names = o.workloads
         else:
             names = [] if o.user_cmd else list(WORKLOAD_NAMES)
+            if getattr(o, "scoped", False):
+                # those that cannot run twice at once (scoped.REFUSED)
+                names = [n for n in names if not scopedmod.refused_workload(n)]
         wls = make_workloads(self.env, names, groups)
         if o.user_cmd:
             if not o.metric:
@@ -357,6 +482,7 @@ class Bench:
             raise BenchError("run as root: the bench writes /sys/kernel/sched_tune and loads/unloads the module")
         facts = machine.facts(self.root)
         self.require(facts)
+        self.check_scoped(self.build_configs()[0])
         self.out = o.out or "sched-tune-bench-%s" % datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
         os.makedirs(self.out, exist_ok=True)
         self.module.take_snapshot()
@@ -384,6 +510,12 @@ class Bench:
                 self.log("skipping configuration %s: %s" % (c.name, c.skip))
             for n in c.notes:
                 self.log("configuration %s: %s" % (c.name, n))
+        if self.scoped:
+            self.scoped.check_module()
+            for c in configs:
+                c.skip = c.skip or self.scoped.skip_reason(c, self.module.support)
+                if c.skip and c.skip.startswith("--scoped"):
+                    self.log("skipping configuration %s: %s" % (c.name, c.skip))
         base = next(c for c in configs if c.name == o.baseline)
         if base.skip:
             raise BenchError("baseline %s cannot run: %s" % (base.name, base.skip))
@@ -418,6 +550,8 @@ class Bench:
                                            if read(os.path.join(NUMA_DBG, f)) is not None}
         stamp["schedstats"] = read("/proc/sys/kernel/sched_schedstats")
         stamp["counter_methods"] = self.counters.methods()
+        if self.scoped:
+            self.scoped.create()
         self.execute(stamp, configs, sweeps, workloads, skipped_w, base)
 
     def new_data(self, stamp, configs, sweeps, skipped_w, seed):
@@ -444,8 +578,13 @@ class Bench:
         seed = o.seed if o.seed is not None else planmod.new_seed()
         active = [c for c in configs if not c.skip]
         self.data = self.new_data(stamp, configs, sweeps, skipped_w, seed)
+        if self.scoped:
+            self.data["scoped"] = self.scoped.to_json(cpu_affinity())
         plan = [(w.name, [(c.name, c.unloaded) for c in active if c.runs_on(w.name)]) for w in workloads]
-        steps = planmod.schedule(plan, o.reps, seed, o.warmup, Module.loaded(), base.unloaded)
+        if self.scoped:
+            steps = planmod.scoped_schedule(plan, o.reps, seed, o.warmup, base.name)
+        else:
+            steps = planmod.schedule(plan, o.reps, seed, o.warmup, Module.loaded(), base.unloaded)
         runs_total = [st for st in steps if st["kind"] != "calibrate"]
         n_timed = len([st for st in runs_total if st["kind"] == "timed"])
         est = planmod.estimate_seconds(steps, workloads, self.overhead())
@@ -500,18 +639,26 @@ class Bench:
                 left += sum(ws) / len(ws) if ws else self.wl[st2["workload"]].expected_seconds() + self.overhead()
             what = "%s | %s | %s %d/%d" % (w.name, c.name, "warm-up before round" if st["kind"] == "warmup"
                                           else "round", st["rep"], max(o.reps, st["rep"]))
+            if "side" in st:
+                what += " | beside %s, %s in st_bench_%s" % (self.base.name, c.name, st["side"])
             self.progress(done, len(runs_total), what, left)
-            rec = self.one_run(w, c, st["rep"], warmup=st["kind"] == "warmup")
-            if st["kind"] == "warmup":
-                rec["why"] = st["why"]
-            self.runs.append(rec)
+            if "side" in st:
+                recs = self.one_pair(w, c, self.base, st["rep"], st["side"], warmup=st["kind"] == "warmup")
+            else:
+                recs = [self.one_run(w, c, st["rep"], warmup=st["kind"] == "warmup")]
+            for rec in recs:
+                if st["kind"] == "warmup":
+                    rec["why"] = st["why"]
+                self.runs.append(rec)
             self.loaded_now = not c.unloaded
-            self.per_w.setdefault(w.name, []).append(rec["wall_s"])
+            self.per_w.setdefault(w.name, []).append(max(rec["wall_s"] for rec in recs))
             done += 1
-            if rec["ok"]:
-                m = w.primary
-                self.log("  %s/%s%s: %s %s %s" % (w.name, c.name, " (warm-up, discarded)" if rec.get("warmup") else "",
-                                                  m.name, fmt_num(rec["figures"].get(m.name)), m.unit))
+            for rec in recs:
+                if rec["ok"]:
+                    m = w.primary
+                    self.log("  %s/%s%s: %s %s %s" % (w.name, rec["config"],
+                                                      " (warm-up, discarded)" if rec.get("warmup") else "",
+                                                      m.name, fmt_num(rec["figures"].get(m.name)), m.unit))
             nxt = steps[k + 1] if k + 1 < len(steps) else None
             if nxt is None or nxt["workload"] != st["workload"] or nxt["rep"] != st["rep"]:
                 self.save()
@@ -566,6 +713,10 @@ class Bench:
             rnd += 1
             steps = []
             for wname, cfgs in plan:
+                if self.scoped:
+                    steps += planmod.scoped_round_steps(wname, [c for c, _ in cfgs if c != self.base.name],
+                                                        rnd, seed, o.warmup)
+                    continue
                 more, loaded = planmod.round_steps(wname, cfgs, rnd, seed, o.warmup, loaded)
                 steps += more
             self.log("--until-width %g: %d headline interval%s %g points wide or wider (widest %s): round %d"
@@ -583,6 +734,14 @@ class Bench:
         with open(tmp, "w") as f:
             json.dump(report.finite(self.data), f, separators=(",", ":"), allow_nan=False)
         os.replace(tmp, os.path.join(self.out, "results.json"))
+
+
+def cpu_affinity():
+    """The bench's CPUs, which both --scoped instances inherit."""
+    try:
+        return machine.cpulist_format(sorted(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return None
 
 
 def install_signals():

@@ -6,6 +6,7 @@ fixed-work ones, a duration for the timed ones), how to read its own
 figures from its output, and which of them is its headline.
 """
 
+import contextlib
 import hashlib
 import math
 import os
@@ -15,6 +16,7 @@ import signal
 import socket
 import subprocess
 import tempfile
+import threading
 import time
 
 from .util import read
@@ -49,6 +51,21 @@ class Interrupted(BaseException):
 
 
 # --- processes -----------------------------------------------------------
+_cgroup = threading.local()
+
+
+@contextlib.contextmanager
+def in_cgroup(procs):
+    """with in_cgroup(PROCS): every Proc this thread starts puts itself in
+    the cgroup whose cgroup.procs is PROCS before it execs (--scoped: two
+    threads, one workload instance each); a child that cannot fails."""
+    _cgroup.procs = procs
+    try:
+        yield
+    finally:
+        _cgroup.procs = None
+
+
 class Proc:
     """A child in its own process group, killed as a group on the way out."""
 
@@ -56,7 +73,14 @@ class Proc:
 
     def __init__(self, cmd, cwd=None):
         self.cmd = cmd
-        self.p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        argv = list(cmd)
+        procs = getattr(_cgroup, "procs", None)
+        if procs:
+            # the shell moves itself, then execs the command: the workload
+            # and all its children start in the cgroup (no preexec_fn:
+            # unsafe with the other instance's thread)
+            argv = ["/bin/sh", "-c", 'echo $$ > "$0" && exec "$@"', procs] + argv
+        self.p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                   stdin=subprocess.DEVNULL, cwd=cwd,
                                   start_new_session=True, universal_newlines=True)
         Proc.live.add(self)

@@ -11,7 +11,10 @@
 #     the module is not loaded afterwards;
 #  4. seed 001's experiment: cpurate and wakelat under stock and eevdf-*,
 #     the preemptions per second in the report, fewer with a longer
-#     slice; tracepoint counts without schedstats; no PMU said so.
+#     slice; tracepoint counts without schedstats; no PMU said so;
+#  5. --scoped: ratelimit beside stock in two cgroups, the report's
+#     shape, then one stopped with SIGINT; every scope / afterwards, no
+#     st_bench_* cgroup and no workload left.
 # shellcheck source=/dev/null
 . /st/lib.sh
 # shellcheck source=/dev/null
@@ -255,6 +258,54 @@ t_perf_events() {
 	check "perf: rmmod" st_unload
 }
 
+CG=/sys/fs/cgroup
+
+# every feature's scope reads / (as the bench must leave them)
+scopes_all_root() {
+	for f in "$ST"/features/*/scope; do
+		[ "$(cat "$f")" = / ] || return 1
+	done
+}
+
+no_bench_cgroup() { ! ls -d "$CG"/st_bench_* >/dev/null 2>&1; }
+
+t_bench_scoped() {
+	group "bench: scoped A/B, ratelimit beside stock in two cgroups"
+	st_cleanup
+	mountpoint -q $CG || mount -t cgroup2 none $CG 2>/dev/null
+	if [ ! -f $CG/cgroup.procs ]; then
+		ktap_skip "bench: scoped" "needs cgroup v2"
+		return
+	fi
+	check "insmod" st_load || return
+	if ! ls "$ST"/features/*/scope >/dev/null 2>&1; then
+		ktap_skip "bench: scoped" "this module has no features/*/scope"
+		st_cleanup
+		return
+	fi
+	"$BENCH" run --ko "$KO" -o /tmp/smoke6 --scoped -c stock,ratelimit -w pipe --reps 2 --run-seconds 1 \
+		--pipe-loops 2000 --no-plots >/tmp/smoke6.log 2>&1
+	rc=$?
+	check_eq "scoped bench run exits 0" "$rc" 0
+	[ "$rc" = 0 ] || tail -n 30 /tmp/smoke6.log | sed 's/^/#   /'
+	check_report /tmp/smoke6 --configs stock,ratelimit --workloads pipe --no-plots
+	check "scoped: results.json names the cgroups" grep -q '"cgroup": *"[^"]*/st_bench_b"' /tmp/smoke6/results.json
+	check "scoped: module still loaded after the run" is_loaded
+	check "scoped: every scope / after the run" scopes_all_root
+	check "scoped: no st_bench_* cgroup left" no_bench_cgroup
+	check "scoped: no workload process left" no_workload_left
+	bench_bg /tmp/smoke7 --scoped -c stock,ratelimit -w pipe --reps 20 --run-seconds 1 --pipe-loops 2000 --no-plots
+	check "scoped: bench reached its third pair" wait_run /tmp/smoke7 3
+	kill -INT "$BPID"
+	wait "$BPID"
+	check_eq "scoped SIGINT: bench exits 130" "$?" 130
+	check "scoped SIGINT: every scope /" scopes_all_root
+	check "scoped SIGINT: no st_bench_* cgroup left" no_bench_cgroup
+	check "scoped SIGINT: no workload process left" no_workload_left
+	grep -E 'interrupted|restor' /tmp/smoke7.log | sed 's/^/#   /'
+	st_cleanup
+}
+
 t_whole_run() {
 	group "bench: whole run"
 	ST_DMARK=$ST_BOOTMARK
@@ -265,5 +316,5 @@ bench_net
 dmesg_mark
 ST_BOOTMARK=$ST_DMARK
 diag "smoke options: $ARGS"
-units_run bench_loaded bench_sigint bench_unloaded bench_eevdf perf_events whole_run
+units_run bench_loaded bench_sigint bench_unloaded bench_eevdf bench_scoped perf_events whole_run
 bench_send /tmp/smoke1
