@@ -19,6 +19,9 @@
 #                shared LLC: every verdict stock's)
 #   all          the five above at once, each as above: every feature in,
 #                every decision stock's
+#   events       all, with every events/sched_tune/ event on: none fires
+#                (each stands for a decision unlike stock's), so this is
+#                what enabled events cost the hot path; printed, not bound
 # numa_scan has no configuration: task_numa_work runs from NUMA balancing's
 # task work on a multi-node machine, never in a two-process ping-pong.
 #
@@ -45,7 +48,7 @@ IC_SECOND=$(st_arg ic_second 0)
 # counts every vCPU's instructions.  Idle time costs the host nothing
 # under sleep=off: the clock jumps to the next timer.
 IC_SETTLE=$(st_arg ic_settle 2)
-IC_CONFIGS=$(st_arg ic_configs unloaded,stock,passthrough,all,ratelimit,cache_level,eevdf,prev_bias,sync_short | tr ',' ' ')
+IC_CONFIGS=$(st_arg ic_configs unloaded,stock,passthrough,all,events,ratelimit,cache_level,eevdf,prev_bias,sync_short | tr ',' ' ')
 # extra module parameters for every load (e.g. direct_hooks=0)
 IC_MODARGS=$(st_arg ic_modargs "" | tr ',' ' ')
 STOCK_ARGS="ratelimit_window_ns=0 cache_share_level=llc numa_scan_threshold=0 $IC_MODARGS"
@@ -60,7 +63,7 @@ ic_args() {
 	eevdf) echo "$STOCK_ARGS eevdf_counters=1" ;;
 	prev_bias) echo "$STOCK_ARGS prev_bias=1" ;;
 	sync_short) echo "$STOCK_ARGS sync_short=1" ;;
-	all) echo "$STOCK_ARGS ratelimit_window_ns=1 cache_share_level=l2 eevdf_counters=1 prev_bias=1 sync_short=1" ;;
+	all | events) echo "$STOCK_ARGS ratelimit_window_ns=1 cache_share_level=l2 eevdf_counters=1 prev_bias=1 sync_short=1" ;;
 	esac
 }
 
@@ -70,10 +73,10 @@ ic_funcs() {
 	ratelimit|prev_bias|sync_short) echo "select_task_rq_fair migrate_task_rq_fair" ;;
 	cache_level) echo "ttwu_queue_wakelist" ;;
 	eevdf) echo "task_tick_fair" ;;
-	passthrough|all)
+	passthrough|all|events)
 		for f in ratelimit cache_level numa_scan eevdf; do
 			[ "$(feature_state $f)" = unsupported ] && continue
-			[ "$1" = all ] && [ $f = numa_scan ] && continue
+			[ "$1" != passthrough ] && [ $f = numa_scan ] && continue
 			feature_funcs $f
 		done ;;
 	esac
@@ -82,7 +85,7 @@ ic_funcs() {
 # Counters whose growth proves a hook ran, and those that must stay 0
 # because every decision equals stock.
 ic_ran_stat() {
-	case $1 in ratelimit|prev_bias|sync_short|all) echo ratelimit_checked ;; cache_level) echo ttwu_checked ;; esac
+	case $1 in ratelimit|prev_bias|sync_short|all|events) echo ratelimit_checked ;; cache_level) echo ttwu_checked ;; esac
 }
 IC_DECISIONS="ratelimit_kept_prev_cpu ttwu_queued_by_level ttwu_direct_by_level prev_bias_kept prev_bias_target_room prev_bias_recent_room sync_short_placed"
 
@@ -103,7 +106,8 @@ ic_setup() {
 	# an older module ignores the unknown parameter and loads the seed values
 	if { [ "$cfg" = passthrough ] && [ ! -e "$ST/passthrough" ]; } ||
 		{ [ "$cfg" = prev_bias ] && [ ! -e "$ST/prev_bias" ]; } ||
-		{ { [ "$cfg" = sync_short ] || [ "$cfg" = all ]; } && [ ! -e "$ST/sync_short" ]; }; then
+		{ { [ "$cfg" = sync_short ] || [ "$cfg" = all ] || [ "$cfg" = events ]; } && [ ! -e "$ST/sync_short" ]; } ||
+		{ [ "$cfg" = events ] && [ ! -e "$TR/events/sched_tune/enable" ]; }; then
 		st_unload
 		return 2
 	fi
@@ -119,6 +123,8 @@ ic_setup() {
 	# how ftrace calls us: "direct-->st_fhook_trampN" for direct hooks
 	[ "$rep" = 1 ] && grep -A1 -E "^($(echo "$ST_FUNCS" | tr ' ' '|')) " "$TR/enabled_functions" |
 		grep -v '^--' | sed "s/^/#   $cfg: enabled_functions: /"
+	# the events go with the module at rmmod
+	[ "$cfg" = events ] && echo 1 >"$TR/events/sched_tune/enable"
 	sleep "$IC_SETTLE"
 	echo 1 >"$ST/stats/reset"
 	return $ok
@@ -201,7 +207,7 @@ ic_run() {
 		ic_setup "$cfg"
 		rc=$?
 		if [ $rc = 2 ]; then
-			ktap_skip "icount $cfg" "this module has no passthrough knob"
+			ktap_skip "icount $cfg" "this module lacks what $cfg needs (its knob, or its events)"
 			IC_SKIP="$IC_SKIP $cfg"
 			return
 		fi
