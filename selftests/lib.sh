@@ -1325,83 +1325,42 @@ st_icount_boot() {
 		st_boot "$ST_VMLINUZ" "$(dirname "$out")/initramfs.cpio" "$out" st_mode=icount tsc=reliable "$@"
 }
 
-# st_icount_stats TAPLOG...: "CONFIG N MIN MAX MEDIAN MIGRATIONS-MIN-MAX
-# PAIRED PAIRS LO HI CONF" per configuration, in the order the guests ran
-# them, over the runs of every TAPLOG (one per boot): the paired ratio to
-# each repetition's unloaded run and its median's interval from order
-# statistics (selftests/strunner/icount.py, with the bench's statistics).
-st_icount_stats() { st_py strunner.icount "$@"; }
-
+# The statistics and verdicts of the icount boots' TAPLOGs (one per
+# boot) are selftests/strunner/icount.py's, with the bench's statistics:
+# per configuration the paired ratio to each repetition's unloaded run
+# and its median's interval from order statistics.
 # st_icount_table KVER TAPLOG...: markdown rows, one per configuration:
 # instructions per round trip (median, min-max, spread), the ratio of
-# medians to unloaded, the paired ratio (st_icount_stats) and the
-# migrations of the timed rounds (min-max).
-st_icount_table() {
-	local kver=$1 base
-	shift
-	base=$(st_icount_stats "$@" | awk '$1 == "unloaded" { print $5 }')
-	st_icount_stats "$@" | awk -v k="$kver" -v b="${base:-0}" '{
-		spread = $3 > 0 ? ($4 - $3) / $3 * 100 : 0
-		ratio = b > 0 ? sprintf("%.4f (%+.2f%%)", $5 / b, ($5 / b - 1) * 100) : "-"
-		paired = $7 == "-" ? "-" : sprintf("%+.2f%% (%d)", ($7 - 1) * 100, $8)
-		if ($9 != "-" && $1 != "unloaded")
-			paired = paired sprintf(" [%+.2f, %+.2f%%] %s%%", ($9 - 1) * 100, ($10 - 1) * 100, $11)
-		printf "| %s | %s | %.0f | %.0f-%.0f | %.2f%% | %d | %s | %s | %s |\n", k, $1, $5, $3, $4, spread, $2, ratio, paired, $6
-	}'
-}
+# medians to unloaded, the paired ratio and the migrations of the timed
+# rounds (min-max).
+st_icount_table() { st_py strunner.icount table "$@"; }
+
+# st_icount_pcts TAPLOG...: "FEATURE PCT DETAILS" per feature of
+# ST_IC_FEATURES measured in the TAPLOGs, PCT its paired ratio's excess
+# over unloaded with its interval in DETAILS, or its median's where no
+# repetition paired.
+st_icount_pcts() { st_py strunner.icount pcts --features "$ST_IC_FEATURES" "$@"; }
 
 # st_icount_results LABEL TAPLOG [TAPLOG2]: one st_result per feature
 # configuration measured: its instructions per round trip at most
 # ST_IC_MAX_PCT percent over unloaded's, one estimate (the paired median
-# and its interval, st_icount_stats) over the runs of both boots where a
-# second, independent one was made (a feature over the limit in TAPLOG,
-# or not measured there): never the better of two.  The figure is
+# and its interval) over the runs of both boots where a second,
+# independent one was made (a feature over the limit in TAPLOG, or not
+# measured there): never the better of two.  The figure is
 # deterministic, so this is an assertion on a benchmark, not a timing
 # test.  One never measured in either boot has no result here: its guest
 # said so (icount.sh).
 st_icount_results() {
-	local label=$1 c pct rest all boots="one boot"
+	local label=$1 kind verdict text
 	shift
 	[[ -n ${2:-} ]] || set -- "$1"
-	(($# > 1)) && boots="both boots"
-	all=$(st_icount_pcts "$@")
-	if [[ -z $all ]]; then
-		st_result fail "$label" "icount: no unloaded baseline or no feature measured"
-		return
-	fi
-	for c in $ST_IC_FEATURES; do
-		read -r pct rest < <(awk -v c="$c" '$1 == c { $1 = ""; print }' <<<"$all")
-		[[ -n $pct ]] || continue
-		# the names carry no figure, so they are the same every run: the
-		# figures follow on a '#' line
-		if st_icount_within "$pct"; then
-			st_result pass "$label" "icount: $c costs at most $ST_IC_MAX_PCT% instructions per round trip"
-		else
-			st_result fail "$label" "icount: $c costs at most $ST_IC_MAX_PCT% instructions per round trip"
-		fi
-		st_log "icount: $c costs $pct% instructions per round trip (limit $ST_IC_MAX_PCT%; $rest; the runs of $boots)"
-	done
+	while IFS=$'\x1f' read -r kind verdict text; do
+		case $kind in
+		R) st_result "$verdict" "$label" "$text" ;;
+		L) st_log "$text" ;;
+		esac
+	done < <(st_py strunner.icount results --max "$ST_IC_MAX_PCT" --features "$ST_IC_FEATURES" "$@")
 }
-
-# st_icount_pcts TAPLOG...: "FEATURE PCT DETAILS" per feature of
-# ST_IC_FEATURES measured in the TAPLOGs, PCT its paired ratio's excess
-# over unloaded (st_icount_stats) with its interval in DETAILS, or its
-# median's where no repetition paired.
-st_icount_pcts() {
-	local base c n lo hi med paired pairs clo chi conf
-	base=$(st_icount_stats "$@" | awk '$1 == "unloaded" { print $5 }')
-	[[ -n $base ]] || return 0
-	while read -r c n lo hi med _ paired pairs clo chi conf; do
-		[[ " $ST_IC_FEATURES " == *" $c "* ]] || continue
-		if [[ $paired == - ]]; then
-			echo "$c $(awk -v m="$med" -v b="$base" 'BEGIN { printf "%+.2f", (m / b - 1) * 100 }') ratio of medians, no repetition with its unloaded run; median $med vs $base unloaded, $n runs $lo-$hi"
-		else
-			echo "$c $(awk -v r="$paired" -v l="$clo" -v h="$chi" -v q="$conf" -v p="$pairs" 'BEGIN {
-				printf "%+.2f paired over %d repetitions, [%+.2f, %+.2f%%] at %s%% (order statistics of the median)", (r - 1) * 100, p, (l - 1) * 100, (h - 1) * 100, q }'); median $med vs $base unloaded, $n runs $lo-$hi"
-		fi
-	done < <(st_icount_stats "$@")
-}
-st_icount_within() { awk -v p="$1" -v x="$ST_IC_MAX_PCT" 'BEGIN { exit !(p <= x) }'; }
 
 # --- what a guest must run, and what it did ------------------------------------
 # The units a boot runs come from one list: guest/tests.sh's ALL_UNITS

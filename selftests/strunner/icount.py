@@ -16,7 +16,24 @@ since the last unloaded run).
     python3 -m strunner.icount LOG...
 
 prints "CONFIG N MIN MAX MEDIAN MIGRATIONS PAIRED PAIRS LO HI CONF" per
-configuration in the order the guests ran them (lib.sh st_icount_stats).
+configuration in the order the guests ran them.  For lib.sh:
+
+    python3 -m strunner.icount table KVER LOG...
+
+a markdown row per configuration (st_icount_table: instructions per
+round trip, min-max and spread, the ratio of medians to unloaded, the
+paired ratio with its interval, the migrations);
+
+    python3 -m strunner.icount pcts --features "F..." LOG...
+
+"FEATURE PCT DETAILS" per held feature measured, PCT the paired ratio's
+excess over unloaded, or its median's where no repetition paired;
+
+    python3 -m strunner.icount results --max PCT --features "F..." LOG...
+
+the verdicts of the held features on one estimate over the runs of
+every LOG, one line each, fields split by 0x1f: "R pass|fail NAME" and
+"L TEXT" (the figures, for the log).
 """
 
 import sys
@@ -89,13 +106,104 @@ def rows(configs):
             migs, paired, pairs, ci)
 
 
-def main(argv):
+def _stats(paths):
     logs = []
-    for path in argv:
+    for path in paths:
         with open(path, encoding="utf-8", errors="replace") as f:
             logs.append(f.readlines())
-    for row in rows(collect(logs)):
-        print(row)
+    return [r.split() for r in rows(collect(logs))]
+
+
+def _base(stats):
+    for r in stats:
+        if r[0] == "unloaded":
+            return r[4]
+    return None
+
+
+def table(kver, stats):
+    """st_icount_table's rows, from the fields of rows()."""
+    b = float(_base(stats) or 0)
+    for r in stats:
+        name, n, lo, hi, med, migs, paired, pairs = r[:8]
+        lo, hi, med = float(lo), float(hi), float(med)
+        spread = (hi - lo) / lo * 100 if lo > 0 else 0
+        ratio = "%.4f (%+.2f%%)" % (med / b, (med / b - 1) * 100) if b > 0 else "-"
+        if paired == "-":
+            pr = "-"
+        else:
+            pr = "%+.2f%% (%d)" % ((float(paired) - 1) * 100, int(pairs))
+            if r[8] != "-" and name != "unloaded":
+                pr += " [%+.2f, %+.2f%%] %s%%" % ((float(r[8]) - 1) * 100, (float(r[9]) - 1) * 100, r[10])
+        yield "| %s | %s | %.0f | %.0f-%.0f | %.2f%% | %d | %s | %s | %s |" % (
+            kver, name, med, lo, hi, spread, int(n), ratio, pr, migs)
+
+
+def pcts(stats, features):
+    """(feature, pct, details) per feature of @features measured."""
+    base = _base(stats)
+    if base is None:
+        return
+    for r in stats:
+        name, n, lo, hi, med, _, paired, pairs = r[:8]
+        if name not in features:
+            continue
+        if paired == "-":
+            yield name, "%+.2f" % ((float(med) / float(base) - 1) * 100), (
+                "ratio of medians, no repetition with its unloaded run; median %s vs %s unloaded, "
+                "%s runs %s-%s" % (med, base, n, lo, hi))
+        else:
+            yield name, "%+.2f" % ((float(paired) - 1) * 100), (
+                "paired over %d repetitions, [%+.2f, %+.2f%%] at %s%% (order statistics of the "
+                "median); median %s vs %s unloaded, %s runs %s-%s" % (
+                    int(pairs), (float(r[8]) - 1) * 100, (float(r[9]) - 1) * 100, r[10],
+                    med, base, n, lo, hi))
+
+
+def results(stats, features, limit, boots):
+    """st_icount_results' lines: a verdict and the figures per feature."""
+    found = list(pcts(stats, features))
+    if not found:
+        yield ("R", "fail", "icount: no unloaded baseline or no feature measured")
+        return
+    for name in features:
+        for c, pct, details in found:
+            if c != name:
+                continue
+            # the names carry no figure, so they are the same every run
+            verdict = "pass" if float(pct) <= float(limit) else "fail"
+            yield ("R", verdict, "icount: %s costs at most %s%% instructions per round trip" % (c, limit))
+            yield ("L", "", "icount: %s costs %s%% instructions per round trip (limit %s%%; %s; the runs "
+                   "of %s)" % (c, pct, limit, details, boots))
+
+
+def _opt(argv, name):
+    i = argv.index(name)
+    value = argv[i + 1]
+    del argv[i:i + 2]
+    return value
+
+
+def main(argv):
+    argv = list(argv)
+    cmd = argv.pop(0) if argv and argv[0] in ("table", "pcts", "results") else None
+    if cmd == "table":
+        kver = argv.pop(0)
+        for row in table(kver, _stats(argv)):
+            print(row)
+    elif cmd == "pcts":
+        features = _opt(argv, "--features").split()
+        for c, pct, details in pcts(_stats(argv), features):
+            print(c, pct, details)
+    elif cmd == "results":
+        limit = _opt(argv, "--max")
+        features = _opt(argv, "--features").split()
+        boots = "both boots" if len(argv) > 1 else "one boot"
+        for kind, verdict, text in results(_stats(argv), features, limit, boots):
+            print("\x1f".join((kind, verdict, text)))
+    else:
+        for row in _stats(argv):
+            print(" ".join(row))
     return 0
 
 
