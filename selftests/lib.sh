@@ -1154,7 +1154,7 @@ st_build_initramfs() {
 	done
 	cp "$ST_BUILD"/helpers/* "$root/st/bin/"
 	cp "$ST_TESTS"/guest/*.sh "$root/st/"
-	cp "$ST_ROOT/Documentation/ABI/testing/sysfs-kernel-sched_tune" "$root/st/"
+	cp "$ST_ROOT/Documentation/ABI/testing/sysfs-kernel-sched_tune" "$ST_ROOT/README.md" "$root/st/"
 	cp "$ST_TESTS/guest/init" "$root/init"
 	chmod 755 "$root/init"
 	if [[ -n $ko ]]; then

@@ -120,6 +120,50 @@ sc_dying_back() {
 	[ "$(sc_dying)" -le "$1" ]
 }
 
+# sc_readme: README.md's "One cgroup only" commands, as written, with
+# the cgroups they name made first.  Each line must succeed: from the
+# directory of the last cd, with the module loaded, and unloaded for a
+# modprobe line; a cat line's comment is what it must print; a modprobe
+# line's scope= must read back in each feature's scope.
+sc_readme() {
+	r=${SC_README:-/st/README.md}
+	awk '/^## One cgroup only$/ { on = 1; next } on && /^## / { exit } on && /^    / { print substr($0, 5) }' \
+		"$r" >/tmp/sc.readme 2>/dev/null
+	if ! check "scope: README.md's \"One cgroup only\" has commands" test -s /tmp/sc.readme; then
+		return 1
+	fi
+	mkdir -p $SC_CG/system.slice/nginx.service $SC_CG/test.slice
+	st_cleanup
+	st_load
+	dir=/
+	while IFS= read -r line; do
+		cmd=$(echo "${line%%#*}" | sed 's/[[:space:]]*$//')
+		case $cmd in
+		cd\ *)
+			dir=${cmd#cd }
+			check "scope: README.md: $cmd" test -d "$dir"
+			continue ;;
+		modprobe\ sched_tune*) st_cleanup ;;
+		esac
+		# kmod's modprobe, as on a server: busybox's sh prefers its applet
+		out=$(cd "$dir" && sh -c "modprobe() { /sbin/modprobe \"\$@\"; }; $cmd" 2>&1)
+		rc=$?
+		check_eq "scope: README.md: $cmd (from $dir)" "$rc" 0 || diag "  it printed: $out"
+		case $cmd in
+		cat\ *)
+			want=$(echo "${line#*#}" | sed 's/^[[:space:]]*//; s/[[:space:]]*$//')
+			[ "$want" != "$line" ] && check_eq "scope: README.md: $cmd prints what its comment says" "$out" "$want" ;;
+		modprobe\ sched_tune*scope=*)
+			for fp in $(echo "${cmd##*scope=}" | cut -d' ' -f1 | tr ',' ' '); do
+				check_eq "scope: after README.md's modprobe, features/${fp%%:*}/scope" \
+					"$(cat "$ST/features/${fp%%:*}/scope" 2>&1)" "${fp#*:}"
+			done ;;
+		esac
+	done </tmp/sc.readme
+	st_cleanup
+	rmdir $SC_CG/system.slice/nginx.service $SC_CG/system.slice $SC_CG/test.slice 2>/dev/null
+}
+
 t_scope() {
 	group "scope: a feature confined to one cgroup"
 	mountpoint -q $SC_CG || mount -t cgroup2 none $SC_CG 2>/dev/null
@@ -204,4 +248,5 @@ t_scope() {
 	check "scope: the removed cgroup is released by the rmmod" sc_dying_back "$d0"
 	rmdir $SC_CG/st_a/sub $SC_CG/st_a $SC_CG/st_b
 	rm -f /tmp/hb_b
+	sc_readme
 }
