@@ -1475,8 +1475,9 @@ st_guest_verdict() {
 # configuration that ran and one per held configuration (ST_IC_FEATURES).
 # Single boots vary (beside another guest, runs of 3,000 round trips by
 # about 1%): a configuration over the limit is measured again in a boot
-# of its own (OUTDIR-2) and fails only when it is over there too.  So is
-# one the first boot never measured apart (a 6.1 pair that ends on one
+# of its own (OUTDIR-2), and is then held on one estimate over the runs
+# of both (st_icount_results).  So is one the first boot never measured
+# apart (a 6.1 pair that ends on one
 # CPU in most runs of a boot): the first boot reports it
 # ("# icount_lost", st_ic_second=1), the second must measure it.
 st_icount_measure() {
