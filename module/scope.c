@@ -41,17 +41,25 @@ bool st_scope_has(struct cgroup *cgrp, struct task_struct *p)
  *	hierarchy, from the root of the writer's cgroup namespace
  *
  * Context: Process context; may sleep.
- * Return: NULL for "/"; the cgroup, with a reference; or ERR_PTR(-EINVAL)
- * for a path not starting with '/', ERR_PTR(-ENOENT) where no cgroup has
- * it, ERR_PTR(-ENOTDIR) for a cgroup's file.
+ * Return: NULL for "/", and for any spelling of the root ("//"); the
+ * cgroup, with a reference; or ERR_PTR(-EINVAL) for a path not starting
+ * with '/', ERR_PTR(-ENOENT) where no cgroup has it, ERR_PTR(-ENOTDIR)
+ * for a cgroup's file.
  */
 struct cgroup *st_scope_get(const char *path)
 {
+	struct cgroup *cgrp;
+
 	if (path[0] != '/')
 		return ERR_PTR(-EINVAL);
 	if (!strcmp(path, "/"))
 		return NULL;
-	return cgroup_get_from_path(path);
+	cgrp = cgroup_get_from_path(path);
+	if (!IS_ERR(cgrp) && !cgroup_parent(cgrp)) {
+		cgroup_put(cgrp);
+		return NULL;
+	}
+	return cgrp;
 }
 
 /**

@@ -119,14 +119,19 @@ static ssize_t st_feature_scope_store(struct kobject *kobj,
 				      const char *buf, size_t count)
 {
 	int i = st_feature_of(kobj), ret;
+	size_t len;
 	char *path;
 
 	if (i < 0)
 		return i;
-	path = kstrndup(buf, count, GFP_KERNEL);
+	/* the knobs' grammar: one value, and at most one newline after it */
+	len = count && buf[count - 1] == '\n' ? count - 1 : count;
+	if (!len || memchr(buf, '\0', len))
+		return -EINVAL;
+	path = kstrndup(buf, len, GFP_KERNEL);
 	if (!path)
 		return -ENOMEM;
-	ret = st_scope_store(i, strim(path));
+	ret = st_scope_store(i, path);
 	kfree(path);
 	return ret ? ret : count;
 }

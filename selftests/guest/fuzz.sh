@@ -12,6 +12,8 @@
 FZ_N=$(st_arg fuzz_n "$(scaled 200 50)")
 FZ_SEED=$(st_arg fuzz_seed 1)
 FZ_WRITERS=4
+# the scope files' cgroups (st_fuzz's cgroup spec)
+FZ_CG=/sys/fs/cgroup
 
 # fz_spec FILE (relative to $ST): the st_fuzz spec of a writable file, as
 # sysfs-kernel-sched_tune defines it; fails for a file it does not know.
@@ -32,9 +34,11 @@ fz_spec() {
 	eevdf_latency_ns) s=num:1000000:1000000000 ;;
 	prev_bias|sync_short) s=num:0:1 ;;
 	stats/reset) s=num:1:1:wo ;;
+	features/*/scope) s=cgroup:$FZ_CG:/,/st_fz,/st_fz/sub ;;
 	*) return 1 ;;
 	esac
 	f=$(knob_feature "$1")
+	case $1 in features/*/scope) f=${1#features/} f=${f%/scope} ;; esac
 	if [ "$f" != none ] && [ "$(feature_state "$f")" = unsupported ]; then s=$s:uns; fi
 	# eevdf's slice knobs: only where its own gate checked the code (6.12)
 	case $1 in eevdf_slice*|eevdf_latency_ns) ev_slice_checked || s=$s:uns ;; esac
@@ -81,6 +85,8 @@ t_knob_fuzz() {
 	scaled_note "knob fuzz: inputs per file" 200 "$FZ_N"
 	# eevdf is off by default: hooked once here, its hook's first
 	# "hooked through" line comes before the mark, as the others' do
+	mountpoint -q $FZ_CG || mount -t cgroup2 none $FZ_CG 2>/dev/null
+	mkdir -p $FZ_CG/st_fz/sub
 	st_load eevdf_counters=1 2>/dev/null || st_load || { ktap_fail "fuzz: insmod"; return 1; }
 	diag "features: $(sk_features)"
 	FZ_SPECS=
@@ -151,6 +157,7 @@ t_knob_fuzz() {
 	diag "fuzz: single writer $(secs "$t0" "$t1") s, $FZ_WRITERS writers $(secs "$t1" "$t2") s (qemu TCG)"
 	diag "features after the fuzz: $(sk_features)"
 	check "fuzz: the module unloads after the fuzz" st_unload
+	rmdir $FZ_CG/st_fz/sub $FZ_CG/st_fz
 	check "fuzz: nothing of ours left in enabled_functions" not sk_ours_in_ftrace
 	n=$(dmesg_new | grep -c 'sched_tune')
 	check_eq "fuzz: the module logged nothing (sysfs-kernel-sched_tune: failed writes log nothing)" "$n" 0

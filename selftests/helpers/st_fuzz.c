@@ -20,6 +20,14 @@
  *
  * SPEC:  PATH=num:MIN:MAX[:uns][:wo]
  *        PATH=choice:NAME/NAME/...[:uns][:wo]
+ *        PATH=cgroup:MOUNT:VALID,VALID,...[:uns][:wo]
+ *   cgroup: a scope file, a cgroup v2 path; MOUNT is where the hierarchy
+ *        is mounted and the VALID paths are cgroups there.  Not from
+ *        '/', or holding a NUL byte -> EINVAL; walked as the kernel
+ *        walks it (empty components skipped, no "." or "..", at most
+ *        PATH_MAX - 1 bytes): no such node -> ENOENT, a file -> ENOTDIR;
+ *        a cgroup other than the root on an unsupported feature ->
+ *        EOPNOTSUPP; else accepted, and it reads back as that walk.
  *   uns: the file's feature is unsupported on this kernel
  *   wo:  write-only (no read-back)
  *
@@ -39,27 +47,34 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #define MAX_SPECS	32
 #define MAX_CHOICES	16
 #define MAX_VALUES	64
-#define MAX_INPUT	9000
+#define INPUT_MAX	9000
 #define SYSFS_MAX	4096
 #define REPORT_MAX	20
 #define fallthrough	__attribute__((__fallthrough__))
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
-enum result { RES_OK, RES_EINVAL, RES_ERANGE, RES_EOPNOTSUPP, RES_OTHER, RES_NR };
+enum result {
+	RES_OK, RES_EINVAL, RES_ERANGE, RES_EOPNOTSUPP, RES_ENOENT, RES_ENOTDIR,
+	RES_OTHER, RES_NR
+};
+
 static const char *const result_names[RES_NR] = {
-	"OK", "EINVAL", "ERANGE", "EOPNOTSUPP", "other",
+	"OK", "EINVAL", "ERANGE", "EOPNOTSUPP", "ENOENT", "ENOTDIR", "other",
 };
 
 struct spec {
 	char *path;
-	bool choice, uns, wo;
+	bool choice, cgroup, uns, wo;
+	char *mount;
 	uint64_t min, max;
 	char *names[MAX_CHOICES];
 	int nr_names;
@@ -236,7 +251,7 @@ static size_t add_nl(char *buf, size_t len)
 /* A value this file accepts, as text. */
 static size_t gen_valid(const struct spec *s, char *buf)
 {
-	if (s->choice) {
+	if (s->choice || s->cgroup) {
 		const char *n = s->names[rnd_below(s->nr_names)];
 		size_t l = strlen(n);
 
@@ -441,7 +456,116 @@ static enum result do_write(const char *path, const char *buf, size_t len,
 	case EINVAL: return RES_EINVAL;
 	case ERANGE: return RES_ERANGE;
 	case EOPNOTSUPP: return RES_EOPNOTSUPP;
+	case ENOENT: return RES_ENOENT;
+	case ENOTDIR: return RES_ENOTDIR;
 	default: return RES_OTHER;
+	}
+}
+
+/*
+ * A scope's bytes as the module judges them; *norm the path the kernel's
+ * walk arrives at ("/" for the root), as the file then reads.
+ */
+static enum result cg_parse(const struct spec *s, const char *buf, size_t len,
+			    char *norm, size_t size)
+{
+	char full[PATH_MAX + 256];
+	const char *p = buf, *end, *slash;
+	struct stat st;
+	size_t n = 0, l;
+
+	if (len && buf[len - 1] == '\n')
+		len--;
+	if (!len || memchr(buf, '\0', len) || buf[0] != '/')
+		return RES_EINVAL;
+	/* kernfs_walk_ns() copies the path into a PATH_MAX buffer first */
+	if (len >= PATH_MAX)
+		return RES_ENOENT;
+	end = buf + len;
+	norm[0] = '\0';
+	while (p < end) {
+		slash = memchr(p, '/', end - p);
+		l = (slash ? slash : end) - p;
+		if (l) {
+			if ((l == 1 && p[0] == '.') ||
+			    (l == 2 && p[0] == '.' && p[1] == '.') ||
+			    l > NAME_MAX || n + l + 2 > size)
+				return RES_ENOENT;
+			norm[n++] = '/';
+			memcpy(norm + n, p, l);
+			n += l;
+			norm[n] = '\0';
+		}
+		p += l + 1;
+	}
+	if (!n) {
+		snprintf(norm, size, "/");
+		return RES_OK;
+	}
+	snprintf(full, sizeof(full), "%s%s", s->mount, norm);
+	if (stat(full, &st))
+		return RES_ENOENT;
+	if (!S_ISDIR(st.st_mode))
+		return RES_ENOTDIR;
+	return s->uns ? RES_EOPNOTSUPP : RES_OK;
+}
+
+/* A scope file's text, "PATH\n" from '/'; -1 when it is not that. */
+static int cg_read(const struct spec *s, char *text, size_t size)
+{
+	ssize_t n;
+	int fd;
+
+	text[0] = '\0';
+	fd = open(s->path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	n = read(fd, text, size - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	text[n] = '\0';
+	if (text[0] != '/' || text[n - 1] != '\n' || memchr(text, '\n', n - 1))
+		return -1;
+	text[n - 1] = '\0';
+	return 0;
+}
+
+static void fuzz_cgroup(struct spec *s, const char *buf, size_t len)
+{
+	char before[SYSFS_MAX + 1], after[SYSFS_MAX + 1], norm[SYSFS_MAX + 2];
+	char in[200], why[160] = "";
+	size_t eff = len < SYSFS_MAX ? len : SYSFS_MAX;
+	bool have_before = !s->wo && !cg_read(s, before, sizeof(before));
+	enum result want, got;
+	ssize_t written;
+	int err;
+
+	/* an empty write(2) never reaches the store */
+	want = eff ? cg_parse(s, buf, eff, norm, sizeof(norm)) : RES_OK;
+	got = do_write(s->path, buf, len, &written, &err);
+	s->count[got]++;
+	if (len > SYSFS_MAX)
+		s->truncated++;
+	if (got != want)
+		snprintf(why, sizeof(why), "want %s, got %s (errno %d)",
+			 result_names[want], result_names[got], err);
+	else if (got == RES_OK && (size_t)written != eff)
+		snprintf(why, sizeof(why), "write returned %zd, want %zu",
+			 written, eff);
+	if (!why[0] && !s->wo) {
+		if (cg_read(s, after, sizeof(after))) {
+			s->bad_reads++;
+			snprintf(why, sizeof(why), "read-back does not parse");
+		} else if (!concurrent && have_before &&
+			   strcmp(after, got == RES_OK && eff ? norm : before)) {
+			snprintf(why, sizeof(why), "read-back '%.60s', want '%.60s'",
+				 after, got == RES_OK && eff ? norm : before);
+		}
+	}
+	if (why[0] && s->bad++ < REPORT_MAX) {
+		escape(buf, len, in, sizeof(in));
+		printf("# MISMATCH %s: input '%s': %s\n", s->path, in, why);
 	}
 }
 
@@ -455,6 +579,10 @@ static void fuzz_one(struct spec *s, const char *buf, size_t len)
 	ssize_t written;
 	int err;
 
+	if (s->cgroup) {
+		fuzz_cgroup(s, buf, len);
+		return;
+	}
 	if (!s->wo) {
 		if (read_value(s, &before, text, sizeof(text))) {
 			s->bad_reads++;
@@ -547,6 +675,21 @@ static int parse_spec(char *arg, struct spec *s)
 		if (!s->nr_names)
 			return -1;
 		s->max = s->nr_names - 1;
+	} else if (!strcmp(tok, "cgroup")) {
+		char *n, *nsave = NULL;
+
+		s->cgroup = true;
+		s->mount = strtok_r(NULL, ":", &save);
+		tok = strtok_r(NULL, ":", &save);
+		if (!s->mount || !tok)
+			return -1;
+		for (n = strtok_r(tok, ",", &nsave); n; n = strtok_r(NULL, ",", &nsave)) {
+			if (s->nr_names == MAX_CHOICES)
+				return -1;
+			s->names[s->nr_names++] = n;
+		}
+		if (!s->nr_names)
+			return -1;
 	} else {
 		return -1;
 	}
@@ -570,13 +713,13 @@ static void add_value(const char *v)
 static void exit_usage(void)
 {
 	fprintf(stderr,
-		"usage: st_fuzz [-s SEED] [-n COUNT] [-c] [-r] [-v VALUE]... PATH=num:MIN:MAX[:uns][:wo] | PATH=choice:A/B/..[:uns][:wo] ...\n");
+		"usage: st_fuzz [-s SEED] [-n COUNT] [-c] [-r] [-v VALUE]... PATH=num:MIN:MAX[:uns][:wo] | PATH=choice:A/B/..[:uns][:wo] | PATH=cgroup:MOUNT:P,P,..[:uns][:wo] ...\n");
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
-	static char buf[MAX_INPUT + 64];
+	static char buf[INPUT_MAX + 64];
 	uint64_t seed = 1;
 	unsigned long n = 200, i, bad = 0;
 	int opt, k;
@@ -614,7 +757,9 @@ int main(int argc, char **argv)
 			char text[SYSFS_MAX + 1] = "", in[200];
 			uint64_t v;
 
-			if (specs[k].wo || !read_value(&specs[k], &v, text, sizeof(text)))
+			if (specs[k].wo ||
+			    !(specs[k].cgroup ? cg_read(&specs[k], text, sizeof(text)) :
+			      read_value(&specs[k], &v, text, sizeof(text))))
 				continue;
 			escape(text, strlen(text), in, sizeof(in));
 			printf("# BAD READ %s: '%s'\n", specs[k].path, in);
@@ -657,9 +802,10 @@ int main(int argc, char **argv)
 		struct spec *s = &specs[k];
 
 		fprintf(stdout,
-			"# %s: %lu writes: OK %lu, EINVAL %lu, ERANGE %lu, EOPNOTSUPP %lu, other %lu; beyond a page %lu; bad reads %lu; mismatches %lu\n",
+			"# %s: %lu writes: OK %lu, EINVAL %lu, ERANGE %lu, EOPNOTSUPP %lu, ENOENT %lu, ENOTDIR %lu, other %lu; beyond a page %lu; bad reads %lu; mismatches %lu\n",
 			s->path, n, s->count[RES_OK], s->count[RES_EINVAL],
 			s->count[RES_ERANGE], s->count[RES_EOPNOTSUPP],
+			s->count[RES_ENOENT], s->count[RES_ENOTDIR],
 			s->count[RES_OTHER], s->truncated, s->bad_reads, s->bad);
 		bad += s->bad;
 	}
