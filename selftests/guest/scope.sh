@@ -94,7 +94,7 @@ sc_run() {
 # sc_feature FEATURE KNOB ON OFF EVENT: with KNOB=ON, scoped to "/", then
 # to /st_a, then to /st_b while hackbench runs in both; KNOB=OFF after.
 # A run that shows nothing to judge is run again, 4 times at most, each
-# judged.
+# judged; scoped to "/", the groups' events add up over the runs.
 sc_feature() {
 	if ! supported "$1"; then
 		ktap_skip "scope: $1" "unsupported here: $(feature_reason "$1")"
@@ -104,8 +104,8 @@ sc_feature() {
 	n=0 a0=0 b0=0
 	while [ "$n" -lt 4 ] && { [ "$a0" = 0 ] || [ "$b0" = 0 ]; }; do
 		sc_run "$1" "$5"
-		n=$((n + 1)) a0=$SC_A b0=$SC_B
-		diag "$1 scoped to /, run $n: $a0 events for st_a's tasks, $b0 for st_b's, $SC_ALL in all"
+		n=$((n + 1)) a0=$((a0 + SC_A)) b0=$((b0 + SC_B))
+		diag "$1 scoped to /, run $n: $SC_A events for st_a's tasks, $SC_B for st_b's, $SC_ALL in all"
 	done
 	if [ "$a0" = 0 ] || [ "$b0" = 0 ]; then
 		ktap_skip "scope: $1 scoped to /st_a decides for st_a's tasks alone" \
