@@ -205,10 +205,11 @@ t_bench_eevdf() {
 
 # pe_record EVENT=COUNTER[+COUNTER] KNOB VALUE CMD...: perf record -a of
 # sched_tune:* and sched:sched_migrate_task (as README.md says) while
-# KNOB=VALUE and CMD runs (KNOB 0 again before perf stops: no decision
-# falls outside the record), then perf script: perf's own parser reads
-# events/sched_tune/EVENT/format, and what it prints is counted against
-# the counters' growth.
+# KNOB=VALUE and CMD runs, KNOB 0 again a second before perf stops (a
+# knob's write does not wait for the hooks under RCU: one that read the
+# old configuration has decided by then, inside the record); then perf
+# script: perf's own parser reads events/sched_tune/EVENT/format, and
+# what it prints is counted against the counters' growth.
 pe_record() {
 	e=${1%%=*} c=${1#*=} k=$2 v=$3
 	shift 3
@@ -216,7 +217,7 @@ pe_record() {
 	# shellcheck disable=SC2016 # the inner shell expands them
 	perf record -q -a --no-buildid --no-buildid-cache -o /tmp/perf.data \
 		-e 'sched_tune:*' -e sched:sched_migrate_task -- \
-		sh -c 'k=$1; echo "$2" >"$k" && shift 2 && "$@"; r=$?; echo 0 >"$k"; exit $r' \
+		sh -c 'k=$1; echo "$2" >"$k" && shift 2 && "$@"; r=$?; echo 0 >"$k"; sleep 1; exit $r' \
 		sh "$ST/$k" "$v" "$@" >/tmp/pe.cmd 2>&1
 	rc=$?
 	grew=$(($(te_sum "$c") - c0))
@@ -226,6 +227,7 @@ pe_record() {
 	n=$(grep -c " sched_tune:$e: " /tmp/perf.txt)
 	diag "perf: $n sched_tune:$e records, $c grew by $grew; the first: $(grep -m1 " sched_tune:$e: " /tmp/perf.txt | sed 's/^ *//')"
 	[ -s /tmp/pe.err ] && diag "perf script: $(head -n 3 /tmp/pe.err | tr '\n' ' ')"
+	diag "perf report --stats: $(perf report -i /tmp/perf.data --stats 2>/dev/null | grep -E 'LOST|THROTTLE' | tr -s ' \n' '  ')"
 	check "perf: sched_tune:$e recorded" test "$n" -gt 0
 	check "perf: sched:sched_migrate_task recorded beside it" grep -q " sched:sched_migrate_task: " /tmp/perf.txt
 	check_eq "perf: one sched_tune:$e record per decision counted" "$n" "$grew"
