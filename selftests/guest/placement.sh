@@ -62,6 +62,14 @@ pb_wakemig_few() {
 # pb_spin CPU...: a nice 19 spinner on each CPU (busybox has renice, no
 # nice); pb_spin_stop ends them.
 PB_SPIN=
+# pb_gap_now: the waker's sleep before each wakeup, us: 10 ms at the
+# reference pace, longer where the host is slow now (t_prev_bias)
+pb_gap_now() {
+	p=$(pace_now)
+	[ "$p" -gt "$ST_PACE" ] && p=$ST_PACE
+	echo $((1000000 / (p > 2 ? p : 2)))
+}
+
 pb_spin() {
 	for c in "$@"; do
 		# shellcheck disable=SC2016 # $$ is the spinner's own shell
@@ -207,16 +215,14 @@ t_prev_bias() {
 	# foresees: one vCPU of single-threaded TCG shares the host thread
 	# with the others', and the wakee's util_est reached 579 to 662 of
 	# 1024 behind a 10 ms gap (6.12, 2026-12-05).
-	pb_pace=$(pace_now)
-	[ "$pb_pace" -gt "$ST_PACE" ] && pb_pace=$ST_PACE
-	pb_gap=$((1000000 / (pb_pace > 2 ? pb_pace : 2)))
-	diag "prev_bias: pace now $pb_pace% (at boot $ST_PACE%): the waker sleeps $pb_gap us before each wakeup, or three times the wakee's CPU time of its round"
-	pb_wakemig_few 0 $pb_gap
+	pb_gap=$(pb_gap_now)
+	diag "prev_bias: pace now $(pace_now)% (at boot $ST_PACE%): the waker sleeps $pb_gap us before each wakeup, or three times the wakee's CPU time of its round"
+	pb_wakemig_few 0 "$pb_gap"
 	check_eq "prev_bias=0: prev_bias_checked still" "$PB_CHECKED" 0
 	s0=$(stat_get prev_bias_target_room)
 	wr prev_bias 1 >/dev/null
 	pb_trace_on
-	pb_wakemig 0 $pb_gap
+	pb_wakemig 0 "$pb_gap"
 	tr=$(($(stat_get prev_bias_target_room) - s0))
 	pb_trace_off $((tr < PB_ROUNDS / 4))
 	diag "waker cpu0, previous cpu2 busy, cpu1 and cpu3 idle: prev_bias 1: $PB_MIG wakeup migrations of $PB_ROUNDS ($PB_OFF ran off cpu2), prev_bias_checked +$PB_CHECKED, prev_bias_target_room +$tr, prev_bias_kept +$PB_KEPT"
@@ -232,7 +238,7 @@ t_prev_bias() {
 	# passthrough computes the verdicts and applies none
 	wr passthrough 1 >/dev/null
 	pt0=$(pb_counts)
-	pb_wakemig_few 0 $pb_gap
+	pb_wakemig_few 0 "$pb_gap"
 	pt1=$(pb_counts)
 	diag "passthrough: prev_bias checked kept kept_busy target_room recent_room $pt0-> $pt1"
 	check "passthrough: prev_bias's verdicts computed (prev_bias_checked +$PB_CHECKED)" \
@@ -310,7 +316,7 @@ t_prev_bias() {
 	feats=/sys/kernel/debug/sched/features
 	if grep -qw UTIL_EST $feats 2>/dev/null && echo NO_UTIL_EST >$feats 2>/dev/null; then
 		s0=$(stat_get prev_bias_target_room)
-		pb_wakemig_few 0 $pb_gap
+		pb_wakemig_few 0 "$pb_gap"
 		tr=$(($(stat_get prev_bias_target_room) - s0))
 		echo UTIL_EST >$feats
 		check_eq "prev_bias=1: with NO_UTIL_EST the target's room is not tested (prev_bias_target_room +$tr)" "$tr" 0

@@ -53,7 +53,8 @@ sc_load() {
 	set -- "$1" "$2" "$b"
 	case $1 in
 	ratelimit) set -- "$@" 0 2 3 "$SC_ROUNDS" 1000000000 ;;
-	prev_bias) set -- "$@" 0 2 3 "$SC_ROUNDS" ;;
+	# the waker's gap leaves the target room (placement.sh t_prev_bias)
+	prev_bias) set -- "$@" 0 2 3 "$SC_ROUNDS" 0 "$(pb_gap_now)" ;;
 	cache_level) set -- "$@" "$CL_A" "$CL_FAR" "$SC_ROUNDS" 1 ;;
 	esac
 	g=$2
