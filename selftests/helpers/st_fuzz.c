@@ -463,6 +463,42 @@ static enum result do_write(const char *path, const char *buf, size_t len,
 }
 
 /*
+ * write_judged() - @buf written with one write(2), counted, and judged
+ * against @want; *why says what differed ("" when nothing did).
+ */
+static void write_judged(struct spec *s, const char *buf, size_t len,
+			 size_t eff, enum result want, char *why, size_t size)
+{
+	enum result got;
+	ssize_t written;
+	int err;
+
+	got = do_write(s->path, buf, len, &written, &err);
+	s->count[got]++;
+	if (len > SYSFS_MAX)
+		s->truncated++;
+	why[0] = '\0';
+	if (got != want)
+		snprintf(why, size, "want %s, got %s (errno %d)",
+			 result_names[want], result_names[got], err);
+	else if (got == RES_OK && (size_t)written != eff)
+		snprintf(why, size, "write returned %zd, want %zu",
+			 written, eff);
+}
+
+/* One mismatch of @s, printed while fewer than REPORT_MAX were. */
+static void mismatch(struct spec *s, const char *buf, size_t len,
+		     const char *why)
+{
+	char in[200];
+
+	if (s->bad++ < REPORT_MAX) {
+		escape(buf, len, in, sizeof(in));
+		printf("# MISMATCH %s: input '%s': %s\n", s->path, in, why);
+	}
+}
+
+/*
  * A scope's bytes as the module judges them; *norm the path the kernel's
  * walk arrives at ("/" for the root), as the file then reads.
  */
@@ -534,50 +570,35 @@ static int cg_read(const struct spec *s, char *text, size_t size)
 static void fuzz_cgroup(struct spec *s, const char *buf, size_t len)
 {
 	char before[SYSFS_MAX + 1], after[SYSFS_MAX + 1], norm[SYSFS_MAX + 2];
-	char in[200], why[160] = "";
+	char why[160];
 	size_t eff = len < SYSFS_MAX ? len : SYSFS_MAX;
 	bool have_before = !s->wo && !cg_read(s, before, sizeof(before));
-	enum result want, got;
-	ssize_t written;
-	int err;
+	enum result want;
 
 	/* an empty write(2) never reaches the store */
 	want = eff ? cg_parse(s, buf, eff, norm, sizeof(norm)) : RES_OK;
-	got = do_write(s->path, buf, len, &written, &err);
-	s->count[got]++;
-	if (len > SYSFS_MAX)
-		s->truncated++;
-	if (got != want)
-		snprintf(why, sizeof(why), "want %s, got %s (errno %d)",
-			 result_names[want], result_names[got], err);
-	else if (got == RES_OK && (size_t)written != eff)
-		snprintf(why, sizeof(why), "write returned %zd, want %zu",
-			 written, eff);
+	write_judged(s, buf, len, eff, want, why, sizeof(why));
 	if (!why[0] && !s->wo) {
 		if (cg_read(s, after, sizeof(after))) {
 			s->bad_reads++;
 			snprintf(why, sizeof(why), "read-back does not parse");
 		} else if (!concurrent && have_before &&
-			   strcmp(after, got == RES_OK && eff ? norm : before)) {
+			   strcmp(after, want == RES_OK && eff ? norm : before)) {
 			snprintf(why, sizeof(why), "read-back '%.60s', want '%.60s'",
-				 after, got == RES_OK && eff ? norm : before);
+				 after, want == RES_OK && eff ? norm : before);
 		}
 	}
-	if (why[0] && s->bad++ < REPORT_MAX) {
-		escape(buf, len, in, sizeof(in));
-		printf("# MISMATCH %s: input '%s': %s\n", s->path, in, why);
-	}
+	if (why[0])
+		mismatch(s, buf, len, why);
 }
 
 static void fuzz_one(struct spec *s, const char *buf, size_t len)
 {
-	char text[SYSFS_MAX + 1], in[200], why[160] = "";
+	char text[SYSFS_MAX + 1], in[200], why[160];
 	uint64_t before = 0, after = 0, val = 0;
 	size_t eff = len < SYSFS_MAX ? len : SYSFS_MAX;
-	enum result want, got;
+	enum result want;
 	bool have_before = false;
-	ssize_t written;
-	int err;
 
 	if (s->cgroup) {
 		fuzz_cgroup(s, buf, len);
@@ -601,20 +622,9 @@ static void fuzz_one(struct spec *s, const char *buf, size_t len)
 	if (want == RES_OK && eff && s->uns && (!have_before || val != before))
 		want = RES_EOPNOTSUPP;
 
-	got = do_write(s->path, buf, len, &written, &err);
-	s->count[got]++;
-	if (len > SYSFS_MAX)
-		s->truncated++;
-
-	if (got != want)
-		snprintf(why, sizeof(why), "want %s, got %s (errno %d)",
-			 result_names[want], result_names[got], err);
-	else if (got == RES_OK && (size_t)written != eff)
-		snprintf(why, sizeof(why), "write returned %zd, want %zu",
-			 written, eff);
-
+	write_judged(s, buf, len, eff, want, why, sizeof(why));
 	if (!why[0] && !s->wo) {
-		uint64_t expect = (got == RES_OK && eff) ? val : before;
+		uint64_t expect = (want == RES_OK && eff) ? val : before;
 
 		if (read_value(s, &after, text, sizeof(text))) {
 			s->bad_reads++;
@@ -626,12 +636,8 @@ static void fuzz_one(struct spec *s, const char *buf, size_t len)
 				 after, expect, before);
 		}
 	}
-	if (why[0]) {
-		if (s->bad++ < REPORT_MAX) {
-			escape(buf, len, in, sizeof(in));
-			printf("# MISMATCH %s: input '%s': %s\n", s->path, in, why);
-		}
-	}
+	if (why[0])
+		mismatch(s, buf, len, why);
 }
 
 /* --- command line ------------------------------------------------------------ */
