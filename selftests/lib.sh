@@ -126,23 +126,30 @@ st_groups_end() {
 	while ((${#ST_KOPEN[@]})); do st_group_end "${ST_KOPEN[0]}"; done
 }
 
-# Feed a KTAP stream (file $2) into st_result under group $1, through
-# make check's one KTAP reader (selftests/strunner/ktap.py: every leaf
-# result counts, a subtest stopped short or with a plan its results miss
-# fails; comments echoed in place).  Sets ST_TAP_PLAN (empty when the
-# stream had none, e.g. a hang) and ST_TAP_COUNT to the top-level plan
-# and results.
-st_ingest_tap() {
-	local group=$1 file=$2 kind a b c
+# st_records GROUP CMD...: the records CMD prints (one of make check's
+# Python modules: fields split by 0x1f, so empty ones survive read) into
+# st_result under GROUP: "R VERDICT NAME [SKIP-REASON]" a result, "C TEXT"
+# a comment of GROUP's, "L TEXT" a line for the log, "P PLAN COUNT" the
+# top-level plan and results of a KTAP stream, into ST_TAP_PLAN (empty
+# when the stream had none, e.g. a hang) and ST_TAP_COUNT.
+st_records() {
+	local group=$1 kind a b c
+	shift
 	ST_TAP_PLAN='' ST_TAP_COUNT=0
 	while IFS=$'\x1f' read -r kind a b c; do
 		case $kind in
 		R) st_result "$a" "$group" "$b" "$c" ;;
 		C) echo "# [$group] $a" ;;
+		L) st_log "$a" ;;
 		P) ST_TAP_PLAN=$a ST_TAP_COUNT=$b ;;
 		esac
-	done < <(st_py strunner.ktap "$file")
+	done < <("$@")
 }
+# Feed a KTAP stream (file $2) into st_result under group $1, through
+# make check's one KTAP reader (selftests/strunner/ktap.py: every leaf
+# result counts, a subtest stopped short or with a plan its results miss
+# fails; comments echoed in place).
+st_ingest_tap() { st_records "$1" st_py strunner.ktap "$2"; }
 # st_py MODULE ARGS...: one of make check's Python modules (selftests/
 # strunner, with the bench's statistics)
 st_py() {
@@ -1351,15 +1358,10 @@ st_icount_pcts() { st_py strunner.icount pcts --features "$ST_IC_FEATURES" "$@";
 # test.  One never measured in either boot has no result here: its guest
 # said so (icount.sh).
 st_icount_results() {
-	local label=$1 kind verdict text
+	local label=$1
 	shift
 	[[ -n ${2:-} ]] || set -- "$1"
-	while IFS=$'\x1f' read -r kind verdict text; do
-		case $kind in
-		R) st_result "$verdict" "$label" "$text" ;;
-		L) st_log "$text" ;;
-		esac
-	done < <(st_py strunner.icount results --max "$ST_IC_MAX_PCT" --features "$ST_IC_FEATURES" "$@")
+	st_records "$label" st_py strunner.icount results --max "$ST_IC_MAX_PCT" --features "$ST_IC_FEATURES" "$@"
 }
 
 # --- what a guest must run, and what it did ------------------------------------
@@ -1368,47 +1370,15 @@ st_icount_results() {
 # units_run line of any other mode's script (numa, icount, benchsmoke).
 # The guest prints its plan ("# plan: UNIT..."); the host computes its
 # own from the same list and the boot's words, and the two must agree.
-# st_plan_units MODE: that list, one line.
-st_plan_units() {
-	local f=$ST_TESTS/guest/$1.sh
-	[[ -f $f ]] || return 1
-	if grep -q '^ALL_UNITS="' "$f"; then
-		awk '/^ALL_UNITS="/ { on = 1; sub(/^ALL_UNITS="/, "") }
-			on { if (sub(/".*/, "")) { print; exit } print }' "$f" | tr -s ' \t\n' '   '
-	else
-		sed -n 's/^units_run //p' "$f" | tail -n1
-	fi
-}
 # st_plan MODE WORDS...: the boot's plan into ST_PLAN (its units in
 # order), ST_PLAN_RUNS (how many run, skips and whole_run aside) and
-# ST_PLAN_UNKNOWN (names in st_only or st_skip that are no unit: the
-# guest then runs a failing unit, unknown_units, first).  The last
-# st_only= and st_skip= win, as in the guest (st_arg).
+# ST_PLAN_UNKNOWN (names in st_only or st_skip that are no unit), from
+# guest/MODE.sh (strunner/guest.py plan); fails for a mode with none.
 st_plan() {
-	local mode=$1 all only='' skip='' words=() w u out=''
-	shift
+	local out
 	ST_PLAN='' ST_PLAN_RUNS=0 ST_PLAN_UNKNOWN=''
-	all=$(st_plan_units "$mode") || return 1
-	read -ra words <<<"$all"
-	all=${words[*]}
-	if ! grep -q '^ALL_UNITS="' "$ST_TESTS/guest/$mode.sh" 2>/dev/null; then
-		ST_PLAN=$all
-		for u in $all; do [[ $u == whole_run ]] || ST_PLAN_RUNS=$((ST_PLAN_RUNS + 1)); done
-		return 0
-	fi
-	for w in "$@"; do
-		case $w in st_only=*) only=${w#st_only=} ;; st_skip=*) skip=${w#st_skip=} ;; esac
-	done
-	for u in ${only//,/ } ${skip//,/ }; do
-		[[ " $all " == *" $u "* ]] || ST_PLAN_UNKNOWN+="${ST_PLAN_UNKNOWN:+ }$u"
-	done
-	[[ -z $ST_PLAN_UNKNOWN ]] || out=unknown_units
-	for u in $all; do
-		[[ -z $only || ",$only," == *",$u,"* ]] || continue
-		out+="${out:+ }$u"
-		[[ ",$skip," == *",$u,"* ]] || ST_PLAN_RUNS=$((ST_PLAN_RUNS + 1))
-	done
-	ST_PLAN="$out${out:+ }whole_run"
+	out=$(st_py strunner.guest plan "$ST_TESTS" "$@") || return 1
+	{ read -r ST_PLAN; read -r ST_PLAN_RUNS; read -r ST_PLAN_UNKNOWN; } <<<"$out"
 }
 
 # Kernel reports (guest/lib.sh's SPLAT, the one list of both sides).
@@ -1421,52 +1391,11 @@ ST_SPLAT=$(SPLAT='' && eval "$(grep -E '^SPLAT=' "$ST_TESTS/guest/lib.sh")" && p
 # non-zero after it; with MODE, its plan against the host's (st_plan
 # MODE WORDS); the console after the guest's last result (an oops at
 # poweroff, which no unit's dmesg check sees); and the console's tail
-# (DIR/console.log) when anything failed.
+# (DIR/console.log) when anything failed (strunner/guest.py verdict).
 st_guest_verdict() {
-	local label=$1 rc=$2 dir=$3 last fails_before=$ST_FAIL got after
+	local label=$1 rc=$2 dir=$3
 	shift 3
-	st_ingest_tap "$label" "$dir/tap.log"
-	last=$(grep -a '^# RUNNING' "$dir/tap.log" | tail -n1 | tr -d '\r')
-	if [[ -f $dir/stopped ]]; then
-		st_result fail "$label" "guest ran to its end (stopped with the run)"
-		st_log "$label: $(cat "$dir/stopped"); last group: ${last#\# RUNNING }; $ST_TAP_COUNT of ${ST_TAP_PLAN:-?} results"
-	elif ((rc == 124)); then
-		st_result fail "$label" "guest hung: $(cat "$dir/hung" 2>/dev/null || echo 'no end within its timeout'), killed (last group: ${last#\# RUNNING }; NMI backtraces in the console log)"
-		st_log "last lines of $label's results:"
-		tail -n 15 "$dir/tap.log" | tr -d '\r' | sed 's/^/#   tap: /'
-	elif [[ -z $ST_TAP_PLAN ]]; then
-		st_result fail "$label" "guest died before printing its plan (panic or crash; qemu rc $rc)"
-	elif ((ST_TAP_PLAN != ST_TAP_COUNT)); then
-		st_result fail "$label" "guest plan 1..$ST_TAP_PLAN but $ST_TAP_COUNT results"
-	elif ((rc != 0)); then
-		st_result fail "$label" "qemu exited 0 after the guest's last result (it exited $rc)"
-	fi
-	if (($#)) && [[ -n $ST_TAP_PLAN ]] && st_plan "$@"; then
-		got=$(tr -d '\r' <"$dir/tap.log" | sed -n 's/^# plan: //p' | head -n1)
-		if [[ -n $ST_PLAN_UNKNOWN ]]; then
-			st_result fail "$label" "st_only and st_skip name units of this boot (unknown: $ST_PLAN_UNKNOWN)"
-		fi
-		if [[ $got == "$ST_PLAN" ]] && (($(wc -w <<<"$got") == ST_TAP_PLAN)); then
-			st_result pass "$label" "the guest's plan is the host's"
-		else
-			st_result fail "$label" "the guest's plan is the host's"
-			st_log "  host:  $ST_PLAN"
-			st_log "  guest: ${got:-(no plan line)}, 1..$ST_TAP_PLAN"
-		fi
-	fi
-	if [[ ! -f $dir/stopped ]] && ((rc != 124)) && grep -aq '^st-guest: done' "$dir/console.log" 2>/dev/null; then
-		after=$(tr -d '\r' <"$dir/console.log" | sed -n '/^st-guest: done/,$p' | grep -aE "$ST_SPLAT" | head -n 10)
-		if [[ -z $after ]]; then
-			st_result pass "$label" "no kernel report on the console after the guest's last result"
-		else
-			st_result fail "$label" "no kernel report on the console after the guest's last result: $(grep -aoE "$ST_SPLAT" <<<"$after" | head -n1)"
-			while IFS= read -r last; do echo "#   console after the last result: $last"; done <<<"$after"
-		fi
-	fi
-	if ((ST_FAIL > fails_before)); then
-		st_log "console log of $label (last 150 lines, full: $dir/console.log):"
-		tail -n 150 "$dir/console.log" | tr -d '\r' | sed 's/^/#   console: /'
-	fi
+	st_records "$label" st_py strunner.guest verdict "$ST_TESTS" "$ST_SPLAT" "$label" "$rc" "$dir" "$@"
 }
 
 # st_icount_measure LABEL OUTDIR [GUEST-WORDS...]: an icount boot of the

@@ -33,7 +33,7 @@ excess over unloaded, or its median's where no repetition paired;
 
 the verdicts of the held features on one estimate over the runs of
 every LOG, one line each, fields split by 0x1f: "R pass|fail NAME" and
-"L TEXT" (the figures, for the log).
+"L TEXT" (the figures, for the log), as lib.sh's st_records reads them.
 """
 
 import sys
@@ -173,7 +173,7 @@ def results(stats, features, limit, boots):
             # the names carry no figure, so they are the same every run
             verdict = "pass" if float(pct) <= float(limit) else "fail"
             yield ("R", verdict, "icount: %s costs at most %s%% instructions per round trip" % (c, limit))
-            yield ("L", "", "icount: %s costs %s%% instructions per round trip (limit %s%%; %s; the runs "
+            yield ("L", "icount: %s costs %s%% instructions per round trip (limit %s%%; %s; the runs "
                    "of %s)" % (c, pct, limit, details, boots))
 
 
@@ -199,8 +199,8 @@ def main(argv):
         limit = _opt(argv, "--max")
         features = _opt(argv, "--features").split()
         boots = "both boots" if len(argv) > 1 else "one boot"
-        for kind, verdict, text in results(_stats(argv), features, limit, boots):
-            print("\x1f".join((kind, verdict, text)))
+        for rec in results(_stats(argv), features, limit, boots):
+            print("\x1f".join(rec))
     else:
         for row in _stats(argv):
             print(" ".join(row))

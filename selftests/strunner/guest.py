@@ -1,0 +1,194 @@
+# SPDX-License-Identifier: GPL-2.0
+"""A guest's plan and its verdict, for lib.sh (st_plan, st_guest_verdict).
+
+The units a boot runs come from one list: guest/tests.sh's ALL_UNITS, or
+the last "units_run" line of another mode's script.
+
+    python3 -m strunner.guest plan TESTS MODE [WORDS...]
+
+prints three lines: the boot's plan (its units in order, st_only and
+st_skip of WORDS applied, the last of each winning as in the guest, then
+whole_run), how many of them run (skips and whole_run aside) and the
+names in st_only or st_skip that are no unit (the guest then runs a
+failing unit, unknown_units, first).  It exits 1 for a mode with no
+script.
+
+    python3 -m strunner.guest verdict TESTS SPLAT LABEL RC DIR [MODE [WORDS...]]
+
+reads the guest's KTAP (DIR/tap.log, strunner.ktap's records), then adds
+one failure where it was stopped with the run (DIR/stopped), hung (RC
+124: the last "# RUNNING" names where), died before its plan, stopped
+short of it, or qemu exited non-zero after it; with MODE, its plan
+against the host's; the console after the guest's last result (an oops
+at poweroff, which no unit's dmesg check sees, SPLAT the kernel reports'
+regex); and the console's tail (DIR/console.log) when anything failed.
+Records as strunner.ktap prints them, plus "L TEXT", a line for the log.
+"""
+
+import os
+import re
+import sys
+
+from strunner import ktap
+
+
+def units(tests, mode):
+    """The units of MODE's script in TESTS/guest, and whether they are
+    tests.sh's ALL_UNITS (which st_only and st_skip filter); None for a
+    mode with no script."""
+    try:
+        with open(os.path.join(tests, "guest", mode + ".sh"),
+                  encoding="utf-8") as f:
+            text = f.read()
+    except FileNotFoundError:
+        return None, False
+    m = re.search(r'^ALL_UNITS="([^"]*)"', text, re.M)
+    if m:
+        return m.group(1).split(), True
+    runs = re.findall(r"^units_run (.*)$", text, re.M)
+    return (runs[-1].split() if runs else []), False
+
+
+def plan(tests, mode, words):
+    """(plan, runs, unknown) of a boot, or None for a mode with no
+    script."""
+    all_units, filtered = units(tests, mode)
+    if all_units is None:
+        return None
+    if not filtered:
+        return all_units, sum(u != "whole_run" for u in all_units), []
+    only, skip = "", ""
+    for w in words:
+        if w.startswith("st_only="):
+            only = w[len("st_only="):]
+        elif w.startswith("st_skip="):
+            skip = w[len("st_skip="):]
+    only_l = [u for u in only.split(",") if u]
+    skip_l = [u for u in skip.split(",") if u]
+    unknown = [u for u in only_l + skip_l if u not in all_units]
+    out = ["unknown_units"] if unknown else []
+    runs = 0
+    for u in all_units:
+        if only_l and u not in only_l:
+            continue
+        out.append(u)
+        runs += u not in skip_l
+    return out + ["whole_run"], runs, unknown
+
+
+def _lines(path):
+    try:
+        with open(path, encoding="utf-8", errors="replace",
+                  newline="\n") as f:
+            return [line.rstrip("\n").replace("\r", "") for line in f]
+    except FileNotFoundError:
+        return []
+
+
+def _read(path, default=""):
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return f.read().strip()
+    except FileNotFoundError:
+        return default
+
+
+def verdict(tests, splat, label, rc, d, mode_words):
+    """Yields the records of a guest's verdict."""
+    tap = os.path.join(d, "tap.log")
+    failed = False
+    top_plan, count = "", 0
+    for rec in ktap.parse(_lines(tap)):
+        if rec[0] == "P":
+            top_plan, count = rec[1], rec[2]
+            continue
+        failed |= rec[0] == "R" and rec[1] == "fail"
+        yield rec
+    tap_lines = _lines(tap)
+    running = [x for x in tap_lines if x.startswith("# RUNNING")]
+    last = running[-1][len("# RUNNING "):] if running else ""
+    stopped = os.path.exists(os.path.join(d, "stopped"))
+    why = None
+    if stopped:
+        yield "R", "fail", "guest ran to its end (stopped with the run)", ""
+        yield "L", "%s: %s; last group: %s; %d of %s results" % (
+            label, _read(os.path.join(d, "stopped")), last, count,
+            top_plan or "?")
+        failed = True
+    elif rc == 124:
+        hung = _read(os.path.join(d, "hung"), "no end within its timeout")
+        yield "R", "fail", ("guest hung: %s, killed (last group: %s; NMI "
+                            "backtraces in the console log)" % (hung, last)), ""
+        yield "L", "last lines of %s's results:" % label
+        for x in tap_lines[-15:]:
+            yield "L", "  tap: " + x
+        failed = True
+    elif not top_plan:
+        why = "guest died before printing its plan (panic or crash; qemu rc %d)" % rc
+    elif top_plan != str(count):
+        why = "guest plan 1..%s but %d results" % (top_plan, count)
+    elif rc != 0:
+        why = "qemu exited 0 after the guest's last result (it exited %d)" % rc
+    if why:
+        yield "R", "fail", why, ""
+        failed = True
+    if mode_words and top_plan:
+        want = plan(tests, mode_words[0], mode_words[1:])
+        if want is not None:
+            units_, _, unknown = want
+            got = next((x[len("# plan: "):] for x in tap_lines
+                        if x.startswith("# plan: ")), "")
+            if unknown:
+                failed = True
+                yield "R", "fail", ("st_only and st_skip name units of this "
+                                    "boot (unknown: %s)" % " ".join(unknown)), ""
+            if got == " ".join(units_) and str(len(got.split())) == top_plan:
+                yield "R", "pass", "the guest's plan is the host's", ""
+            else:
+                failed = True
+                yield "R", "fail", "the guest's plan is the host's", ""
+                yield "L", "  host:  " + " ".join(units_)
+                yield "L", "  guest: %s, 1..%s" % (got or "(no plan line)",
+                                                   top_plan)
+    console = _lines(os.path.join(d, "console.log"))
+    done = next((i for i, x in enumerate(console)
+                 if x.startswith("st-guest: done")), None)
+    if not stopped and rc != 124 and done is not None:
+        rx = re.compile(splat)
+        after = [x for x in console[done:] if rx.search(x)][:10]
+        name = "no kernel report on the console after the guest's last result"
+        if not after:
+            yield "R", "pass", name, ""
+        else:
+            failed = True
+            yield "R", "fail", "%s: %s" % (name, rx.search(after[0]).group(0)), ""
+            for x in after:
+                yield "L", "  console after the last result: " + x
+    if failed:
+        yield "L", "console log of %s (last 150 lines, full: %s):" % (
+            label, os.path.join(d, "console.log"))
+        for x in console[-150:]:
+            yield "L", "  console: " + x
+    yield "P", top_plan, count
+
+
+def main(argv):
+    if argv[0] == "plan":
+        p = plan(argv[1], argv[2], argv[3:])
+        if p is None:
+            return 1
+        print(" ".join(p[0]))
+        print(p[1])
+        print(" ".join(p[2]))
+        return 0
+    if argv[0] == "verdict":
+        tests, splat, label, rc, d = argv[1:6]
+        for rec in verdict(tests, splat, label, int(rc), d, argv[6:]):
+            print("\x1f".join(str(x).replace("\x1f", " ") for x in rec))
+        return 0
+    print("usage: strunner.guest plan|verdict ...", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
