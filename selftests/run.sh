@@ -223,21 +223,25 @@ run_kernel() {
 		skip=st_skip=knobs,knob_fuzz,stats_reset,params,param_livepatch,gate_refusal,ksym_missing,btf_refusal,all_unsupported
 	# what the module does with its own state whatever the sublevel, on
 	# one 6.12 each: the soak's leak check and the rate limit's slot
-	# table on Debian 12's; the tracers beside our hooks and the toggles
-	# under load on Debian 13's, whose direct_hooks=0 boot runs them too
-	# (the two 6.12 lanes were about 3400 s each on 2026-12-04)
+	# table on Debian 12's; the tracers beside our hooks, the toggles
+	# under load and the feature scopes on Debian 13's, whose
+	# direct_hooks=0 boot runs the first two too (the two 6.12 lanes were
+	# about 3400 s each on 2026-12-04; the scopes took 101 s of each main
+	# boot on 2026-12-05)
 	local main_skip=$skip
 	if [[ $K612_OPS != "$K612" ]]; then
 		[[ $kver == "$K612_OPS" ]] && main_skip+=,soak,ratelimit_slots
-		[[ $kver == "$K612" ]] && main_skip=st_skip=tracers,toggle_stress,cache_stress
+		[[ $kver == "$K612" ]] && main_skip=st_skip=tracers,toggle_stress,cache_stress,scope
 	fi
 	# the ftrace_ops boot is about the hooks: decisions that add no hook
-	# of their own (level none, the adaptive quota, prev_bias, sync_short),
+	# of their own (level none, the adaptive quota, prev_bias, sync_short,
+	# the trace events and scopes, which the policies test and emit),
 	# the refusals and what the module does before it hooks (modprobe,
 	# the topology it reads) run in the direct-call boots only.  The soak
 	# too: toggle_stress, unload_clean and tracers take the ops path on,
 	# off and out under load, unload_clean with the leak check.
 	local ops_skip=${skip:-st_skip=}${skip:+,}cache_none,ratelimit_adaptive,prev_bias,sync_short
+	ops_skip+=,trace_events,scope
 	ops_skip+=,gate_refusal,ksym_missing,btf_refusal,all_unsupported
 	ops_skip+=,modprobe,cache_topology,cache_bad_input,soak
 	# and what the table, the gate and the eevdf policy decide whatever
