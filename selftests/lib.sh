@@ -472,24 +472,7 @@ st_on_signal() {
 # st_slowest_units N: the N longest guest units of this run, each from
 # the uptime on its "# RUNNING UNIT (uptime X s)" line to the next unit's
 # (or the guest's closing "# units done (uptime X s)").
-st_slowest_units() {
-	local f label
-	for f in "$ST_BUILD"/*/guest*/tap.log; do
-		[[ -f $f ]] || continue
-		label=${f#"$ST_BUILD"/}
-		label=${label%/tap.log}
-		label=${label/\/guest-ops/ direct_hooks=0}
-		label=${label/\/guest-numa/ numa}
-		label=${label%/guest}
-		tr -d '\r' <"$f" | awk -v l="$label" '
-			match($0, /\(uptime [0-9.]+ s\)$/) &&
-			($0 ~ /^# RUNNING [^ ]+ \(uptime/ || $0 ~ /^# units done/) {
-				t = substr($0, RSTART + 8) + 0
-				if (u != "") printf "%8.1f s  %s: %s\n", t - t0, l, u
-				u = $0 ~ /^# RUNNING/ ? $3 : ""; t0 = t
-			}'
-	done | sort -rn | head -n "$1"
-}
+st_slowest_units() { st_py strunner.guest slowest "$ST_BUILD" "$1"; }
 
 # --- host dependencies -------------------------------------------------------
 
@@ -980,58 +963,22 @@ st_kbuild() {
 	return $rc
 }
 
-# st_kbuild_findings LOG: the warnings and errors of a Kbuild log, gcc's
-# and sparse's ("FILE:LINE[:COL]: warning|error: ..."; sparse's errors
-# do not fail make) and modpost's, one a line, each tagged "module" or,
-# when its FILE is one of the kernel's headers (/usr/src/linux-*),
-# "headers": ours to fix, or the kernel's (st_kbuild_verdict lists them
-# without counting them).  None of Debian 12's and 13's kernels has one
-# in its headers with W=1 or sparse (2026-12-05).
-st_kbuild_findings() {
-	awk '/^[^ :]+:[0-9]+(:[0-9]+)?: (warning|error):/ {
-			print (index($0, "/usr/src/linux-") == 1 ? "headers " : "module ") $0; next }
-		/^(WARNING|ERROR): modpost:/ { print "module " $0 }' "$1" 2>/dev/null
-}
-
 # st_kbuild_verdict GROUP KVER OUT RC [WHY]: two results of st_kbuild's
 # build in OUT (make's status RC), built with W=1 and ST_KBUILD_SPARSE:
 # no warning of the compiler (build.log) and none of sparse (sparse.log)
-# in the module's files, their findings as comments; WHY: why sparse
-# could not run (a failure).  sparse is a skip where the kernel's own
-# Makefile turned C= off: 7.x checks its checker with
-# scripts/checker-valid.sh, which Debian's linux-kbuild leaves out (so it
-# always says no), and its headers need a sparse that knows
-# __typeof_unqual__ and __builtin_strlen() in a constant expression,
-# which 0.6.4, Debian 12's and 13's, does not: forced on, it fails on
-# every MODULE_INFO() and READ_ONCE() (2026-12-05, 7.3.4+deb13).
+# in the module's files (gcc's, sparse's and modpost's, whose errors do
+# not all fail make), their findings as comments; one in the kernel's
+# headers (/usr/src/linux-*) is listed, not counted (none of Debian 12's
+# and 13's kernels has one with W=1 or sparse, 2026-12-05); WHY: why
+# sparse could not run (a failure) (strunner/kbuild.py).  sparse is a
+# skip where the kernel's own Makefile turned C= off: 7.x checks its
+# checker with scripts/checker-valid.sh, which Debian's linux-kbuild
+# leaves out (so it always says no), and its headers need a sparse that
+# knows __typeof_unqual__ and __builtin_strlen() in a constant
+# expression, which 0.6.4, Debian 12's and 13's, does not: forced on, it
+# fails on every MODULE_INFO() and READ_ONCE() (2026-12-05, 7.3.4+deb13).
 st_kbuild_verdict() {
-	local group=$1 kver=$2 out=$3 rc=$4 why=${5:-} log tool desc f n h off
-	for tool in W=1 sparse; do
-		if [[ $tool == W=1 ]]; then
-			log=$out/build.log desc="W=1 build against linux-headers-$kver: no compiler warning in the module's files"
-		else
-			log=$out/sparse.log desc="sparse (C=2) against linux-headers-$kver: no warning or error in the module's files"
-			off=$(grep -m1 'specified, but .* is not available or not up to date' "$log" 2>/dev/null)
-			if [[ -n $off ]]; then
-				st_result skip "$group" "$desc" "the kernel's Makefile turned sparse 0.6.4 off (${off#*: })"
-				continue
-			fi
-			if [[ -n $why ]] || ((rc != 0)) || grep -q '^st_kbuild: ' "$log" 2>/dev/null; then
-				st_result fail "$group" "$desc (${why:-not run: the build failed})"
-				grep '^st_kbuild: ' "$log" 2>/dev/null | sed 's/^/#   /'
-				continue
-			fi
-		fi
-		f=$(st_kbuild_findings "$log")
-		n=$(grep -c '^module ' <<<"$f")
-		h=$(grep -c '^headers ' <<<"$f")
-		((h == 0)) || desc+=" ($h in the kernel's headers, listed)"
-		if ((n == 0 && rc == 0)); then st_result pass "$group" "$desc"
-		elif ((rc != 0)); then st_result fail "$group" "$desc (make exited $rc)"
-		else st_result fail "$group" "$desc ($n found)"; fi
-		[[ -z $f ]] || head -n 40 <<<"$f" | sed 's/^[a-z]* /#   /'
-		((rc == 0 || n > 0)) || grep -E 'error|Error' "$log" | head -n 20 | sed 's/^/#   /'
-	done
+	st_records "$1" st_py strunner.kbuild "$2" "$3" "$4" "${5:-}"
 }
 
 # st_build_module KVER [test [MAKE-ARGS...]]: the working tree against one

@@ -23,8 +23,15 @@ against the host's; the console after the guest's last result (an oops
 at poweroff, which no unit's dmesg check sees, SPLAT the kernel reports'
 regex); and the console's tail (DIR/console.log) when anything failed.
 Records as strunner.ktap prints them, plus "L TEXT", a line for the log.
+
+    python3 -m strunner.guest slowest BUILD N
+
+the N longest guest units of the run whose build directory is BUILD,
+each from its "# RUNNING UNIT (uptime T s)" line to the next one (or
+"# units done"), in guest seconds.
 """
 
+import glob
 import os
 import re
 import sys
@@ -172,6 +179,34 @@ def verdict(tests, splat, label, rc, d, mode_words):
     yield "P", top_plan, count
 
 
+_UPTIME = re.compile(r"\(uptime ([0-9.]+) s\)$")
+
+
+def slowest(build, n):
+    """The lines of the N longest units of every boot under BUILD."""
+    rows = []
+    for tap in sorted(glob.glob(os.path.join(build, "*", "guest*", "tap.log"))):
+        label = os.path.relpath(os.path.dirname(tap), build)
+        label = label.replace("/guest-ops", " direct_hooks=0", 1)
+        label = label.replace("/guest-numa", " numa", 1)
+        if label.endswith("/guest"):
+            label = label[:-len("/guest")]
+        unit, t0 = "", 0.0
+        for line in _lines(tap):
+            m = _UPTIME.search(line)
+            if not m or not (re.match(r"^# RUNNING [^ ]+ \(uptime", line) or
+                             line.startswith("# units done")):
+                continue
+            t = float(m.group(1))
+            if unit:
+                row = "%8.1f s  %s: %s" % (t - t0, label, unit)
+                # as sort -rn: by the figure printed, then the line
+                rows.append((float(row.split()[0]), row))
+            unit = line.split()[2] if line.startswith("# RUNNING") else ""
+            t0 = t
+    return [line for _, line in sorted(rows, reverse=True)[:n]]
+
+
 def main(argv):
     if argv[0] == "plan":
         p = plan(argv[1], argv[2], argv[3:])
@@ -180,6 +215,10 @@ def main(argv):
         print(" ".join(p[0]))
         print(p[1])
         print(" ".join(p[2]))
+        return 0
+    if argv[0] == "slowest":
+        for line in slowest(argv[1], int(argv[2])):
+            print(line)
         return 0
     if argv[0] == "verdict":
         tests, splat, label, rc, d = argv[1:6]
