@@ -1006,30 +1006,9 @@ st_build_livepatch() {
 # orig(...)` compiled to a jmp into the static-call trampoline would then
 # loop forever.  Any jmp/jcc whose relocation names a __SCT__ symbol is
 # such a tail call.  The direct-hook trampolines of fhook_direct.c
-# (st_fhook_trampN) jump nowhere but to the return thunk.
-st_check_tailcalls() {
-	objdump -dr "$1" | awk '
-		/^[0-9a-f]+ <.*>:$/ { fn = $2; gsub(/[<>:]/, "", fn) }
-		/^ *[0-9a-f]+:\t/ && !/R_X86_64/ {
-			# address, bytes, mnemonic; a bytes-only continuation line has no mnemonic
-			if (split($0, f, "\t") >= 3) { split(f[3], w, " "); insn = w[1] }
-			next }
-		/R_X86_64/ && fn ~ /^st_fhook_tramp[0-9]+$/ {
-			if (insn ~ /^j/ && index($NF, "__x86_return_thunk") == 1) tramps++
-			else if (insn ~ /^j/) { bad++; printf "trampoline %s: %s ->%s\n", fn, insn, $NF }
-			next
-		}
-		/R_X86_64/ && /__SCT__/ {
-			calls++
-			if (insn ~ /^j/) { bad++; printf "tail call in %s: %s ->%s\n", fn, insn, $NF }
-		}
-		END {
-			printf "# %d static-call references checked; %d direct-hook trampolines return through the return thunk\n", calls, tramps
-			# none at all means this check saw nothing: a failure too
-			if (!calls) print "no static-call reference found: objdump output not understood?"
-			exit bad > 0 || calls == 0
-		}'
-}
+# (st_fhook_trampN) jump nowhere but to the return thunk
+# (strunner/tailcalls.py).
+st_check_tailcalls() { st_py strunner.tailcalls "$1"; }
 
 # --- guest image ---------------------------------------------------------------
 
