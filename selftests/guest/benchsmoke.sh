@@ -227,7 +227,8 @@ pe_record() {
 	n=$(grep -c " sched_tune:$e: " /tmp/perf.txt)
 	diag "perf: $n sched_tune:$e records, $c grew by $grew; the first: $(grep -m1 " sched_tune:$e: " /tmp/perf.txt | sed 's/^ *//')"
 	[ -s /tmp/pe.err ] && diag "perf script: $(head -n 3 /tmp/pe.err | tr '\n' ' ')"
-	diag "perf report --stats: $(perf report -i /tmp/perf.data --stats 2>/dev/null | grep -E 'LOST|THROTTLE' | tr -s ' \n' '  ')"
+	lost=$(perf report -i /tmp/perf.data --stats 2>/dev/null | grep -E 'LOST|THROTTLE' | tr -s ' \n' '  ')
+	diag "perf report --stats: ${lost:-no LOST or THROTTLE record}"
 	check "perf: sched_tune:$e recorded" test "$n" -gt 0
 	check "perf: sched:sched_migrate_task recorded beside it" grep -q " sched:sched_migrate_task: " /tmp/perf.txt
 	check_eq "perf: one sched_tune:$e record per decision counted" "$n" "$grew"
