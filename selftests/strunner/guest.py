@@ -36,7 +36,7 @@ import os
 import re
 import sys
 
-from strunner import ktap
+from strunner import ktap, read_lines
 
 
 def units(tests, mode):
@@ -83,15 +83,6 @@ def plan(tests, mode, words):
     return out + ["whole_run"], runs, unknown
 
 
-def _lines(path):
-    try:
-        with open(path, encoding="utf-8", errors="replace",
-                  newline="\n") as f:
-            return [line.rstrip("\n").replace("\r", "") for line in f]
-    except FileNotFoundError:
-        return []
-
-
 def _read(path, default=""):
     try:
         with open(path, encoding="utf-8", errors="replace") as f:
@@ -102,16 +93,15 @@ def _read(path, default=""):
 
 def verdict(tests, splat, label, rc, d, mode_words):
     """Yields the records of a guest's verdict."""
-    tap = os.path.join(d, "tap.log")
+    tap_lines = read_lines(os.path.join(d, "tap.log"))
     failed = False
     top_plan, count = "", 0
-    for rec in ktap.parse(_lines(tap)):
+    for rec in ktap.parse(tap_lines):
         if rec[0] == "P":
             top_plan, count = rec[1], rec[2]
             continue
         failed |= rec[0] == "R" and rec[1] == "fail"
         yield rec
-    tap_lines = _lines(tap)
     running = [x for x in tap_lines if x.startswith("# RUNNING")]
     last = running[-1][len("# RUNNING "):] if running else ""
     stopped = os.path.exists(os.path.join(d, "stopped"))
@@ -157,7 +147,7 @@ def verdict(tests, splat, label, rc, d, mode_words):
                 yield "L", "  host:  " + " ".join(units_)
                 yield "L", "  guest: %s, 1..%s" % (got or "(no plan line)",
                                                    top_plan)
-    console = _lines(os.path.join(d, "console.log"))
+    console = read_lines(os.path.join(d, "console.log"))
     done = next((i for i, x in enumerate(console)
                  if x.startswith("st-guest: done")), None)
     if not stopped and rc != 124 and done is not None:
@@ -192,7 +182,7 @@ def slowest(build, n):
         if label.endswith("/guest"):
             label = label[:-len("/guest")]
         unit, t0 = "", 0.0
-        for line in _lines(tap):
+        for line in read_lines(tap):
             m = _UPTIME.search(line)
             if not m or not (re.match(r"^# RUNNING [^ ]+ \(uptime", line) or
                              line.startswith("# units done")):
@@ -225,7 +215,7 @@ def main(argv):
         for rec in verdict(tests, splat, label, int(rc), d, argv[6:]):
             print("\x1f".join(str(x).replace("\x1f", " ") for x in rec))
         return 0
-    print("usage: strunner.guest plan|verdict ...", file=sys.stderr)
+    print("usage: strunner.guest plan|verdict|slowest ...", file=sys.stderr)
     return 2
 
 

@@ -15,17 +15,11 @@ import os
 import re
 import sys
 
+from strunner import read_lines
+
 _GCC = re.compile(r"^[^ :]+:[0-9]+(:[0-9]+)?: (warning|error):")
 _MODPOST = re.compile(r"^(WARNING|ERROR): modpost:")
 _SPARSE_OFF = re.compile(r"specified, but .* is not available or not up to date")
-
-
-def _lines(path):
-    try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            return [line.rstrip("\n") for line in f]
-    except FileNotFoundError:
-        return []
 
 
 def findings(lines):
@@ -42,11 +36,11 @@ def verdict(kver, out, rc, why=""):
     """Yields the records of the two checks."""
     for tool in ("W=1", "sparse"):
         if tool == "W=1":
-            lines = _lines(os.path.join(out, "build.log"))
+            lines = read_lines(os.path.join(out, "build.log"))
             desc = ("W=1 build against linux-headers-%s: no compiler warning in "
                     "the module's files" % kver)
         else:
-            lines = _lines(os.path.join(out, "sparse.log"))
+            lines = read_lines(os.path.join(out, "sparse.log"))
             desc = ("sparse (C=2) against linux-headers-%s: no warning or error "
                     "in the module's files" % kver)
             off = next((x for x in lines if _SPARSE_OFF.search(x)), None)
