@@ -288,9 +288,12 @@ st_stop() {
 }
 # st_deadline_check: past the deadline, the run stops.
 st_deadline_check() {
-	[[ -n $ST_DEADLINE ]] && ((EPOCHSECONDS >= ST_DEADLINE)) &&
-		st_stop "the run's deadline, $((ST_DEADLINE - ST_T0)) s after its start (ST_BUDGET=$ST_BUDGET s less $ST_BUDGET_TAIL s to count and sum up)"
+	[[ -n $ST_DEADLINE ]] && ((EPOCHSECONDS >= ST_DEADLINE)) && st_stop "$(st_deadline_why)"
 	return 0
+}
+st_deadline_why() {
+	[[ -n $ST_DEADLINE ]] || return 0
+	echo "the run's deadline, $((ST_DEADLINE - ST_T0)) s after its start (ST_BUDGET=$ST_BUDGET s less $ST_BUDGET_TAIL s to count and sum up)"
 }
 # st_factor: how much slower than the reference this machine runs: the
 # mean of measured/estimated over this run's boots that ended, else the
@@ -1127,88 +1130,24 @@ st_build_initramfs() {
 # hang, with its backtraces, before ST_GUEST_SILENCE (600 s) ends the guest.
 ST_GUEST_WATCHDOGS=${ST_GUEST_WATCHDOGS-rcupdate.rcu_cpu_stall_timeout=300 rcupdate.rcu_exp_cpu_stall_timeout=300000 watchdog_thresh=60 sysctl.kernel.hung_task_timeout_secs=240}
 
-# st_boot VMLINUZ INITRAMFS OUTDIR CMDLINE-EXTRA...
-# Console (kernel log) -> OUTDIR/console.log, TAP -> OUTDIR/tap.log via a
-# second serial port so printk never interleaves with results.  A guest
-# that outlives ST_GUEST_TIMEOUT gets an NMI through the monitor first: with
-# unknown_nmi_panic and panic_print=0x40 the kernel then logs every CPU's
-# backtrace (a CPU looping with IRQs off, a tail call into an original, shows where), and only
-# then is qemu killed.  No boot outlives the run's deadline, and a run
-# that stops (st_stop) stops its guests at once, OUTDIR/stopped saying
-# why.  The guest learns ST_GUEST_SILENCE (st_silence=), which its
-# workloads' timeouts stay under, and its pace goes to $ST_RUN/pace
-# (st_factor).  ST_POLL: seconds between looks at the guest (1; the
-# runner's test on its fake qemu looks more often).  Returns qemu's
-# status, 124 for a hung or stopped guest.
+# st_boot VMLINUZ INITRAMFS OUTDIR CMDLINE-EXTRA...: the guest run to
+# its end by selftests/strunner/qemu.py: its console (kernel log) in
+# OUTDIR/console.log, its KTAP in OUTDIR/tap.log (a second serial port,
+# so printk never interleaves with results); a guest silent for
+# ST_GUEST_SILENCE s or running ST_GUEST_TIMEOUT s gets an NMI (every
+# CPU's backtrace) before the kill, OUTDIR/hung saying which; none
+# outlives the run's deadline, and a run that stops (st_stop) stops it
+# at once, OUTDIR/stopped saying why.  The guest learns ST_GUEST_SILENCE
+# (st_silence=), which its workloads' timeouts stay under, and its pace
+# goes to $ST_RUN/pace (st_factor).  Returns qemu's status, 124 for a
+# hung or stopped guest.
 st_boot() {
-	local vmlinuz=$1 initrd=$2 out=$3 pid mon rc t0=$SECONDS limit=$ST_GUEST_TIMEOUT pace=
-	shift 3
-	if [[ -n $ST_DEADLINE ]] && ((ST_DEADLINE - EPOCHSECONDS < limit)); then
-		limit=$((ST_DEADLINE - EPOCHSECONDS))
-	fi
-	mkdir -p "$out"
-	: >"$out/console.log"; : >"$out/tap.log"
-	rm -f "$out/hung" "$out/stopped"
-	st_deadline_check
-	if st_stopped || ((limit <= 0)); then
-		echo "not started: $(st_stop_reason)" >"$out/stopped"
-		return 124
-	fi
-	mon=$out/monitor
-	rm -f "$mon.in" "$mon.out"
-	mkfifo "$mon.in" "$mon.out"
-	# shellcheck disable=SC2086 # ST_QEMU_EXTRA is a list of qemu words
-	"$ST_QEMU" \
-		-accel "$ST_QEMU_ACCEL" -cpu "$ST_QEMU_CPU" -m "$ST_MEM" -smp "$ST_QEMU_SMP" \
-		$ST_QEMU_EXTRA \
-		-nographic -no-reboot -nodefaults -monitor "pipe:$mon" \
-		-serial "file:$out/console.log" -serial "file:$out/tap.log" \
-		-kernel "$vmlinuz" -initrd "$initrd" \
-		-append "console=ttyS0 panic=-1 log_buf_len=8M unknown_nmi_panic panic_print=0x40 softlockup_all_cpu_backtrace=1 $ST_GUEST_WATCHDOGS $ST_MEMDEBUG st_silence=$ST_GUEST_SILENCE $*" \
-		</dev/null >"$out/qemu.log" 2>&1 &
-	pid=$!
-	# drain the monitor so qemu never blocks writing to it
-	cat "$mon.out" >"$out/monitor.log" 2>/dev/null &
-	# a guest that prints nothing for ST_GUEST_SILENCE s hangs too: every
-	# unit names its groups as it starts them, and no unit is that long
-	local size=0 n seen=$SECONDS
-	while kill -0 "$pid" 2>/dev/null; do
-		n=$(stat -c %s "$out/tap.log")
-		((n != size)) && size=$n seen=$SECONDS
-		if [[ -z $pace && -n $ST_DEADLINE ]] && ((n > 0)); then
-			# the guest's third line; "?" in a boot with counts of its own
-			pace=$(head -n 20 "$out/tap.log" | tr -d '\r' | sed -n 's/^# pace: 400 hackbench loops in \([^ ]*\) cs.*/\1/p' | head -n1)
-			[[ $pace =~ ^[0-9]+$ ]] && echo "$pace" >"$ST_RUN/pace/${out//\//_}"
-		fi
-		((SECONDS - t0 >= limit && limit < ST_GUEST_TIMEOUT)) && st_deadline_check
-		if st_stopped; then
-			st_stop_reason >"$out/stopped"
-			kill "$pid" 2>/dev/null; sleep 2; kill -9 "$pid" 2>/dev/null
-			wait "$pid" 2>/dev/null
-			rm -f "$mon.in" "$mon.out"
-			return 124
-		fi
-		if ((SECONDS - t0 >= ST_GUEST_TIMEOUT || SECONDS - seen >= ST_GUEST_SILENCE)); then
-			if ((SECONDS - seen >= ST_GUEST_SILENCE)); then
-				echo "silent for ${ST_GUEST_SILENCE} s" >"$out/hung"
-			else
-				echo "still running after ${ST_GUEST_TIMEOUT} s" >"$out/hung"
-			fi
-			echo nmi >"$mon.in"
-			sleep "${ST_NMI_WAIT:-20}"
-			kill "$pid" 2>/dev/null; sleep 2; kill -9 "$pid" 2>/dev/null
-			wait "$pid" 2>/dev/null
-			rm -f "$mon.in" "$mon.out"
-			return 124
-		fi
-		sleep "${ST_POLL:-1}"
-	done
-	wait "$pid"
-	rc=$?
-	rm -f "$mon.in" "$mon.out"
-	# a terminal's SIGINT reaches qemu too: it ended with the run
-	if st_stopped; then st_stop_reason >"$out/stopped"; return 124; fi
-	return "$rc"
+	local cmdline="console=ttyS0 panic=-1 log_buf_len=8M unknown_nmi_panic panic_print=0x40 softlockup_all_cpu_backtrace=1 $ST_GUEST_WATCHDOGS $ST_MEMDEBUG st_silence=$ST_GUEST_SILENCE"
+	ST_QEMU=$ST_QEMU ST_QEMU_ACCEL=$ST_QEMU_ACCEL ST_QEMU_CPU=$ST_QEMU_CPU \
+		ST_MEM=$ST_MEM ST_QEMU_SMP=$ST_QEMU_SMP ST_QEMU_EXTRA=$ST_QEMU_EXTRA ST_CMDLINE=$cmdline \
+		ST_GUEST_TIMEOUT=$ST_GUEST_TIMEOUT ST_GUEST_SILENCE=$ST_GUEST_SILENCE \
+		ST_DEADLINE=${ST_DEADLINE:-} ST_DEADLINE_WHY="$(st_deadline_why)" ST_RUN=$ST_RUN \
+		st_py strunner.qemu "$3" "$1" "$2" "${@:4}"
 }
 
 # Everything up to a bootable image for one kernel: headers, vmlinuz,
