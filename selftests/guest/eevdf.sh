@@ -310,7 +310,7 @@ ev_group_slice_restore() {
 	st_load eevdf_slice=scaled || { ktap_fail "eevdf slice, groups: insmod eevdf_slice=scaled"; return 1; }
 	EV_PIDS=
 	for _ in 1 2; do
-		sh -c "echo \$\$ >$EV_CG/st_ev/cgroup.procs && exec taskset -c $EV_CPU sh -c 'while :; do :; done'" &
+		sh -c "$IN_CGROUP" sh "$EV_CG/st_ev" taskset -c $EV_CPU sh -c 'while :; do :; done' &
 		EV_PIDS="$EV_PIDS $!"
 	done
 	sleep 1
@@ -342,7 +342,7 @@ ev_group_slice_restore() {
 # ev_cg_hog GROUP CPU N: a hog pinned on CPU in cgroup GROUP (under EV_CG)
 ev_cg_hog() {
 	rm -f "/tmp/evp.$3"
-	sh -c "echo \$\$ >$EV_CG/$1/cgroup.procs && echo \$\$ >/tmp/evp.$3 && exec taskset -c $2 sh -c 'while :; do :; done'" &
+	sh -c "$IN_CGROUP" sh "$EV_CG/$1" sh -c "echo \$\$ >/tmp/evp.$3 && exec taskset -c $2 sh -c 'while :; do :; done'" &
 	EV_BG="$EV_BG $!"
 }
 # ev_sid_hog CPU N: a hog pinned on CPU in a session of its own (setsid:

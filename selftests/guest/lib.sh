@@ -534,6 +534,12 @@ HB_LOOPS=$(st_arg hb_loops "$(scaled 8000 400)")
 ST_WL_TIMEOUT=$(($(st_arg silence 600) * 3 / 4))
 hb() { timeout "$ST_WL_TIMEOUT" hackbench -g "$HB_GROUPS" -f 10 --threads --pipe -l "${1:-$HB_LOOPS}" -s 100 >/tmp/hb.out 2>&1; }
 
+# sh -c "$IN_CGROUP" sh DIR CMD...: CMD (a program) in the cgroup DIR
+# from its first instruction: the shell moves itself, then becomes CMD,
+# so $! of "... &" is CMD's pid.  An empty DIR leaves CMD where it is.
+# shellcheck disable=SC2016,SC2034 # the inner shell's parameters; the units' word
+IN_CGROUP='[ -z "$1" ] || echo $$ >"$1/cgroup.procs" || exit 1; shift; exec "$@"'
+
 # Starts the workload in a loop until bg_stop; failures land in /tmp/bg.fail.
 bg_start() {
 	rm -f /tmp/bg.stop /tmp/bg.fail /tmp/bg.runs

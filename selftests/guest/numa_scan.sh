@@ -213,8 +213,7 @@ ns_two_nodes() {
 # workload outside the cpuset, in the same boot.
 CG=/sys/fs/cgroup
 ns_run_in_cgroup() {
-	sh -c "echo \$\$ >$CG/st_one_node/cgroup.procs &&
-		exec timeout $((NS_SECS + 120)) st_numa_work $NS_SECS $NS_THREADS $NS_MB 2" >/tmp/ns.out 2>&1
+	sh -c "$IN_CGROUP" sh "$CG/st_one_node" timeout $((NS_SECS + 120)) st_numa_work "$NS_SECS" "$NS_THREADS" "$NS_MB" 2 >/tmp/ns.out 2>&1
 }
 t_numa_cpuset() {
 	group "numa_scan: a task confined to one node by its cpuset"

@@ -169,7 +169,7 @@ pb_hackbench() {
 	w0=$(pb_ttwu)
 	mig_begin
 	for g in a b; do
-		sh -c "echo \$\$ >$PB_CG/st_pb_$g/cgroup.procs && exec timeout $ST_WL_TIMEOUT hackbench -g 1 -f 10 --threads --pipe -l $PB_HB_LOOPS -s 100" >/tmp/pb_hb_$g.out 2>&1 &
+		sh -c "$IN_CGROUP" sh "$PB_CG/st_pb_$g" timeout "$ST_WL_TIMEOUT" hackbench -g 1 -f 10 --threads --pipe -l "$PB_HB_LOOPS" -s 100 >/tmp/pb_hb_$g.out 2>&1 &
 		eval "pb_hb_$g=\$!"
 	done
 	if [ "${1:-}" = switch ]; then
@@ -356,7 +356,7 @@ ss_skip() {
 # that ran on the waker's CPU, after the warm-up), SS_CPU_US (CPU time per
 # wakeup) and the counted rounds' SS_CHECKED, SS_SHORT, SS_PLACED.
 ss_run() {
-	if ! timeout 300 sh -c "${4:+echo \$\$ >$SS_CG/$4/cgroup.procs && }exec taskset -c $SS_CPUS st_syncpair $1 $2 $SS_WARMUP $ST/stats $3" >/tmp/ss.out 2>&1; then
+	if ! sh -c "$IN_CGROUP" sh "${4:+$SS_CG/$4}" timeout 300 taskset -c "$SS_CPUS" st_syncpair "$1" "$2" "$SS_WARMUP" "$ST/stats" "$3" >/tmp/ss.out 2>&1; then
 		diag "st_syncpair failed: $(cat /tmp/ss.out)"
 		SS_WAKEUPS=-1 SS_LOCAL=-1 SS_CPU_US=-1 SS_CHECKED=-1 SS_SHORT=-1 SS_PLACED=-1
 		return

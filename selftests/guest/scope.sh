@@ -18,7 +18,7 @@ SC_ROUNDS=$(st_arg sc_rounds 50)
 sc_in() {
 	g=$1
 	shift
-	sh -c "echo \$\$ >$SC_CG/$g/cgroup.procs && exec \"\$@\"" sh "$@" &
+	sh -c "$IN_CGROUP" sh "$SC_CG/$g" "$@" &
 }
 
 # sc_hackbench: a hackbench in st_a (comm hackbench) and one in st_b
@@ -59,7 +59,7 @@ sc_load() {
 	esac
 	g=$2
 	shift 2
-	if ! timeout 300 sh -c "echo \$\$ >$SC_CG/$g/cgroup.procs && exec \"\$@\"" sh "$@" >/tmp/sc.load 2>&1; then
+	if ! sh -c "$IN_CGROUP" sh "$SC_CG/$g" timeout 300 "$@" >/tmp/sc.load 2>&1; then
 		SC_FAILS=$((SC_FAILS + 1))
 		diag "$* in $g failed: $(tail -n 3 /tmp/sc.load | tr '\n' ' ')"
 	fi
