@@ -299,19 +299,9 @@ st_deadline_why() {
 # mean of measured/estimated over this run's boots that ended, else the
 # first guest's pace against ST_PACE_HOST_CS (never below 1); divided by
 # ST_PACE (0.5: the host at half speed).
-st_factor() {
-	local f pace
-	f=$(cat "$ST_RUN"/boots/* 2>/dev/null | awk '$2 > 0 { s += $3 / $2; n++ } END { if (n) printf "%.3f", s / n }')
-	if [[ -z $f ]]; then
-		# shellcheck disable=SC2012 # our own file names: the first pace measured
-		pace=$(ls -tr "$ST_RUN"/pace/ 2>/dev/null | head -n1)
-		[[ -n $pace ]] && pace=$(cat "$ST_RUN/pace/$pace")
-		f=$(awk -v p="${pace:-0}" -v r="$ST_PACE_HOST_CS" 'BEGIN { f = p / r; printf "%.3f", (f < 1 ? 1 : f) }')
-	fi
-	awk -v f="$f" -v s="${ST_PACE:-1}" 'BEGIN { printf "%.3f", (s > 0 ? f / s : f) }'
-}
+st_factor() { st_py strunner.budget factor "$ST_RUN" "$ST_PACE_HOST_CS" "${ST_PACE:-1}"; }
 # st_estimate SECS: reference seconds at this machine's factor.
-st_estimate() { awk -v s="$1" -v f="$(st_factor)" 'BEGIN { printf "%d", s * f + 0.999 }'; }
+st_estimate() { st_py strunner.budget estimate "$ST_RUN" "$ST_PACE_HOST_CS" "${ST_PACE:-1}" "$1"; }
 st_time_left() { echo $((ST_DEADLINE - EPOCHSECONDS)); }
 # st_boot_record KIND EST SECS: a boot that ran to its end: estimated
 # reference seconds and what it took, for st_factor.

@@ -1,0 +1,77 @@
+# SPDX-License-Identifier: GPL-2.0
+"""How much slower than the reference this machine runs (lib.sh
+st_factor, st_estimate).
+
+    python3 -m strunner.budget factor RUN PACE_HOST_CS SCALE
+    python3 -m strunner.budget estimate RUN PACE_HOST_CS SCALE SECS
+
+The factor is the mean of measured/estimated seconds over the run's
+boots that ended ($RUN/boots/*, "KIND ESTIMATED MEASURED"), else the
+first guest's pace ($RUN/pace/*, centiseconds for 400 hackbench loops)
+against PACE_HOST_CS, never below 1; divided by SCALE (ST_PACE: 0.5 takes
+the machine as half as fast again).  An estimate is reference seconds
+at that factor, rounded up.
+"""
+
+import os
+import sys
+
+from strunner import read_lines
+
+
+def _number(word):
+    try:
+        return float(word)
+    except ValueError:
+        return 0.0
+
+
+def _files(path):
+    try:
+        return [os.path.join(path, n) for n in os.listdir(path)]
+    except FileNotFoundError:
+        return []
+
+
+def factor(run, pace_host_cs, scale):
+    """The factor, to three decimals."""
+    ratios = []
+    for path in _files(os.path.join(run, "boots")):
+        for line in read_lines(path):
+            words = line.split() + ["", "", ""]
+            est, secs = _number(words[1]), _number(words[2])
+            if est > 0:
+                ratios.append(secs / est)
+    if ratios:
+        f = sum(ratios) / len(ratios)
+    else:
+        paces = sorted(_files(os.path.join(run, "pace")), key=os.path.getmtime)
+        lines = read_lines(paces[0]) if paces else []
+        pace = _number(lines[0] if lines else "0")
+        f = max(1.0, pace / pace_host_cs) if pace_host_cs > 0 else 1.0
+    f = _three(f)
+    return _three(f / scale) if scale > 0 else f
+
+
+def _three(f):
+    return float("%.3f" % f)
+
+
+def estimate(secs, f):
+    """SECS reference seconds at factor F, whole seconds rounded up."""
+    return int(secs * f + 0.999)
+
+
+def main(argv):
+    if len(argv) < 5 or argv[1] not in ("factor", "estimate"):
+        sys.exit("usage: python3 -m strunner.budget factor|estimate RUN PACE_HOST_CS SCALE [SECS]")
+    f = factor(argv[2], _number(argv[3]), _number(argv[4]))
+    if argv[1] == "factor":
+        print("%.3f" % f)
+    else:
+        print(estimate(_number(argv[5]), f))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
