@@ -188,8 +188,9 @@ fi
 t0=$SECONDS
 FAKE_TAP='KTAP version 1\n1..2\n# RUNNING first (uptime 1 s)\nok 1 - first\n# RUNNING second\n' FAKE_END=hang
 expect_fail "a guest that went silent in its second unit (killed after ST_GUEST_SILENCE=3 s)" 1 guest
-if ((SECONDS - t0 < 60)); then ok "the silent guest was killed in $((SECONDS - t0)) s"
-else not_ok "the silent guest was killed in $((SECONDS - t0)) s (over 60)"; fi
+echo "# the silent guest was killed after $((SECONDS - t0)) s"
+if ((SECONDS - t0 < 60)); then ok "the silent guest was killed within 60 s"
+else not_ok "the silent guest was killed within 60 s"; fi
 FAKE_TAP='' FAKE_END=1
 expect_fail "a guest that died before its plan (qemu rc 1)" 1 guest
 
