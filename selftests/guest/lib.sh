@@ -537,6 +537,8 @@ hb() { timeout "$ST_WL_TIMEOUT" hackbench -g "$HB_GROUPS" -f 10 --threads --pipe
 # sh -c "$IN_CGROUP" sh DIR CMD...: CMD (a program) in the cgroup DIR
 # from its first instruction: the shell moves itself, then becomes CMD,
 # so $! of "... &" is CMD's pid.  An empty DIR leaves CMD where it is.
+# A timeout around it stays outside: its own wakeup when CMD ends is
+# no task of the group's (the scopes count their events by comm).
 # shellcheck disable=SC2016,SC2034 # the inner shell's parameters; the units' word
 IN_CGROUP='[ -z "$1" ] || echo $$ >"$1/cgroup.procs" || exit 1; shift; exec "$@"'
 

@@ -356,7 +356,7 @@ ss_skip() {
 # that ran on the waker's CPU, after the warm-up), SS_CPU_US (CPU time per
 # wakeup) and the counted rounds' SS_CHECKED, SS_SHORT, SS_PLACED.
 ss_run() {
-	if ! sh -c "$IN_CGROUP" sh "${4:+$SS_CG/$4}" timeout 300 taskset -c "$SS_CPUS" st_syncpair "$1" "$2" "$SS_WARMUP" "$ST/stats" "$3" >/tmp/ss.out 2>&1; then
+	if ! timeout 300 sh -c "$IN_CGROUP" sh "${4:+$SS_CG/$4}" taskset -c "$SS_CPUS" st_syncpair "$1" "$2" "$SS_WARMUP" "$ST/stats" "$3" >/tmp/ss.out 2>&1; then
 		diag "st_syncpair failed: $(cat /tmp/ss.out)"
 		SS_WAKEUPS=-1 SS_LOCAL=-1 SS_CPU_US=-1 SS_CHECKED=-1 SS_SHORT=-1 SS_PLACED=-1
 		return

@@ -59,7 +59,7 @@ sc_load() {
 	esac
 	g=$2
 	shift 2
-	if ! sh -c "$IN_CGROUP" sh "$SC_CG/$g" timeout 300 "$@" >/tmp/sc.load 2>&1; then
+	if ! timeout 300 sh -c "$IN_CGROUP" sh "$SC_CG/$g" "$@" >/tmp/sc.load 2>&1; then
 		SC_FAILS=$((SC_FAILS + 1))
 		diag "$* in $g failed: $(tail -n 3 /tmp/sc.load | tr '\n' ' ')"
 	fi
