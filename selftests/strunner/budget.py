@@ -16,14 +16,7 @@ at that factor, rounded up.
 import os
 import sys
 
-from strunner import read_lines
-
-
-def _number(word):
-    try:
-        return float(word)
-    except ValueError:
-        return 0.0
+from strunner import number, read_lines
 
 
 def _files(path):
@@ -39,7 +32,7 @@ def factor(run, pace_host_cs, scale):
     for path in _files(os.path.join(run, "boots")):
         for line in read_lines(path):
             words = line.split() + ["", "", ""]
-            est, secs = _number(words[1]), _number(words[2])
+            est, secs = number(words[1]), number(words[2])
             if est > 0:
                 ratios.append(secs / est)
     if ratios:
@@ -47,7 +40,7 @@ def factor(run, pace_host_cs, scale):
     else:
         paces = sorted(_files(os.path.join(run, "pace")), key=os.path.getmtime)
         lines = read_lines(paces[0]) if paces else []
-        pace = _number(lines[0] if lines else "0")
+        pace = number(lines[0] if lines else "0")
         f = max(1.0, pace / pace_host_cs) if pace_host_cs > 0 else 1.0
     f = _three(f)
     return _three(f / scale) if scale > 0 else f
@@ -65,11 +58,11 @@ def estimate(secs, f):
 def main(argv):
     if len(argv) < 5 or argv[1] not in ("factor", "estimate"):
         sys.exit("usage: python3 -m strunner.budget factor|estimate RUN PACE_HOST_CS SCALE [SECS]")
-    f = factor(argv[2], _number(argv[3]), _number(argv[4]))
+    f = factor(argv[2], number(argv[3]), number(argv[4]))
     if argv[1] == "factor":
         print("%.3f" % f)
     else:
-        print(estimate(_number(argv[5]), f))
+        print(estimate(number(argv[5]), f))
     return 0
 
 

@@ -39,13 +39,7 @@ every LOG, one line each, fields split by 0x1f: "R pass|fail NAME" and
 import sys
 
 from stbench import stats
-
-
-def _num(s):
-    try:
-        return float(s)
-    except ValueError:
-        return 0.0
+from strunner import number
 
 
 def _fmt(x):
@@ -75,7 +69,7 @@ def collect(logs):
             name, ns = f[2], float(f[3])
             c = configs.setdefault(name, Config(name))
             c.runs.append(ns)
-            c.migrations.append(_num(f[4]) if len(f) > 4 else -1.0)
+            c.migrations.append(number(f[4]) if len(f) > 4 else -1.0)
             if name == "unloaded":
                 base, seen = ns, set()
                 continue

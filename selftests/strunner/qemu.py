@@ -200,7 +200,7 @@ def boot(env, out, vmlinuz, initrd, words):
             size, seen = n, now
         if pace is None and run.deadline is not None and n > 0:
             # the guest's third line; "?" in a boot with counts of its own
-            for line in read_lines(tap)[:20]:
+            for line in read_lines(tap, 20):
                 m = _PACE.match(line)
                 if m:
                     pace = m.group(1)
