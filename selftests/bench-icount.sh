@@ -24,6 +24,7 @@
 set -uo pipefail
 # shellcheck source=selftests/lib.sh source-path=SCRIPTDIR/..
 . "$(dirname "$0")/lib.sh"
+st_results_main "$0" "$@"
 
 [[ $EUID == 0 ]] || st_die "run as root (installs packages, loads nothing on the host)"
 ST_SRC=${ST_SRC:-$ST_ROOT}

@@ -244,13 +244,13 @@ bench_full() {
 
 if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
 	set -uo pipefail
+	[[ ${1:-full} != smoke ]] || st_results_main "$0" "$@"
 	[[ $EUID == 0 ]] || st_die "run as root (installs packages, boots qemu; loads nothing on the host)"
 	mkdir -p "$ST_BUILD"
 	bench_host_deps
 	case ${1:-full} in
 	full) bench_full ;;
 	smoke)
-		echo "KTAP version 1"
 		st_bench_unit
 		for k in ${BENCH_KERNELS:-backports}; do
 			if st_kernel_suite "$k" >/dev/null; then k=$(st_resolve_kver "$k") || exit 1; fi

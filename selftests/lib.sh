@@ -42,88 +42,52 @@ st_die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
 # --- results ---------------------------------------------------------------
 # Every check, host or guest, goes through st_result so that the closing
-# "N passed, N failed" line and the per-group summary count the same things.
-# The output is one KTAP document whose results are the groups (a host
-# stage, a kernel, a boot): a group's results wait here, numbered in the
-# group, until st_group_end prints them as a nested document (indented,
-# its own version line and plan) and then "ok K - GROUP", not ok if any
-# of them failed.  Meanwhile every failure and skip, and every
-# ST_PROGRESS-th result of a group, streams as a "# [GROUP] ..." comment.
-# With ST_FLAT set (a job, run_job) st_result prints the flat line
-# "ok N - [GROUP] desc" at once instead, which the parent's replay_line
-# counts.
-ST_PASS=0 ST_FAIL=0 ST_SKIP=0 ST_NUM=0 ST_TOP=0
-ST_PROGRESS=${ST_PROGRESS:-25}
+# "N passed, N failed" line and the per-group summary count the same
+# things.  st_result prints the result flat, "ok N - [GROUP] desc", and
+# make check's results (strunner/results.py, which st_results_main puts
+# the script under) make them one KTAP document: the groups (a host
+# stage, a kernel, a boot) as nested documents, each printed when
+# st_group_end ends it, and the summary st_summary asks for.  A job's
+# results (ST_FLAT, run_job) go to its file, which the results follow;
+# its groups end with it (st_job_start).
+ST_PASS=0 ST_FAIL=0 ST_SKIP=0 ST_NUM=0
 ST_FLAT=${ST_FLAT:-}
-declare -A ST_KPASS=() ST_KFAIL=() ST_KSKIP=()
-# the groups not yet ended, in the order of their first result: each
-# one's results so far (nested lines), count, failures and skips
-declare -A ST_KBUF=() ST_KN=() ST_KNFAIL=() ST_KNSKIP=() ST_KSKIPWHY=()
-ST_KOPEN=() ST_KORDER=() ST_MATRIX=() ST_FAILED=()
+declare -A ST_KFAIL=()
+# the results' start (epoch seconds) for the script they run, which
+# scripts it runs do not inherit: each has results of its own
+ST_RESULTS_T0=${ST_RESULTS_T0:-}
+export -n ST_RESULTS_T0
 
 # st_result pass|fail|skip GROUP DESC [SKIP-REASON]
 st_result() {
-	local res=$1 group=$2 desc=$3 why=${4:-} crit=${ST_CRITICAL:-0} n v=ok
+	local res=$1 group=$2 desc=$3 why=${4:-} v=ok
 	ST_NUM=$((ST_NUM + 1))
-	if [[ -z ${ST_KPASS[$group]+x} ]]; then
-		ST_KPASS[$group]=0 ST_KFAIL[$group]=0 ST_KSKIP[$group]=0
-		ST_KORDER+=("$group")
-	fi
 	case $res in
-	pass) ST_PASS=$((ST_PASS + 1)); ST_KPASS[$group]=$((ST_KPASS[$group] + 1)) ;;
-	skip)
-		ST_SKIP=$((ST_SKIP + 1)); ST_KSKIP[$group]=$((ST_KSKIP[$group] + 1))
-		desc+=" # SKIP $why" ;;
-	*) ST_FAIL=$((ST_FAIL + 1)); ST_KFAIL[$group]=$((ST_KFAIL[$group] + 1)); v='not ok' ;;
+	pass) ST_PASS=$((ST_PASS + 1)) ;;
+	skip) ST_SKIP=$((ST_SKIP + 1)); desc+=" # SKIP $why" ;;
+	*)
+		ST_FAIL=$((ST_FAIL + 1)) v='not ok'
+		ST_KFAIL[$group]=$((${ST_KFAIL[$group]:-0} + 1)) ;;
 	esac
-	if [[ -n $ST_FLAT ]]; then
-		echo "$v $ST_NUM - [$group] $desc"
-		return 0
-	fi
-	# a signal's st_finish waits: the group is never half written
-	ST_CRITICAL=1
-	if [[ -z ${ST_KN[$group]+x} ]]; then
-		ST_KN[$group]=0 ST_KNFAIL[$group]=0 ST_KNSKIP[$group]=0 ST_KBUF[$group]='' ST_KSKIPWHY[$group]=$why
-		ST_KOPEN+=("$group")
-	fi
-	n=$((ST_KN[$group] + 1))
-	ST_KN[$group]=$n
-	ST_KBUF[$group]+="    $v $n - $desc"$'\n'
-	case $res in
-	pass) ;;
-	skip) ST_KNSKIP[$group]=$((ST_KNSKIP[$group] + 1)) ;;
-	*) ST_KNFAIL[$group]=$((ST_KNFAIL[$group] + 1)); ST_FAILED+=("$n - [$group] ${desc}") ;;
-	esac
-	if [[ $res != pass ]] || ((ST_PROGRESS > 0 && n % ST_PROGRESS == 0)); then
-		echo "# [$group] $v $n - $desc"
-	fi
-	ST_CRITICAL=$crit
+	echo "$v $ST_NUM - [$group] $desc"
 }
-
-# st_group_end GROUP: GROUP's results as a nested KTAP document, then its
-# own result; nothing if it has none since its last end.  Its next
-# result would open another document.
-st_group_end() {
-	local g=$1 crit=${ST_CRITICAL:-0} v=ok x rest=()
-	[[ -n ${ST_KN[$g]+x} ]] || return 0
-	ST_CRITICAL=1
-	ST_TOP=$((ST_TOP + 1))
-	((ST_KNFAIL[$g] == 0)) || v='not ok'
-	printf '    KTAP version 1\n    # Subtest: %s\n    1..%d\n%s' "$g" "${ST_KN[$g]}" "${ST_KBUF[$g]}"
-	# a group of skips only did not run: the first one says why
-	if ((ST_KNSKIP[$g] == ST_KN[$g])); then
-		echo "$v $ST_TOP - $g # SKIP ${ST_KSKIPWHY[$g]}"
-	else
-		echo "$v $ST_TOP - $g"
-	fi
-	unset 'ST_KN[$g]' 'ST_KNFAIL[$g]' 'ST_KNSKIP[$g]' 'ST_KBUF[$g]' 'ST_KSKIPWHY[$g]'
-	for x in "${ST_KOPEN[@]}"; do [[ $x == "$g" ]] || rest+=("$x"); done
-	ST_KOPEN=("${rest[@]}")
-	ST_CRITICAL=$crit
-}
-# st_groups_end: every group not yet ended, in the order they began.
-st_groups_end() {
-	while ((${#ST_KOPEN[@]})); do st_group_end "${ST_KOPEN[0]}"; done
+# st_group_end GROUP: GROUP's results so far as a nested document, then
+# its own result.  Nothing in a job: its groups end with it.
+st_group_end() { [[ -n $ST_FLAT ]] || echo "# group-end $1"; }
+# st_summary: every group still open ended, the per-group table, the
+# failed results, the top-level plan and the line CI reads.
+st_summary() { echo "# summary"; }
+# st_results_main [--budget] SCRIPT ARG...: unless it already is, the
+# script again (bash SCRIPT ARG...) under make check's results, which
+# sum up even if it dies; --budget (make check) also holds it to
+# ST_BUDGET.
+st_results_main() {
+	local budget=()
+	[[ -z $ST_RESULTS_T0 ]] || return 0
+	[[ $1 == --budget ]] && { budget=(--budget); shift; }
+	# Debian 12 without python3 (debootstrap's minbase) as root: installed
+	command -v python3 >/dev/null || [[ $EUID != 0 ]] || st_apt_install python3
+	PYTHONPATH=$ST_ROOT/selftests:$ST_ROOT/bench exec python3 -m strunner.results run "${budget[@]}" bash "$@"
 }
 
 # st_records GROUP CMD...: the records CMD prints (one of make check's
@@ -156,90 +120,16 @@ st_py() {
 	PYTHONPATH=$ST_ROOT/selftests:$ST_ROOT/bench python3 -m "$@"
 }
 
-# st_summary: ends every group still open (st_groups_end), then the
-# per-group table, the failed results, the top-level plan (one result
-# per group) and the line CI reads.
-st_summary() {
-	local g
-	st_groups_end
-	echo "#"
-	echo "# summary per kernel / stage:"
-	for g in "${ST_KORDER[@]}"; do
-		printf '#   %-40s %3d passed, %3d failed, %3d skipped\n' "$g" \
-			"${ST_KPASS[$g]}" "${ST_KFAIL[$g]}" "${ST_KSKIP[$g]}"
-	done
-	# again at the end, where a CI that keeps only the log's tail shows
-	# them: which checks failed, not just how many
-	if ((ST_FAIL)); then
-		echo "# failed:"
-		printf '#   not ok %s\n' "${ST_FAILED[@]:0:20}" | cut -c1-240
-		((ST_FAIL <= 20)) || echo "#   ... and $((ST_FAIL - 20)) more"
-	fi
-	echo "1..$ST_TOP"
-	if ((ST_SKIP)); then
-		echo "$ST_PASS passed, $ST_FAIL failed, $ST_SKIP skipped"
-	else
-		echo "$ST_PASS passed, $ST_FAIL failed"
-	fi
-}
-
-# replay FILE GROUP: the results a job printed (flat, its own numbering)
-# into this shell's counters and groups, in job order, so the summary
-# counts every result.  A job's last line is "# job-end RC" (run_job);
-# one without it died (st_die, a signal), and one that ended non-zero
-# failed: either counts.  replay_line and replay_end do the same a line
-# at a time (st_jobs_pump).
+# replay FILE GROUP: the results a job printed to FILE (run_job: flat,
+# its own numbering), counted under GROUP as a job that ended (st_job_start
+# tells how), FILE's lines passed on now.
 replay() {
-	local line
-	REPLAY_END='' REPLAY_N=0 REPLAY_GROUPS=''
-	while IFS= read -r line; do replay_line "$line"; done <"$1"
-	replay_end "$2"
+	echo "# job-lines $2"
+	cat "$1"
+	echo "# job-lines-end"
 }
-# replay_line LINE: one line of a job, counted; sets REPLAY_END on its
-# "# job-end RC", counts its results in REPLAY_N and lists their groups,
-# one a line, in REPLAY_GROUPS.
-replay_line() {
-	local line=$1 res group desc why
-	if [[ $line =~ ^\#\ job-end\ ([0-9]+)$ ]]; then
-		REPLAY_END=${BASH_REMATCH[1]}
-		return
-	fi
-	if [[ $line =~ ^(not\ ok|ok)\ [0-9]+\ -\ \[([^]]*)\]\ (.*)$ ]]; then
-		res=pass group=${BASH_REMATCH[2]} desc=${BASH_REMATCH[3]} why=
-		[[ ${BASH_REMATCH[1]} == 'not ok' ]] && res=fail
-		if [[ $res == pass && $desc =~ ^(.*)\ \#\ SKIP\ (.*)$ ]]; then
-			res=skip desc=${BASH_REMATCH[1]} why=${BASH_REMATCH[2]}
-		fi
-		st_result "$res" "$group" "$desc" "$why"
-		[[ $'\n'${REPLAY_GROUPS:-} == *$'\n'"$group"$'\n'* ]] || REPLAY_GROUPS+=$group$'\n'
-	elif [[ $line == '# matrix: '* ]]; then
-		ST_MATRIX+=("${line#\# matrix: }")
-	else
-		printf '%s\n' "$line"
-	fi
-	[[ $line == *ok\ [0-9]*\ -\ * ]] && REPLAY_N=$((REPLAY_N + 1))
-	return 0
-}
-# replay_end GROUP [WHY]: the job's own verdict, once its output is all
-# read, under GROUP; WHY says why a job that died was ended
-# (st_jobs_stop).  Then the job's groups end: no other job or stage
-# adds to them.
-replay_end() {
-	local g
-	if [[ -z $REPLAY_END ]]; then
-		st_result fail "$1" "job ran to its end (it died after $REPLAY_N results${2:+, $2}; its last lines are above)"
-	elif ((REPLAY_END != 0)); then
-		st_result fail "$1" "job ran to its end (it exited $REPLAY_END after $REPLAY_N results)"
-	elif ((REPLAY_N == 0)); then
-		st_result fail "$1" "job printed results (none)"
-	fi
-	while IFS= read -r g; do
-		[[ -z $g ]] || st_group_end "$g"
-	done <<<"${REPLAY_GROUPS:-}"
-	st_group_end "$1"
-}
-# run_job CMD...: CMD, its results flat (st_result) for replay_line, then
-# its exit status as the job's last line.
+# run_job CMD...: CMD, its results flat (st_result), then its exit status
+# as the job's last line ("# job-end RC").
 run_job() { ST_FLAT=1; "$@"; echo "# job-end $?"; }
 
 # --- one deadline: budget, estimates, stop -----------------------------------
@@ -271,7 +161,7 @@ ST_PACE_HOST_CS=${ST_PACE_HOST_CS:-600}
 
 # st_run_init: this run's clock, deadline and shared state ($ST_RUN).
 st_run_init() {
-	ST_T0=$EPOCHSECONDS
+	ST_T0=${ST_RESULTS_T0:-$EPOCHSECONDS}
 	ST_DEADLINE=$((ST_T0 + ST_BUDGET - ST_BUDGET_TAIL))
 	rm -rf "$ST_RUN"
 	mkdir -p "$ST_RUN/pace" "$ST_RUN/boots"
@@ -338,10 +228,10 @@ st_budget_ok() {
 
 # --- jobs, their results streamed as they come --------------------------------
 # st_job_start NAME FILE [side] -- CMD...: CMD as a background job (run_job),
-# its output in FILE, counted as it comes by st_jobs_pump; a side job (the
-# package stage) does not count against ST_JOBS.
-ST_JOB_PID=() ST_JOB_NAME=() ST_JOB_FILE=() ST_JOB_SIDE=() ST_JOB_LINES=()
-ST_JOB_END=() ST_JOB_N=() ST_JOB_GROUPS=() ST_JOB_DONE=() ST_JOB_WHY=()
+# its output in FILE, which make check's results follow, counting it as
+# it comes, and judge once the job ended; a side job (the package stage)
+# does not count against ST_JOBS.
+ST_JOB_PID=() ST_JOB_NAME=() ST_JOB_SIDE=() ST_JOB_DONE=()
 ST_CRITICAL=0 ST_FINISHING=0
 st_job_start() {
 	local name=$1 file=$2 side=
@@ -351,8 +241,8 @@ st_job_start() {
 	ST_CRITICAL=1
 	: >"$file"
 	run_job "$@" >"$file" 2>&1 &
-	ST_JOB_PID+=("$!") ST_JOB_NAME+=("$name") ST_JOB_FILE+=("$file") ST_JOB_SIDE+=("$side")
-	ST_JOB_LINES+=(0) ST_JOB_END+=('') ST_JOB_N+=(0) ST_JOB_GROUPS+=('') ST_JOB_DONE+=('') ST_JOB_WHY+=('')
+	echo "# job $! $file $name"
+	ST_JOB_PID+=("$!") ST_JOB_NAME+=("$name") ST_JOB_SIDE+=("$side") ST_JOB_DONE+=('')
 	ST_CRITICAL=0
 }
 # st_job_pid NAME: the pid of job NAME (empty if none).
@@ -362,31 +252,15 @@ st_job_pid() {
 		[[ ${ST_JOB_NAME[i]} == "$1" ]] && { echo "${ST_JOB_PID[i]}"; return; }
 	done
 }
-# st_jobs_pump: every job's new complete lines into this shell's counters
-# (replay_line); a job that ended is read to its last byte and judged,
-# and its groups end (replay_end).
+# st_jobs_pump: the jobs that ended, marked done; then ST_PUMP_HOOK.
 st_jobs_pump() {
-	local i line alive n
-	ST_CRITICAL=1
+	local i
 	for i in "${!ST_JOB_PID[@]}"; do
 		[[ -z ${ST_JOB_DONE[i]} ]] || continue
-		alive=1
-		kill -0 "${ST_JOB_PID[i]}" 2>/dev/null || alive=0
-		REPLAY_END=${ST_JOB_END[i]} REPLAY_N=${ST_JOB_N[i]} REPLAY_GROUPS=${ST_JOB_GROUPS[i]}
-		n=${ST_JOB_LINES[i]}
-		# a line still being written is left for the next round
-		while IFS= read -r line || { ((!alive)) && [[ -n $line ]]; }; do
-			replay_line "$line"
-			n=$((n + 1))
-		done < <(tail -n +"$((n + 1))" "${ST_JOB_FILE[i]}" 2>/dev/null)
-		ST_JOB_LINES[i]=$n ST_JOB_END[i]=$REPLAY_END ST_JOB_N[i]=$REPLAY_N ST_JOB_GROUPS[i]=$REPLAY_GROUPS
-		if ((!alive)); then
-			wait "${ST_JOB_PID[i]}" 2>/dev/null
-			replay_end "${ST_JOB_NAME[i]}" "${ST_JOB_WHY[i]}"
-			ST_JOB_DONE[i]=1
-		fi
+		kill -0 "${ST_JOB_PID[i]}" 2>/dev/null && continue
+		wait "${ST_JOB_PID[i]}" 2>/dev/null
+		ST_JOB_DONE[i]=1
 	done
-	ST_CRITICAL=0
 	[[ -z ${ST_PUMP_HOOK:-} ]] || "$ST_PUMP_HOOK"
 }
 # st_jobs_alive [all]: how many jobs run, side jobs only with "all".
@@ -399,8 +273,8 @@ st_jobs_alive() {
 	done
 	echo "$c"
 }
-# st_jobs_wait MAX [all]: streams the jobs' results until fewer than MAX
-# of them run; returns 1 as soon as the run is stopped.
+# st_jobs_wait MAX [all]: waits until fewer than MAX jobs run; returns 1
+# as soon as the run is stopped.
 st_jobs_wait() {
 	while :; do
 		st_jobs_pump
@@ -410,34 +284,12 @@ st_jobs_wait() {
 		sleep 1
 	done
 }
-# st_children PID: the pids whose parent is PID (from /proc: no procps
-# needed; a process gone meanwhile is skipped).
-st_children() {
-	local f st ppid p
-	for f in /proc/[0-9]*/stat; do
-		{ read -r st <"$f"; } 2>/dev/null || continue
-		read -r _ ppid _ <<<"${st##*) }"
-		[[ $ppid == "$1" ]] || continue
-		p=${f#/proc/}
-		echo "${p%/stat}"
-	done
-}
 # st_kill_tree PID: PID and every process below it, all listed first;
-# SIGKILL 2 s after SIGTERM for what is left.
-st_kill_tree() {
-	local all=("$1") i=0 c
-	while ((i < ${#all[@]})); do
-		while read -r c; do all+=("$c"); done < <(st_children "${all[i]}")
-		i=$((i + 1))
-	done
-	kill -TERM "${all[@]}" 2>/dev/null
-	sleep 2
-	kill -KILL "${all[@]}" 2>/dev/null
-	return 0
-}
+# SIGKILL a second after SIGTERM for what is left (strunner/results.py).
+st_kill_tree() { st_py strunner.results kill "$1"; }
 # st_jobs_stop: once the run is stopped, its jobs stop their guests and
 # name what they did not run; ST_STOP_GRACE s later whatever still runs
-# is killed with all its processes.  Every line they printed is counted.
+# is killed with all its processes, its results saying why.
 st_jobs_stop() {
 	local t=$EPOCHSECONDS i
 	while (($(st_jobs_alive all) > 0)) && ((EPOCHSECONDS - t < ST_STOP_GRACE)); do
@@ -447,7 +299,7 @@ st_jobs_stop() {
 	for i in "${!ST_JOB_PID[@]}"; do
 		[[ -z ${ST_JOB_DONE[i]} ]] || continue
 		kill -0 "${ST_JOB_PID[i]}" 2>/dev/null || continue
-		ST_JOB_WHY[i]="killed $ST_STOP_GRACE s after the run stopped: $(st_stop_reason)"
+		echo "# job-why ${ST_JOB_PID[i]} killed $ST_STOP_GRACE s after the run stopped: $(st_stop_reason)"
 		st_kill_tree "${ST_JOB_PID[i]}"
 	done
 	sleep 1

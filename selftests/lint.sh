@@ -13,6 +13,7 @@
 set -uo pipefail
 # shellcheck source=selftests/lib.sh
 . "$(dirname "$0")/lib.sh"
+st_results_main "$0" "$@"
 # shellcheck source=selftests/abi.sh
 . "$(dirname "$0")/abi.sh"
 # shellcheck source=selftests/fidelity.sh
@@ -20,7 +21,6 @@ set -uo pipefail
 # shellcheck source=selftests/kdoc.sh
 . "$(dirname "$0")/kdoc.sh"
 
-echo "KTAP version 1"
 # the module built with W=1 and checked with sparse against each kernel
 # make check boots, in its Debian release's chroot (st_lint_kbuild, about
 # 40 s a kernel; a skip that says why where a user who is not root finds

@@ -743,8 +743,8 @@ if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
 	set -uo pipefail
 	# shellcheck source=selftests/lib.sh source-path=SCRIPTDIR/..
 	. "$(dirname "$0")/lib.sh"
+	st_results_main "$0" "$@"
 	[[ $EUID == 0 ]] || st_die "run as root (chroots, apt)"
-	echo "KTAP version 1"
 	ST_SRC=${ST_SRC:-$ST_ROOT}
 	st_ensure_host
 	mkdir -p "$ST_BUILD"

@@ -47,10 +47,13 @@
 # skips and every ST_PROGRESS-th result stream as "# [GROUP] ..."
 # comments.  Then a summary per group, the failed checks, the plan 1..K
 # (groups), and last "N passed, N failed[, N skipped]" (checks); exit 1
-# if any failed.
+# if any failed: strunner/results.py prints them (lib.sh st_results_main),
+# the summary too if this script dies, and stops it at ST_BUDGET if its
+# own deadline did not.
 set -uo pipefail
 # shellcheck source=selftests/lib.sh source-path=SCRIPTDIR/..
 . "$(dirname "$0")/lib.sh"
+st_results_main --budget "$0" "$@"
 # shellcheck source=selftests/pkg.sh
 . "$(dirname "$0")/pkg.sh"
 # the support matrix (selftests/support-matrix) and its checks
@@ -68,9 +71,6 @@ set -uo pipefail
 
 [[ $EUID == 0 ]] || st_die "run as root (installs packages, loads nothing on the host)"
 ST_SRC=${ST_SRC:-$ST_ROOT}
-# KTAP: the version line first; the plan, 1..K groups, comes last
-# (st_summary)
-echo "KTAP version 1"
 START=$SECONDS
 stamp() { st_log "[$((SECONDS - START)) s] $*"; }
 # One deadline (lib.sh st_run_init): ST_BUDGET s from here, summary
@@ -328,14 +328,16 @@ run_cost() {
 # there at load with its defaults (numa_scan from the two-node boot where
 # there was one: on one node it is idle by design).
 print_matrix() {
-	local row k r c n e
+	local k kv r c n e
 	echo "#"
 	echo "# support matrix, $(date -u +%Y-%m-%d), from the guests of this run:"
 	echo "# | kernel | ratelimit | cache_level | numa_scan | eevdf |"
 	echo "# |---|---|---|---|---|"
-	for row in "${ST_MATRIX[@]}"; do
-		read -r k r c n e <<<"$row"
-		echo "# | $k | ${r:-not booted} | ${c:-not booted} | ${n:-not booted} | ${e:-not booted} |"
+	for k in "${KERNELS[@]}"; do
+		[[ " ${STARTED[*]} " == *" $k "* ]] || continue
+		while read -r kv r c n e; do
+			echo "# | $kv | ${r:-not booted} | ${c:-not booted} | ${n:-not booted} | ${e:-not booted} |"
+		done < <(sed -n 's/^# matrix: //p' "$ST_BUILD/$k.results")
 	done
 }
 

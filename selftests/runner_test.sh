@@ -5,9 +5,10 @@
 # guest that hangs, one that dies at once, a unit that runs no check, a
 # misspelt unit name, a plan the guest did not keep, an oops after the
 # last result, qemu failing after a full plan, a failed subTest, a run
-# stopped by SIGTERM or by its deadline.  Each must come out of the
-# runner's own code (replay, st_boot, st_guest_verdict, the jobs and
-# their stop, the guest's unit_run) as a failure in the summary line,
+# stopped by SIGTERM or by its deadline, a script that dies, outlives
+# its budget or is killed with a job running.  Each must come out of the runner's own code (replay,
+# st_boot, st_guest_verdict, the jobs and their stop, the guest's
+# unit_run, strunner/results.py) as a failure in the summary line,
 # naming the cause, and a non-zero status.  A fake qemu stands in for
 # the guest.  KTAP on stdout, as selftests/unit prints it.
 set -uo pipefail
@@ -23,18 +24,13 @@ ST_BUILD=$tmp/build ST_RUN=$tmp/build/run ST_POLL=0.2
 export ST_POLL
 mkdir -p "$ST_BUILD"
 
-# summary_of CMD...: CMD's counters run through st_summary, in a
-# subshell, its output in $tmp/out as run.sh prints it: "LAST-LINE|STATUS",
-# STATUS that of ((ST_FAIL == 0)) as run.sh ends.
+# summary_of CMD...: CMD's results and st_summary, in a subshell, through
+# make check's results (strunner/results.py), its output in $tmp/out as
+# run.sh prints it: "LAST-LINE|STATUS", STATUS the results' own.
 summary_of() {
-	(
-		ST_PASS=0 ST_FAIL=0 ST_SKIP=0 ST_NUM=0 ST_TOP=0
-		{ echo "KTAP version 1"; "$@"; } >"$tmp/out" 2>&1
-		st_summary >>"$tmp/out"
-		local rc=0
-		((ST_FAIL == 0)) || rc=1
-		echo "$(tail -n1 "$tmp/out")|$rc"
-	)
+	local rc=0
+	{ "$@"; st_summary; } 2>&1 | st_py strunner.results filter >"$tmp/out" || rc=1
+	echo "$(tail -n1 "$tmp/out")|$rc"
 }
 # expect_fail WHAT FAILS CMD...: CMD's summary shows FAILS failures, status 1.
 expect_fail() {
@@ -406,9 +402,9 @@ fi
 cat >"$tmp/minirun.sh" <<'MINIRUN'
 # shellcheck shell=bash
 . "$1"
+st_results_main --budget "$0" "$@"
 ST_BUILD=$2 ST_RUN=$2/run ST_STOP_GRACE=10
 st_run_init
-echo "KTAP version 1"
 trap 'st_on_signal SIGTERM' TERM
 STARTED=()
 fake_kernel() {
@@ -485,6 +481,71 @@ echo "# deadline: '$last', status $rc, in $secs s"
 expect_named "a run that meets its deadline: the cause" "the run's deadline"
 expect_named "a run that meets its deadline: what did not run" '^not ok [0-9]+ - build and boots: not run$' k2
 ktap_nested "a run that meets its deadline"
+
+# --- a script that dies, and one that outlives its budget ------------------------------
+# Under make check's results (lib.sh st_results_main) a script that dies
+# before its summary still gets one, red, naming its end; one that
+# neither ends nor sums up is killed before its budget runs out.
+cat >"$tmp/dies.sh" <<'DIES'
+# shellcheck shell=bash
+. "$1"
+st_results_main --budget "$0" "$@"
+st_result pass host "set up"
+trap 'echo "# SIGTERM: taken no notice of"' TERM
+[[ ${2:-} == hang ]] && while :; do sleep 1; done
+st_die "apt-get update failed"
+DIES
+# script WHAT [hang]: dies.sh under its results, ST_BUDGET=30; its output
+# in $tmp/out, "STATUS SECONDS"
+script() {
+	local t0=$SECONDS rc
+	ST_BUDGET=30 ST_BUDGET_TAIL=15 bash "$tmp/dies.sh" "$ST_TESTS/lib.sh" "$@" >"$tmp/out" 2>&1
+	rc=$?
+	echo "$rc $((SECONDS - t0))"
+}
+read -r rc secs < <(script)
+if ((rc == 1)) && [[ $(tail -n1 "$tmp/out") == "1 passed, 1 failed" && $(head -n1 "$tmp/out") == "KTAP version 1" ]]; then
+	ok "a script that dies (st_die) after one result: its summary line, red, status 1"
+else
+	not_ok "a script that dies (st_die) after one result: its summary line, red, status 1"; sed 's/^/# /' "$tmp/out"
+fi
+expect_named "a script that dies: its end" '^not ok [0-9]+ - dies.sh summed up \(it exited 1 after 1 results' host
+expect_named "a script that dies: its last words" '^error: apt-get update failed$'
+ktap_nested "a script that dies"
+read -r rc secs < <(script hang)
+if ((rc == 1)) && [[ $(tail -n1 "$tmp/out") == "1 passed, 1 failed" ]] && ((secs <= 30)); then
+	ok "a script that neither ends nor sums up: killed, its summary line, red, status 1, inside its 30 s budget"
+else
+	not_ok "a script that neither ends nor sums up: killed, its summary line, red, status 1, inside its 30 s budget"; sed 's/^/# /' "$tmp/out"
+fi
+echo "# hung script: status $rc in $secs s"
+expect_named "a hung script: stopped before the budget" '^# stopping the script: 2[0-9] s of ST_BUDGET'
+expect_named "a hung script: its end" '^not ok [0-9]+ - dies.sh summed up \(it was killed after 1 results' host
+ktap_nested "a hung script"
+# a script killed outright: its job, which would outlive it, is ended
+cat >"$tmp/orphan.sh" <<'ORPHAN'
+# shellcheck shell=bash
+. "$1"
+st_results_main "$0" "$@"
+sleeper() { st_result pass k9 "built"; echo "$BASHPID" >"$1.pid"; sleep 600; }
+st_job_start k9 "$2" -- sleeper "$2"
+while [[ ! -s $2.pid ]]; do sleep 0.2; done
+kill -KILL $$
+ORPHAN
+bash "$tmp/orphan.sh" "$ST_TESTS/lib.sh" "$tmp/k9.results" >"$tmp/out" 2>&1
+rc=$?
+pid=$(cat "$tmp/k9.results.pid")
+# killed, it is a zombie until init reaps it
+for ((i = 0; i < 20; i++)); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
+if ((rc == 1)) && [[ $(tail -n1 "$tmp/out") == "1 passed, 2 failed" ]] && ! kill -0 "$pid" 2>/dev/null; then
+	ok "a script killed by SIGKILL with a job running: its summary line, red, status 1, the job ended"
+else
+	not_ok "a script killed by SIGKILL with a job running: its summary line, red, status 1, the job ended (status $rc)"
+	sed 's/^/# /' "$tmp/out"
+	kill "$pid" 2>/dev/null
+fi
+expect_named "a script killed by SIGKILL: its end" '^not ok [0-9]+ - orphan.sh summed up \(it was killed by SIGKILL after 1 results' host
+expect_named "a script killed by SIGKILL: its job's end" '^not ok [0-9]+ - job ran to its end \(it died after 1 results' k9
 
 # --- every workload's timeout inside the silence watchdog --------------------------------
 # a workload that outlives ST_GUEST_SILENCE (600 s) makes the host call
