@@ -130,6 +130,13 @@ else
 	not_ok "a job of two groups: each its own document and numbering, the failed one not ok"
 	sed 's/^/# /' "$tmp/out"
 fi
+# comments that look like the jobs' markers are comments
+odd() { echo "# job of the week"; echo "# job-why soon"; st_result pass host "counted"; }
+if [[ $(summary_of odd) == "1 passed, 0 failed|0" ]] && grep -qxF '# job of the week' "$tmp/out"; then
+	ok "a comment that begins as a job marker is printed, not taken for one"
+else
+	not_ok "a comment that begins as a job marker is printed, not taken for one"; sed 's/^/# /' "$tmp/out"
+fi
 # the job wrapper itself, around a function that dies halfway
 dying() { st_result pass fake-kernel "built"; st_die "image download failed"; }
 (run_job dying) >"$tmp/job" 2>&1

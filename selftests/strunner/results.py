@@ -54,6 +54,12 @@ _JOB_LINES_END = "# job-lines-end"
 _JOB_END = "# job-end "
 
 
+def _marker(line, mark, words):
+    """Whether @line is @mark, a pid and @words - 1 more words."""
+    w = line[len(mark):].split(" ", words - 1)
+    return line.startswith(mark) and len(w) == words and w[0].isdigit()
+
+
 def flat(line):
     """(verdict, group, desc, skip reason) of a flat result line, or
     None for any other line."""
@@ -215,7 +221,15 @@ class Results:
         self.open.remove(group)
 
     def line(self, line):
-        """One line of the script's output."""
+        """One line of the script's output; one this code cannot take
+        is a failure, never the end of the results."""
+        try:
+            self._line(line)
+        except Exception as e:
+            self.result("fail", "host", "make check's results read each"
+                        " line (%r: %s)" % (line[:80], e))
+
+    def _line(self, line):
         if self.replaying:
             if line == _JOB_LINES_END:
                 self.replaying.judge(self)
@@ -228,10 +242,10 @@ class Results:
             self.result(*r)
         elif line.startswith(_GROUP_END):
             self.group_end(line[len(_GROUP_END):])
-        elif line.startswith(_JOB):
+        elif _marker(line, _JOB, 3):
             pid, path, name = line[len(_JOB):].split(" ", 2)
             self.jobs.append(Job(name, path, int(pid)))
-        elif line.startswith(_JOB_WHY):
+        elif _marker(line, _JOB_WHY, 2):
             pid, why = line[len(_JOB_WHY):].split(" ", 1)
             for job in self.jobs:
                 if job.pid == int(pid):
