@@ -180,25 +180,10 @@ st_bench_smoke() {
 	fi
 }
 
-# st_bench_unit: the bench's Python unit tests (statistics, report), KTAP
-# counted under "bench-unit"; a non-zero exit with no failure counted, a
-# plan that is not the count, or no result fails.  BENCH_UNIT_DIR: tests
-# of another directory (runner_test.sh).
-st_bench_unit() {
-	local log=$ST_BUILD/bench-unit.log rc before=$ST_FAIL
-	/usr/bin/python3 "$BENCH_DIR/tests/run.py" ${BENCH_UNIT_DIR:+"$BENCH_UNIT_DIR"} >"$log" 2>&1
-	rc=$?
-	st_ingest_tap bench-unit "$log"
-	if ((ST_TAP_COUNT == 0)); then
-		st_result fail bench-unit "bench/tests/run.py printed no results (exit $rc)"
-		tail -n 20 "$log" | sed 's/^/#   /'
-	elif [[ $ST_TAP_PLAN != "$ST_TAP_COUNT" ]]; then
-		st_result fail bench-unit "bench/tests/run.py: plan 1..$ST_TAP_PLAN but $ST_TAP_COUNT results"
-	elif ((rc != 0 && ST_FAIL == before)); then
-		st_result fail bench-unit "bench/tests/run.py exited 0 (it exited $rc with no failure counted)"
-		tail -n 20 "$log" | sed 's/^/#   /'
-	fi
-}
+# st_bench_unit: the bench's Python unit tests (statistics, report)
+# under "bench-unit" (lib.sh st_unittest).  BENCH_UNIT_DIR: tests of
+# another directory (runner_test.sh).
+st_bench_unit() { st_unittest bench-unit "${BENCH_UNIT_DIR:-$BENCH_DIR/tests}" bench; }
 
 bench_full() {
 	local name kver out rc t0 load0

@@ -123,6 +123,27 @@ st_ingest_tap() { st_records "$1" st_py strunner.ktap "$2"; }
 # strunner, with the bench's statistics)
 st_py() { PYTHONPATH=$ST_PYTHONPATH "$ST_PYTHON" -m "$@"; }
 
+# st_unittest GROUP DIR NAME: the Python unit tests DIR/test_*.py
+# (Debian's python3, bench/tests/run.py's KTAP, each result "NAME: TEST")
+# counted under GROUP; a non-zero
+# exit with no failure counted, a plan that is not the count, or no
+# result fails.
+st_unittest() {
+	local group=$1 dir=$2 log=$ST_BUILD/$1.log rc before=$ST_FAIL
+	PYTHONPATH=$ST_PYTHONPATH "$ST_PYTHON" "$ST_ROOT/bench/tests/run.py" "$dir" "$3" >"$log" 2>&1
+	rc=$?
+	st_ingest_tap "$group" "$log"
+	if ((ST_TAP_COUNT == 0)); then
+		st_result fail "$group" "$dir: printed no results (exit $rc)"
+		tail -n 20 "$log" | sed 's/^/#   /'
+	elif [[ $ST_TAP_PLAN != "$ST_TAP_COUNT" ]]; then
+		st_result fail "$group" "$dir: plan 1..$ST_TAP_PLAN but $ST_TAP_COUNT results"
+	elif ((rc != 0 && ST_FAIL == before)); then
+		st_result fail "$group" "$dir: exited 0 (it exited $rc with no failure counted)"
+		tail -n 20 "$log" | sed 's/^/#   /'
+	fi
+}
+
 # replay FILE GROUP: the results a job printed to FILE (run_job: flat,
 # its own numbering), counted under GROUP as a job that ended (st_job_start
 # tells how), FILE's lines passed on now.
@@ -340,23 +361,7 @@ st_os_check() {
 # st_apt_uri SUITE: the archive URI of the machine's own apt source for
 # SUITE (deb822 .sources or one-line .list).  Empty when there is none:
 # no mirror host is ever written into this repository.
-st_apt_uri() {
-	local suite=$1 uri
-	uri=$(awk -v s="$suite" '
-		function flush() { if (u != "" && hit) { print u; found = 1; exit } u = ""; hit = 0 }
-		FNR == 1 { flush() }
-		/^[ \t]*$/ { flush(); next }
-		/^URIs:/ { u = $2 }
-		/^Suites:/ { for (i = 2; i <= NF; i++) if ($i == s) hit = 1 }
-		END { if (!found) flush() }' /etc/apt/sources.list.d/*.sources 2>/dev/null)
-	[[ -n $uri ]] || uri=$(awk -v s="$suite" '
-		$1 == "deb" {
-			i = 2
-			if ($i ~ /^\[/) { while ($i !~ /\]$/ && i < NF) i++; i++ }
-			if ($(i + 1) == s) { print $i; exit }
-		}' /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null)
-	echo "$uri"
-}
+st_apt_uri() { st_py strunner.kernels apt-uri "$1"; }
 
 # The two archives the machine already uses: Debian's and its security one.
 st_mirrors() {
@@ -456,34 +461,10 @@ ST_CHROOT_PKGS=(gcc make binutils libc6-dev kmod zstd ca-certificates)
 st_chroot_dir() { echo "$ST_CACHE/chroot/$1"; }
 
 # st_in_chroot SUITE CMD...: CMD as root in the chroot, with a /proc of
-# its own (7.x objtool reads the stack limit from /proc) in a private
-# mount namespace, so nothing stays mounted and runs never race.
-# ST_CHROOT_TMP=DIR: the caller's DIR is the chroot's /tmp there.  A user
-# who is not root is root in a user namespace of its own (unshare -r,
-# with a PID namespace its /proc needs), where the chroot's files, owned
-# by the real root, are read-only: it reads the package lists and builds
-# in its ST_CHROOT_TMP (make lint, st_lint_kbuild).
-st_in_chroot() {
-	local dir userns=()
-	dir=$(st_chroot_dir "$1")
-	shift
-	if ((EUID == 0)) && [[ -z ${ST_CHROOT_TMP:-} ]]; then
-		unshare --mount-proc="$dir/proc" chroot "$dir" /usr/bin/env -i \
-			PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
-			DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8 "$@"
-		return
-	fi
-	((EUID == 0)) || userns=(--map-root-user)
-	# shellcheck disable=SC2016 # the inner shell's own parameters
-	unshare "${userns[@]}" --mount --pid --fork --mount-proc="$dir/proc" sh -c '
-		dir=$1 tmp=$2
-		shift 2
-		if [ -n "$tmp" ]; then mount --bind "$tmp" "$dir/tmp" || exit 1; fi
-		exec chroot "$dir" /usr/bin/env -i \
-			PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
-			DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8 "$@"' \
-		sh "$dir" "${ST_CHROOT_TMP:-}" "$@"
-}
+# its own in a private mount namespace (strunner/chroot.py).
+# ST_CHROOT_TMP=DIR: the caller's DIR is the chroot's /tmp there; a user
+# who is not root reads the chroot and builds there (make lint).
+st_in_chroot() { st_py strunner.chroot "$ST_CACHE" "$@"; }
 
 # st_chroot_apt SUITE ARGS...: apt-get in the chroot, one at a time; its
 # log on failure.
@@ -570,34 +551,20 @@ st_chroot_install() {
 
 # --- kernels ---------------------------------------------------------------------
 # The kernels sched_tune supports, by the names ST_KERNELS takes, each
-# resolved at run time from a meta package of its suites:
+# resolved at run time from a meta package of its suites
+# (strunner/kernels.py NAMES):
 #   stable            Debian 12, 6.1    bookworm(-security)   linux-headers-amd64
 #   backports         Debian 12, 6.12   bookworm-backports    linux-headers-amd64
 #   security612       Debian 12, 6.12   bookworm-security     linux-headers-6.12-amd64
 #   trixie            Debian 13, 6.12   trixie(-security)     linux-headers-amd64
 #   trixie-backports  Debian 13, 7.x    trixie-backports      linux-headers-amd64
 # and each one's cloud flavour (NAME-cloud: the same suites, the meta
-# package's -cloud-amd64 twin, e.g. linux-headers-cloud-amd64, resolving
-# to 6.12.N+deb12-cloud-amd64): built in the same chroot, its image
-# fetched the same way.
-ST_KERNEL_NAMES=(stable backports security612 trixie trixie-backports
-	stable-cloud backports-cloud security612-cloud trixie-cloud trixie-backports-cloud)
+# package's -cloud-amd64 twin, resolving to 6.12.N+deb12-cloud-amd64):
+# built in the same chroot, its image fetched the same way.
 
-# st_kernel_suite NAME -> "ENV META SUITE-PATTERN"; ENV is host or a chroot.
-st_kernel_suite() {
-	local spec
-	case ${1%-cloud} in
-	stable) spec="bookworm linux-headers-amd64 (bookworm|bookworm-security|bookworm-updates)/" ;;
-	backports) spec="bookworm linux-headers-amd64 bookworm-backports/" ;;
-	security612) spec="bookworm linux-headers-6.12-amd64 bookworm-security/" ;;
-	trixie) spec="trixie linux-headers-amd64 (trixie|trixie-security|trixie-updates)/" ;;
-	trixie-backports) spec="trixie linux-headers-amd64 trixie-backports/" ;;
-	*) return 1 ;;
-	esac
-	# the cloud flavour: linux-headers-[6.12-]cloud-amd64
-	if [[ $1 == *-cloud ]]; then spec=${spec/amd64 /cloud-amd64 }; fi
-	echo "$spec"
-}
+# st_kernel_suite NAME -> "ENV META SUITE-PATTERN"; fails for a name that
+# is not one.
+st_kernel_suite() { st_py strunner.kernels suite "$1"; }
 
 # Where modules for KVER are built: a chroot of its Debian release, never
 # the host, so that no kernel headers (which pull the kernel image, a new
@@ -617,81 +584,25 @@ st_env_run() {
 }
 
 # st_resolve_kver NAME -> e.g. 6.12.95+deb12-amd64: the highest version of
-# the meta package among the suites, never a hard-coded version.
+# the meta package among the suites, never a hard-coded version, read in
+# the chroot of its release (made first, as root).
 st_resolve_kver() {
-	local spec env meta pat best='' ver suite dep
-	spec=$(st_kernel_suite "$1") || st_die "unknown kernel name '$1' (known: ${ST_KERNEL_NAMES[*]})"
-	read -r env meta pat <<<"$spec"
+	local spec
+	spec=$(st_kernel_suite "$1") ||
+		st_die "unknown kernel name '$1' (known: $(st_py strunner.kernels names))"
 	# a user who is not root reads the chroot as it is (st_in_chroot)
-	if [[ $env != host ]] && ((EUID == 0)); then st_chroot_ensure "$env" >&2; fi
-	while IFS='|' read -r _ ver suite; do
-		ver=${ver// /}
-		[[ $suite =~ \ $pat ]] || continue
-		if [[ -z $best ]] || dpkg --compare-versions "$ver" gt "$best"; then best=$ver; fi
-	done < <(st_env_run "$env" apt-cache madison "$meta")
-	[[ -n $best ]] || st_die "no $meta in the suites of '$1' (apt-get update?)"
-	dep=$(st_env_run "$env" apt-cache show "$meta=$best" |
-		sed -n 's/^Depends:.*linux-headers-\([0-9][^ ,]*\).*/\1/p' | head -n1)
-	[[ -n $dep ]] || st_die "cannot parse Depends of $meta=$best"
-	echo "$dep"
+	if ((EUID == 0)); then st_chroot_ensure "${spec%% *}" >&2; fi
+	st_py strunner.kernels resolve "$ST_CACHE" "$1" || exit 1
 }
 
-# st_newer_kernels: for each series the support gate knows
-# (module/kernel/gate_checked.h, its one table), the newest Debian 12 or
-# 13 kernel image in bookworm, trixie and their -backports and -security,
-# and a line for each one past the sublevels the gate checked:
+# st_newer_kernels: a heads-up, no result: for each series the support
+# gate knows (module/kernel/gate_checked.h), a line for the newest Debian
+# 12 or 13 kernel image past the sublevels it checked:
 #   # kernel newer than the gate knows: 6.12 6.12.119-1 (checked up to 118)
-# "checked up to" is the lowest last sublevel of the series over the
-# features: past it, at least one feature says unsupported.  Reads the
-# package lists of the chroots there are (the host's for Debian 12 when
-# its chroot is not made yet); updates nothing and never fails.
+# Reads the package lists of the chroots there are; updates nothing and
+# never fails.
 st_newer_kernels() {
-	local table=${ST_SRC:-$ST_ROOT}/module/kernel/gate_checked.h
-	local series l env pkgs re ver suite sub
-	local -A last=() best=() bestsub=()
-	while read -r series l; do
-		if [[ -z ${last[$series]:-} ]] || ((l < ${last[$series]})); then last[$series]=$l; fi
-	done < <(sed -n 's/^ST_GATE_RANGE([a-z_]*, *\([0-9]*\), *\([0-9]*\), *[0-9]*, *\([0-9]*\))$/\1.\2 \3/p' \
-		"$table" 2>/dev/null)
-	if ((${#last[@]} == 0)); then
-		st_log "st_newer_kernels: no ST_GATE_RANGE line in $table"
-		return 0
-	fi
-	# ^linux-image-(6\.1|6\.12|7\.3)\.[0-9].*-amd64$
-	re=$(printf '%s|' "${!last[@]}" | sed 's/\./\\./g')
-	re="^linux-image-(${re%|})\\.[0-9].*-amd64\$"
-	for env in bookworm trixie; do
-		if [[ ! -f $(st_chroot_dir "$env")/.st-ready ]]; then
-			if [[ $env != bookworm ]]; then
-				st_log "st_newer_kernels: no $env chroot, its kernels not looked at"
-				continue
-			fi
-			env=host
-		fi
-		# the versioned images (a name of 6.1 carries the ABI, not the
-		# sublevel: the version does)
-		pkgs=$(st_env_run "$env" apt-cache pkgnames linux-image- 2>/dev/null | grep -E "$re")
-		[[ -n $pkgs ]] || continue
-		# shellcheck disable=SC2086 # $pkgs: one word per package name
-		while IFS='|' read -r _ ver suite; do
-			ver=${ver// /}
-			[[ $suite =~ \ (bookworm|trixie)(-backports|-security)?/ ]] || continue
-			[[ $ver =~ ^([0-9]+\.[0-9]+)\.([0-9]+) ]] || continue
-			series=${BASH_REMATCH[1]} sub=${BASH_REMATCH[2]}
-			[[ -n ${last[$series]:-} ]] || continue
-			# by sublevel; dpkg only between two uploads of one
-			if [[ -z ${best[$series]:-} ]] || ((sub > ${bestsub[$series]})) ||
-				{ ((sub == ${bestsub[$series]})) &&
-					dpkg --compare-versions "$ver" gt "${best[$series]}"; }; then
-				best[$series]=$ver bestsub[$series]=$sub
-			fi
-		done < <(st_env_run "$env" apt-cache madison $pkgs 2>/dev/null)
-	done
-	for series in "${!best[@]}"; do
-		if ((${bestsub[$series]} > ${last[$series]})); then
-			echo "# kernel newer than the gate knows: $series ${best[$series]} (checked up to ${last[$series]})"
-		fi
-	done | sort -V
+	st_py strunner.kernels newer "$ST_CACHE" "${ST_SRC:-$ST_ROOT}/module/kernel/gate_checked.h"
 	return 0
 }
 
@@ -728,35 +639,8 @@ st_ensure_headers() {
 # across runs.  From 7.x Debian ships the image in linux-binary-*, under
 # usr/lib/modules/KVER/.  Sets ST_VMLINUZ (no stdout: apt may log).
 st_fetch_vmlinuz() {
-	local kver=$1 dir=$ST_CACHE/kernels/$1 p deb env dl img
-	ST_VMLINUZ=$dir/vmlinuz
-	[[ -f $ST_VMLINUZ ]] && return 0
-	env=$(st_kernel_env "$kver")
-	rm -rf "$dir"
-	mkdir -p "$dir/x"
-	if [[ $env == host ]]; then dl=$dir/dl; else dl=$(st_chroot_dir "$env")/tmp/st-dl-$kver; fi
-	rm -rf "$dl"
-	mkdir -p "$dl"
-	for _ in 1 2; do
-		for p in "linux-image-$kver-unsigned" "linux-binary-unsigned-$kver" \
-			"linux-binary-$kver" "linux-image-$kver"; do
-			if [[ $env == host ]]; then
-				(cd "$dl" && apt-get download -qq "$p" >/dev/null 2>&1) && break 2
-			else
-				st_in_chroot "$env" sh -c "cd /tmp/st-dl-$kver && apt-get download -qq $p" \
-					>/dev/null 2>&1 && break 2
-			fi
-		done
-		# the package may be unknown until the lists are fresh
-		if [[ $env == host ]]; then st_apt_update; else st_in_chroot "$env" apt-get update -qq >/dev/null; fi
-	done
-	for deb in "$dl"/*.deb; do
-		if [[ -f $deb ]]; then dpkg -x "$deb" "$dir/x"; fi
-	done
-	img=$(find "$dir/x/boot" "$dir/x/usr/lib/modules/$kver" -maxdepth 1 -name 'vmlinuz*' 2>/dev/null | head -n1)
-	[[ -n $img ]] || st_die "cannot download the image of $kver"
-	cp "$img" "$ST_VMLINUZ"
-	rm -rf "$dir/x" "$dl"
+	ST_VMLINUZ=$ST_CACHE/kernels/$1/vmlinuz
+	[[ -f $ST_VMLINUZ ]] || st_py strunner.kernels fetch "$ST_CACHE" "$(st_kernel_env "$1")" "$1" || exit 1
 }
 
 # --- module build --------------------------------------------------------------

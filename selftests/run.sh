@@ -85,7 +85,7 @@ trap 'st_on_signal SIGINT' INT
 # what is left to do, each named as not run if the run stops first
 TODO=("host setup" "the runner's own test" "the support matrix test"
 	"the fidelity pages test" "unit tests"
-	"the bench's unit tests" lint "Debian package stage")
+	"the bench's unit tests" "the runner's unit tests" lint "Debian package stage")
 STARTED=()
 HOST_STATE_TAKEN=
 done_stage() {
@@ -578,6 +578,10 @@ done_stage "unit tests"
 st_bench_unit
 st_group_end bench-unit
 done_stage "the bench's unit tests"
+# the runner's Python (selftests/strunner/tests): kernels, chroots
+st_unittest strunner-unit "$ST_SRC/selftests/strunner/tests" strunner
+st_group_end strunner-unit
+done_stage "the runner's unit tests"
 # Kernels run as jobs, ST_JOBS at a time, each started only if its
 # estimate fits before the deadline; their results are counted as they
 # come (st_jobs_pump).  One single-threaded qemu per host core, and one

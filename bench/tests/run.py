@@ -5,7 +5,8 @@
 The plan comes first, one result per test: a test with a failed subTest
 is "not ok", naming the subTests in its diagnostics, an unexpected
 success is "not ok" too.  Exit status 1 when anything failed.
-Usage: run.py [DIR] (default: this directory), tests in DIR/test_*.py.
+Usage: run.py [DIR [NAME]] (default: this directory, "bench"), tests in
+DIR/test_*.py, each result named "NAME: TEST".
 """
 
 import os
@@ -18,8 +19,9 @@ sys.path.insert(0, os.path.join(HERE, ".."))
 
 
 class KtapResult(unittest.TestResult):
-    def __init__(self):
+    def __init__(self, name):
         super().__init__()
+        self.name = name
         self.n = 0
         self.said = False
         self.sub_failed = []
@@ -27,7 +29,8 @@ class KtapResult(unittest.TestResult):
     def _line(self, ok, test, extra=""):
         self.n += 1
         self.said = True
-        print("%s %d - bench: %s%s" % ("ok" if ok else "not ok", self.n, test.id().split(".", 1)[-1], extra))
+        print("%s %d - %s: %s%s" % ("ok" if ok else "not ok", self.n, self.name,
+                                     test.id().split(".", 1)[-1], extra))
 
     def _diag(self, err, test):
         for line in self._exc_info_to_string(err, test).splitlines():
@@ -83,7 +86,7 @@ def main():
     suite = unittest.defaultTestLoader.discover(start, pattern="test_*.py", top_level_dir=start)
     print("KTAP version 1")
     print("1..%d" % suite.countTestCases())
-    r = KtapResult()
+    r = KtapResult(sys.argv[2] if len(sys.argv) > 2 else "bench")
     suite.run(r)
     return 0 if r.wasSuccessful() else 1
 

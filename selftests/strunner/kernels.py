@@ -1,0 +1,289 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The kernels make check tests, resolved from Debian's package lists
+(lib.sh st_kernel_suite, st_resolve_kver, st_newer_kernels, st_apt_uri).
+
+    python3 -m strunner.kernels suite NAME
+    python3 -m strunner.kernels names
+    python3 -m strunner.kernels resolve CACHE NAME
+    python3 -m strunner.kernels newer CACHE GATE_TABLE
+    python3 -m strunner.kernels apt-uri SUITE [ETC]
+    python3 -m strunner.kernels fetch CACHE ENV KVER
+
+A kernel is named by its suites and meta package (NAMES), never by a
+version: "resolve" reads the meta package's highest version among those
+suites with apt-cache, in the chroot of the kernel's Debian release
+(CACHE/chroot/ENV, made by lib.sh st_chroot_ensure), and prints the
+kernel release its Depends names, e.g. 6.12.95+deb12-amd64.  "newer"
+prints a line for each series the support gate knows whose newest
+Debian image is past the sublevels it checked.  "apt-uri" prints the
+archive URI of the machine's own apt source for SUITE, or nothing: no
+mirror host is ever written into the repository.  "fetch" downloads
+KVER's image package in ENV's chroot and keeps its kernel image as
+CACHE/kernels/KVER/vmlinuz.
+"""
+
+import glob
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+from strunner import chroot
+
+# NAME: (Debian release whose chroot builds it, meta package, the suites
+# its version is taken from, as "SUITE/" in apt-cache madison's third
+# field); NAME-cloud is the same with the meta package's -cloud-amd64
+# twin (linux-headers-cloud-amd64, linux-headers-6.12-cloud-amd64)
+NAMES = {
+    "stable": ("bookworm", "linux-headers-amd64",
+               "(bookworm|bookworm-security|bookworm-updates)/"),
+    "backports": ("bookworm", "linux-headers-amd64", "bookworm-backports/"),
+    "security612": ("bookworm", "linux-headers-6.12-amd64",
+                    "bookworm-security/"),
+    "trixie": ("trixie", "linux-headers-amd64",
+               "(trixie|trixie-security|trixie-updates)/"),
+    "trixie-backports": ("trixie", "linux-headers-amd64",
+                         "trixie-backports/"),
+}
+
+
+class Error(Exception):
+    """What the kernel lookup could not do, in words for the log."""
+
+
+def suite(name):
+    """(ENV, META, SUITE-PATTERN) of a kernel NAME, or None."""
+    cloud = name.endswith("-cloud")
+    spec = NAMES.get(name[:-len("-cloud")] if cloud else name)
+    if spec is None:
+        return None
+    env, meta, pat = spec
+    if cloud:
+        meta = meta[:-len("amd64")] + "cloud-amd64"
+    return env, meta, pat
+
+
+def known():
+    """Every name suite() takes, in the table's order."""
+    return list(NAMES) + [n + "-cloud" for n in NAMES]
+
+
+def apt_uri(wanted, etc="/etc/apt"):
+    """The URI of ETC's first apt source for suite WANTED (deb822
+    .sources first, then one-line .list), or ""."""
+    for path in sorted(glob.glob(os.path.join(etc, "sources.list.d", "*.sources"))):
+        for stanza in re.split(r"\n[ \t]*\n", _read(path)):
+            fields = {}
+            for line in stanza.splitlines():
+                key, sep, value = line.partition(":")
+                if sep and not line[:1].isspace():
+                    fields[key.strip()] = value.split()
+            if wanted in fields.get("Suites", []) and fields.get("URIs"):
+                return fields["URIs"][0]
+    lists = [os.path.join(etc, "sources.list")]
+    lists += sorted(glob.glob(os.path.join(etc, "sources.list.d", "*.list")))
+    for path in lists:
+        for line in _read(path).splitlines():
+            words = line.split()
+            if not words or words[0] != "deb":
+                continue
+            i = 1
+            if words[i:] and words[i].startswith("["):
+                while i < len(words) and not words[i].endswith("]"):
+                    i += 1
+                i += 1
+            if len(words) > i + 1 and words[i + 1] == wanted:
+                return words[i]
+    return ""
+
+
+def _read(path):
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return f.read()
+    except OSError:
+        return ""
+
+
+def madison(text):
+    """apt-cache madison's lines as (VERSION, WHERE) pairs, WHERE the
+    archive field ("http://... bookworm-backports/main amd64 Packages")."""
+    out = []
+    for line in text.splitlines():
+        fields = line.split("|")
+        if len(fields) >= 3:
+            out.append((fields[1].strip(), fields[2].strip()))
+    return out
+
+
+def version_gt(a, b):
+    """Whether Debian version A is greater than B (dpkg's own rule)."""
+    return subprocess.run(["dpkg", "--compare-versions", a, "gt", b],
+                          check=False).returncode == 0
+
+
+def apt_cache(cache, env, args):
+    """apt-cache ARGS in ENV's chroot (ENV "host": on the machine), its
+    standard output ("" if it failed)."""
+    cmd = ["apt-cache"] + args
+    if env != "host":
+        cmd = chroot.argv(cache, env, cmd, root=os.geteuid() == 0)
+    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                          text=True, check=False).stdout
+
+
+def resolve(name, run):
+    """The kernel release NAME resolves to; RUN(ENV, ARGS) is apt-cache."""
+    spec = suite(name)
+    if spec is None:
+        raise Error("unknown kernel name '%s' (known: %s)" % (name, " ".join(known())))
+    env, meta, pat = spec
+    best = ""
+    for ver, where in madison(run(env, ["madison", meta])):
+        if re.search(" " + pat, " " + where) and \
+                (not best or version_gt(ver, best)):
+            best = ver
+    if not best:
+        raise Error("no %s in the suites of '%s' (apt-get update?)" % (meta, name))
+    m = re.search(r"^Depends:.*?linux-headers-([0-9][^ ,]*)",
+                  run(env, ["show", "%s=%s" % (meta, best)]), re.M)
+    if not m:
+        raise Error("cannot parse Depends of %s=%s" % (meta, best))
+    return m.group(1)
+
+
+# the packages that carry KVER's image, the unsigned one first
+IMAGES = ("linux-image-%s-unsigned", "linux-binary-unsigned-%s",
+          "linux-binary-%s", "linux-image-%s")
+
+
+def fetch(cache, env, kver):
+    """CACHE/kernels/KVER/vmlinuz, downloaded in ENV's chroot if it is
+    not there yet; raises Error if no package of IMAGES had one."""
+    d = os.path.join(cache, "kernels", kver)
+    image = os.path.join(d, "vmlinuz")
+    if os.path.isfile(image):
+        return image
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(os.path.join(d, "x"))
+    inside = "/tmp/st-dl-" + kver
+    dl = chroot.chroot_dir(cache, env) + inside
+    shutil.rmtree(dl, ignore_errors=True)
+    os.makedirs(dl)
+
+    def run(cmd):
+        return subprocess.run(chroot.argv(cache, env, cmd), stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL, check=False).returncode == 0
+    # the package may be unknown until the lists are fresh: once more
+    # after apt-get update
+    for _ in range(2):
+        if any(run(["sh", "-c", "cd %s && apt-get download -qq %s" % (inside, p % kver)])
+               for p in IMAGES):
+            break
+        run(["apt-get", "update", "-qq"])
+    for deb in sorted(glob.glob(os.path.join(dl, "*.deb"))):
+        subprocess.run(["dpkg", "-x", deb, os.path.join(d, "x")], check=False)
+    found = sorted(glob.glob(os.path.join(d, "x", "boot", "vmlinuz*")) +
+                   glob.glob(os.path.join(d, "x", "usr", "lib", "modules", kver, "vmlinuz*")))
+    if not found:
+        raise Error("cannot download the image of %s" % kver)
+    shutil.copyfile(found[0], image)
+    shutil.rmtree(os.path.join(d, "x"))
+    shutil.rmtree(dl)
+    return image
+
+
+GATE_RANGE = re.compile(r"^ST_GATE_RANGE\([a-z_]*, *([0-9]+), *([0-9]+), *[0-9]+, *([0-9]+)\)$")
+
+
+def gate_last(table):
+    """{SERIES: the lowest last sublevel over the features} of the gate's
+    table (module/kernel/gate_checked.h)."""
+    last = {}
+    for line in _read(table).splitlines():
+        m = GATE_RANGE.match(line)
+        if m:
+            series, sub = "%s.%s" % (m.group(1), m.group(2)), int(m.group(3))
+            last[series] = min(sub, last.get(series, sub))
+    return last
+
+
+def newer(last, envs, run, log=print):
+    """Lines for each series of LAST whose newest Debian 12 or 13 image
+    (in bookworm, trixie and their -backports and -security, read in the
+    ENVS' package lists by RUN) is past the sublevel the gate checked:
+      # kernel newer than the gate knows: 6.12 6.12.119-1 (checked up to 118)
+    """
+    if not last:
+        return []
+    image = re.compile(r"^linux-image-(%s)\.[0-9].*-amd64$"
+                       % "|".join(re.escape(s) for s in last))
+    best = {}
+    for env in envs:
+        # the versioned images (a name of 6.1 carries the ABI, not the
+        # sublevel: the version does)
+        pkgs = [p for p in run(env, ["pkgnames", "linux-image-"]).split() if image.match(p)]
+        if not pkgs:
+            continue
+        for ver, where in madison(run(env, ["madison"] + pkgs)):
+            if not re.search(r" (bookworm|trixie)(-backports|-security)?/", " " + where):
+                continue
+            m = re.match(r"([0-9]+\.[0-9]+)\.([0-9]+)", ver)
+            if not m or m.group(1) not in last:
+                continue
+            series, sub = m.group(1), int(m.group(2))
+            # by sublevel; dpkg only between two uploads of one
+            old = best.get(series)
+            if old is None or sub > old[1] or (sub == old[1] and version_gt(ver, old[0])):
+                best[series] = (ver, sub)
+    lines = ["# kernel newer than the gate knows: %s %s (checked up to %d)"
+             % (s, best[s][0], last[s]) for s in best if best[s][1] > last[s]]
+    return sorted(lines, key=lambda x: [int(n) for n in re.findall(r"[0-9]+", x)])
+
+
+def main(argv):
+    cmd, args = (argv[1], argv[2:]) if len(argv) > 1 else ("", [])
+    if cmd == "suite" and len(args) == 1:
+        spec = suite(args[0])
+        if spec is None:
+            return 1
+        print(" ".join(spec))
+    elif cmd == "names" and not args:
+        print(" ".join(known()))
+    elif cmd == "apt-uri" and len(args) in (1, 2):
+        print(apt_uri(*args))
+    elif cmd == "fetch" and len(args) == 3:
+        try:
+            fetch(*args)
+        except Error as e:
+            print("error: %s" % e, file=sys.stderr)
+            return 1
+    elif cmd == "resolve" and len(args) == 2:
+        try:
+            print(resolve(args[1], lambda env, a: apt_cache(args[0], env, a)))
+        except Error as e:
+            print("error: %s" % e, file=sys.stderr)
+            return 1
+    elif cmd == "newer" and len(args) == 2:
+        last = gate_last(args[1])
+        if not last:
+            print("# st_newer_kernels: no ST_GATE_RANGE line in %s" % args[1])
+            return 0
+        # the machine's own lists for Debian 12 until its chroot is made
+        envs = ["bookworm"]
+        if not os.path.isfile(os.path.join(chroot.chroot_dir(args[0], "bookworm"), ".st-ready")):
+            envs = ["host"]
+        if os.path.isfile(os.path.join(chroot.chroot_dir(args[0], "trixie"), ".st-ready")):
+            envs.append("trixie")
+        else:
+            print("# st_newer_kernels: no trixie chroot, its kernels not looked at")
+        for line in newer(last, envs, lambda env, a: apt_cache(args[0], env, a)):
+            print(line)
+    else:
+        sys.exit(__doc__.split("\n\n")[1])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,200 @@
+# SPDX-License-Identifier: GPL-2.0
+"""strunner.kernels and strunner.chroot: the kernels resolved from
+apt-cache's answers and the machine's apt sources, without a network or
+a chroot (apt-cache's output is given)."""
+
+import os
+import tempfile
+import unittest
+
+from strunner import chroot, kernels
+
+MIRROR = "http://mirror.invalid/debian"
+
+# apt-cache madison linux-headers-amd64, as a Debian 12 chroot answers
+MADISON = """\
+linux-headers-amd64 | 6.12.95-1~bpo12+1 | %(m)s bookworm-backports/main amd64 Packages
+linux-headers-amd64 | 6.12.9-1~bpo12+1 | %(m)s bookworm-backports/main amd64 Packages
+linux-headers-amd64 | 6.1.158-1 | %(m)s bookworm-updates/main amd64 Packages
+linux-headers-amd64 | 6.1.159-1 | %(m)s-security bookworm-security/main amd64 Packages
+linux-headers-amd64 | 6.1.153-1 | %(m)s bookworm/main amd64 Packages
+""" % {"m": MIRROR}
+
+SHOW = {
+    "6.12.95-1~bpo12+1": "Package: linux-headers-amd64\nDepends: linux-headers-6.12.95+deb12-amd64 (= 6.12.95-1~bpo12+1)\n",
+    "6.1.159-1": "Package: linux-headers-amd64\nDepends: linux-headers-6.1.0-57-amd64 (= 6.1.159-1)\n",
+}
+
+
+def fake_apt(calls, madison=MADISON, show=None):
+    """An apt-cache that answers from the texts above, recording its
+    calls."""
+    show = SHOW if show is None else show
+
+    def run(env, args):
+        calls.append((env, args))
+        if args[0] == "madison":
+            return madison
+        if args[0] == "show":
+            return show.get(args[1].split("=", 1)[1], "")
+        return ""
+    return run
+
+
+class Resolve(unittest.TestCase):
+    def test_names(self):
+        self.assertEqual(kernels.suite("backports-cloud"),
+                         ("bookworm", "linux-headers-cloud-amd64", "bookworm-backports/"))
+        self.assertEqual(kernels.suite("security612")[1], "linux-headers-6.12-amd64")
+        self.assertEqual(kernels.suite("security612-cloud")[1], "linux-headers-6.12-cloud-amd64")
+        self.assertEqual(kernels.suite("trixie-backports")[0], "trixie")
+        self.assertIsNone(kernels.suite("6.12.95+deb12-amd64"))
+        self.assertIsNone(kernels.suite("bookworm"))
+        self.assertEqual(len(kernels.known()), 10)
+
+    def test_highest_of_its_suites(self):
+        calls = []
+        self.assertEqual(kernels.resolve("backports", fake_apt(calls)), "6.12.95+deb12-amd64")
+        self.assertEqual(calls, [("bookworm", ["madison", "linux-headers-amd64"]),
+                                 ("bookworm", ["show", "linux-headers-amd64=6.12.95-1~bpo12+1"])])
+
+    def test_stable_not_backports(self):
+        # 6.12 is the higher version, but not in stable's suites
+        self.assertEqual(kernels.resolve("stable", fake_apt([])), "6.1.0-57-amd64")
+
+    def test_versions_by_dpkg(self):
+        # 6.1.159 > 6.1.158 > 6.1.153 whatever the order of the lines,
+        # and ~ sorts before anything
+        lines = MADISON.splitlines()
+        for order in (lines, list(reversed(lines))):
+            with self.subTest(first=order[0]):
+                self.assertEqual(kernels.resolve("stable", fake_apt([], "\n".join(order))),
+                                 "6.1.0-57-amd64")
+        self.assertTrue(kernels.version_gt("6.12.95-1", "6.12.95-1~bpo12+1"))
+        self.assertFalse(kernels.version_gt("6.12.9-1", "6.12.10-1"))
+
+    def test_errors(self):
+        for name, madison, show, why in (
+                ("nosuch", MADISON, SHOW, "unknown kernel name 'nosuch'"),
+                ("trixie", MADISON, SHOW, "no linux-headers-amd64 in the suites of 'trixie'"),
+                ("backports", MADISON, {}, "cannot parse Depends of linux-headers-amd64=6.12.95")):
+            with self.subTest(name=name, why=why):
+                with self.assertRaises(kernels.Error) as cm:
+                    kernels.resolve(name, fake_apt([], madison, show))
+                self.assertIn(why, str(cm.exception))
+
+
+GATE = """\
+ST_GATE_RANGE(ratelimit, 6, 1, 112, 158)
+ST_GATE_RANGE(ratelimit, 6, 12, 9, 118)
+ST_GATE_RANGE(eevdf, 6, 12, 9, 117)
+ST_GATE_RANGE(eevdf, 7, 3, 4, 10)
+/* ST_GATE_RANGE(x, 6, 13, 0, 1) is not a line of the table */
+"""
+
+IMAGES = """\
+linux-image-6.12.118+deb13-amd64 | 6.12.118-1 | %(m)s trixie/main amd64 Packages
+linux-image-6.12.119+deb13-amd64 | 6.12.119-1 | %(m)s trixie-security/main amd64 Packages
+linux-image-6.12.119+deb13-amd64 | 6.12.119-2 | %(m)s trixie-security/main amd64 Packages
+linux-image-6.1.0-57-amd64 | 6.1.158-1 | %(m)s bookworm/main amd64 Packages
+linux-image-7.3.11+deb13-amd64 | 7.3.11-1 | %(m)s sid/main amd64 Packages
+linux-image-7.3.4+deb13-amd64 | 7.3.4-1~bpo13+1 | %(m)s trixie-backports/main amd64 Packages
+""" % {"m": MIRROR}
+
+
+class Newer(unittest.TestCase):
+    def setUp(self):
+        fd, self.table = tempfile.mkstemp()
+        with os.fdopen(fd, "w") as f:
+            f.write(GATE)
+
+    def tearDown(self):
+        os.unlink(self.table)
+
+    def test_gate_table(self):
+        self.assertEqual(kernels.gate_last(self.table), {"6.1": 158, "6.12": 117, "7.3": 10})
+        self.assertEqual(kernels.gate_last(self.table + ".none"), {})
+
+    def test_past_the_gate(self):
+        calls = []
+
+        def run(env, args):
+            calls.append((env, args[0]))
+            if args[0] == "pkgnames":
+                return ("linux-image-6.12.118+deb13-amd64\nlinux-image-6.12.119+deb13-amd64\n"
+                        "linux-image-6.1.0-57-amd64\nlinux-image-7.3.11+deb13-amd64\n"
+                        "linux-image-7.3.4+deb13-amd64\nlinux-image-6.12.119+deb13-arm64\n"
+                        "linux-image-amd64\n")
+            return IMAGES
+        lines = kernels.newer(kernels.gate_last(self.table), ["trixie"], run)
+        # 6.12: the sublevel first, then dpkg between two uploads of one;
+        # 6.1 within the gate; 7.3.11 only in sid, which is not looked at
+        self.assertEqual(lines, ["# kernel newer than the gate knows: 6.12 6.12.119-2 (checked up to 117)"])
+        self.assertEqual(calls, [("trixie", "pkgnames"), ("trixie", "madison")])
+
+    def test_nothing_to_read(self):
+        self.assertEqual(kernels.newer({}, ["trixie"], None), [])
+        self.assertEqual(kernels.newer({"6.12": 117}, ["host"], lambda env, a: ""), [])
+
+
+class AptSources(unittest.TestCase):
+    def setUp(self):
+        self.etc = tempfile.mkdtemp()
+        os.mkdir(os.path.join(self.etc, "sources.list.d"))
+
+    def tearDown(self):
+        for d, _, files in os.walk(self.etc, topdown=False):
+            for f in files:
+                os.unlink(os.path.join(d, f))
+            os.rmdir(d)
+
+    def write(self, name, text):
+        with open(os.path.join(self.etc, name), "w") as f:
+            f.write(text)
+
+    def test_deb822(self):
+        self.write("sources.list.d/debian.sources",
+                   "Types: deb\nURIs: %s\nSuites: bookworm bookworm-updates\nComponents: main\n"
+                   "Signed-By:\n /usr/share/keyrings/x.gpg\n\n"
+                   "Types: deb\nURIs: %s-security\nSuites: bookworm-security\n" % (MIRROR, MIRROR))
+        self.assertEqual(kernels.apt_uri("bookworm-updates", self.etc), MIRROR)
+        self.assertEqual(kernels.apt_uri("bookworm-security", self.etc), MIRROR + "-security")
+        self.assertEqual(kernels.apt_uri("trixie", self.etc), "")
+
+    def test_one_line(self):
+        self.write("sources.list", "# deb http://old.invalid/ bookworm main\n"
+                   "deb [arch=amd64 signed-by=/k.gpg] %s bookworm main\n"
+                   "deb-src %s-src bookworm-security main\n"
+                   "deb %s-security bookworm-security main\n" % (MIRROR, MIRROR, MIRROR))
+        self.assertEqual(kernels.apt_uri("bookworm", self.etc), MIRROR)
+        self.assertEqual(kernels.apt_uri("bookworm-security", self.etc), MIRROR + "-security")
+
+    def test_deb822_first(self):
+        self.write("sources.list", "deb http://list.invalid/ bookworm main\n")
+        self.write("sources.list.d/a.sources", "Types: deb\nURIs: %s\nSuites: bookworm\n" % MIRROR)
+        self.assertEqual(kernels.apt_uri("bookworm", self.etc), MIRROR)
+
+
+class Chroot(unittest.TestCase):
+    def test_root(self):
+        self.assertEqual(chroot.argv("/c", "trixie", ["apt-cache", "show", "x"]),
+                         ["unshare", "--mount-proc=/c/chroot/trixie/proc", "chroot", "/c/chroot/trixie",
+                          "/usr/bin/env", "-i"] + chroot.ENV + ["apt-cache", "show", "x"])
+
+    def test_tmp_and_user(self):
+        for root, user in ((True, []), (False, ["--map-root-user"])):
+            with self.subTest(root=root):
+                cmd = chroot.argv("/c", "bookworm", ["make"], tmp="/t", root=root)
+                self.assertEqual(cmd[:len(user) + 5],
+                                 ["unshare"] + user + ["--mount", "--pid", "--fork",
+                                                       "--mount-proc=/c/chroot/bookworm/proc"])
+                self.assertEqual(cmd[-len(chroot.ENV) - 3:], ["/c/chroot/bookworm", "/t"] + chroot.ENV + ["make"])
+
+    def test_environment_is_clean(self):
+        # env -i, then only what ENV names: nothing of the caller's
+        self.assertEqual(sorted(e.split("=")[0] for e in chroot.ENV),
+                         ["DEBIAN_FRONTEND", "HOME", "LC_ALL", "PATH"])
+
+
+if __name__ == "__main__":
+    unittest.main()
