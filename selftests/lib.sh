@@ -359,17 +359,9 @@ st_os_check() {
 }
 
 # st_apt_uri SUITE: the archive URI of the machine's own apt source for
-# SUITE (deb822 .sources or one-line .list).  Empty when there is none:
-# no mirror host is ever written into this repository.
-st_apt_uri() { st_py strunner.kernels apt-uri "$1"; }
-
-# The two archives the machine already uses: Debian's and its security one.
-st_mirrors() {
-	ST_MIRROR=$(st_apt_uri bookworm)
-	ST_MIRROR_SECURITY=$(st_apt_uri bookworm-security)
-	[[ -n $ST_MIRROR ]] || st_die "no apt source for bookworm in /etc/apt: cannot tell which Debian mirror to use"
-	[[ -n $ST_MIRROR_SECURITY ]] || st_die "no apt source for bookworm-security in /etc/apt: cannot tell which security mirror to use"
-}
+# SUITE (strunner/apt.py).  Empty when there is none: no mirror host is
+# ever written into this repository.
+st_apt_uri() { st_py strunner.apt uri "$1"; }
 
 # Adds bookworm-backports (never trixie: it would drag libc to Debian 13).
 # Returns 0 if it added the source, 1 if one was already there.
@@ -377,11 +369,13 @@ st_ensure_backports() {
 	if grep -rqsE '^[^#]*bookworm-backports' /etc/apt/sources.list /etc/apt/sources.list.d/; then
 		return 1
 	fi
-	st_mirrors
-	st_log "adding bookworm-backports from $ST_MIRROR"
+	local mirror
+	mirror=$(st_apt_uri bookworm)
+	[[ -n $mirror ]] || st_die "no apt source for bookworm in /etc/apt: cannot tell which Debian mirror to use"
+	st_log "adding bookworm-backports from $mirror"
 	cat >/etc/apt/sources.list.d/bookworm-backports.sources <<EOF
 Types: deb
-URIs: $ST_MIRROR
+URIs: $mirror
 Suites: bookworm-backports
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
@@ -450,104 +444,33 @@ st_ensure_qemu() {
 }
 
 # --- chroots -----------------------------------------------------------------------
-# Modules are built in a chroot of each kernel's Debian release
-# (debootstrap, minbase), cached in $ST_CACHE/chroot/<suite> and fed from
-# the same mirrors as the machine's own apt sources: Debian 13's kbuild
-# tools need glibc 2.38 and gcc 14, which Debian 12 lacks, and Debian 12's
-# headers pull their kernel image, which has no business on the machine
-# that runs the bench.
-ST_CHROOT_PKGS=(gcc make binutils libc6-dev kmod zstd ca-certificates)
+# Modules are built in a chroot of each kernel's Debian release, cached in
+# $ST_CACHE/chroot/<suite> and fed from the machine's own mirrors
+# (strunner/chroot.py says why and how).
 
 st_chroot_dir() { echo "$ST_CACHE/chroot/$1"; }
 
 # st_in_chroot SUITE CMD...: CMD as root in the chroot, with a /proc of
-# its own in a private mount namespace (strunner/chroot.py).
-# ST_CHROOT_TMP=DIR: the caller's DIR is the chroot's /tmp there; a user
-# who is not root reads the chroot and builds there (make lint).
-st_in_chroot() { st_py strunner.chroot "$ST_CACHE" "$@"; }
+# its own in a private mount namespace.  ST_CHROOT_TMP=DIR: the caller's
+# DIR is the chroot's /tmp there; a user who is not root reads the
+# chroot and builds there (make lint).
+st_in_chroot() { st_py strunner.chroot run "$ST_CACHE" "$@"; }
 
 # st_chroot_apt SUITE ARGS...: apt-get in the chroot, one at a time; its
-# log on failure.
-st_chroot_apt() {
-	local suite=$1 log=$ST_CACHE/chroot-$1-apt.log lock rc
-	shift
-	mkdir -p "$ST_CACHE/chroot"
-	exec {lock}>"$ST_CACHE/chroot/$suite.apt.lock"
-	flock "$lock"
-	st_in_chroot "$suite" apt-get -y -qq --no-install-recommends "$@" >"$log" 2>&1
-	rc=$?
-	exec {lock}>&-
-	((rc == 0)) || tail -n 30 "$log"
-	return $rc
-}
+# log's end on failure.
+st_chroot_apt() { st_py strunner.chroot apt "$ST_CACHE" "$@"; }
 
-# st_chroot_ensure SUITE: makes the chroot once, refreshes its package
-# lists twice a day.  Two benches at once take turns.
+# st_chroot_ensure SUITE: makes the chroot once (debootstrap, installed
+# first), refreshes its package lists twice a day.
 st_chroot_ensure() {
-	local suite=$1 dir lock
-	dir=$(st_chroot_dir "$suite")
-	mkdir -p "$ST_CACHE/chroot"
-	exec {lock}>"$ST_CACHE/chroot/$suite.lock"
-	flock "$lock"
-	if [[ ! -f $dir/.st-ready ]]; then
-		st_mirrors
-		command -v debootstrap >/dev/null || st_apt_install debootstrap
-		st_log "debootstrap $suite into $dir (from $ST_MIRROR)"
-		rm -rf --one-file-system "$dir"
-		debootstrap --variant=minbase "$suite" "$dir" "$ST_MIRROR" \
-			>"$ST_CACHE/chroot-$suite-debootstrap.log" 2>&1 ||
-			{ tail -n 30 "$ST_CACHE/chroot-$suite-debootstrap.log"; st_die "debootstrap $suite failed"; }
-		rm -f "$dir/etc/apt/sources.list"
-		cat >"$dir/etc/apt/sources.list.d/debian.sources" <<EOF
-Types: deb
-URIs: $ST_MIRROR
-Suites: $suite $suite-updates $suite-backports
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-
-Types: deb
-URIs: $ST_MIRROR_SECURITY
-Suites: $suite-security
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-EOF
-		# package scripts start no daemons in the chroot
-		printf '#!/bin/sh\nexit 101\n' >"$dir/usr/sbin/policy-rc.d"
-		chmod 755 "$dir/usr/sbin/policy-rc.d"
-		st_in_chroot "$suite" apt-get update -qq >/dev/null ||
-			st_die "apt-get update in the $suite chroot failed"
-		st_chroot_apt "$suite" install "${ST_CHROOT_PKGS[@]}" ||
-			st_die "installing build tools in the $suite chroot failed"
-		touch "$dir/.st-ready"
-	elif [[ -z $(find "$dir/var/lib/apt/lists" -maxdepth 1 -name '*Packages*' -mmin -720 2>/dev/null) ]]; then
-		st_log "apt-get update in the $suite chroot"
-		st_in_chroot "$suite" apt-get update -qq >/dev/null ||
-			st_die "apt-get update in the $suite chroot failed"
-	fi
-	exec {lock}>&-
+	[[ -f $(st_chroot_dir "$1")/.st-ready ]] || command -v debootstrap >/dev/null ||
+		st_apt_install debootstrap
+	st_py strunner.chroot ensure "$ST_CACHE" "$1" || exit 1
 }
 
 # st_chroot_install SUITE [-t RELEASE] PKG...: installs into the cached
-# chroot only what is missing, taking the chroot's lock (apt in a chroot
-# shared by two benches must take turns).
-st_chroot_install() {
-	local suite=$1 dir lock opts=() missing=() p rc=0
-	shift
-	if [[ $1 == -t ]]; then opts=(-t "$2"); shift 2; fi
-	dir=$(st_chroot_dir "$suite")
-	for p in "$@"; do
-		# shellcheck disable=SC2016 # a dpkg-query format
-		[[ $(chroot "$dir" dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null) == installed ]] ||
-			missing+=("$p")
-	done
-	((${#missing[@]})) || return 0
-	exec {lock}>"$ST_CACHE/chroot/$suite.lock"
-	flock "$lock"
-	st_log "installing ${missing[*]} in the $suite chroot"
-	st_chroot_apt "$suite" -o DPkg::Lock::Timeout=300 install "${opts[@]}" "${missing[@]}" || rc=1
-	exec {lock}>&-
-	return $rc
-}
+# chroot only what is missing.
+st_chroot_install() { st_py strunner.chroot install "$ST_CACHE" "$@"; }
 
 # --- kernels ---------------------------------------------------------------------
 # The kernels sched_tune supports, by the names ST_KERNELS takes, each
@@ -576,13 +499,6 @@ st_kernel_env() {
 	esac
 }
 
-# st_env_run ENV CMD...: CMD on the host or in ENV's chroot.
-st_env_run() {
-	local env=$1
-	shift
-	if [[ $env == host ]]; then "$@"; else st_in_chroot "$env" "$@"; fi
-}
-
 # st_resolve_kver NAME -> e.g. 6.12.95+deb12-amd64: the highest version of
 # the meta package among the suites, never a hard-coded version, read in
 # the chroot of its release (made first, as root).
@@ -607,32 +523,13 @@ st_newer_kernels() {
 }
 
 # The headers tree of KVER, as the host sees it.
-st_headers_dir() {
-	local env
-	env=$(st_kernel_env "$1")
-	if [[ $env == host ]]; then echo "/usr/src/linux-headers-$1"
-	else echo "$(st_chroot_dir "$env")/usr/src/linux-headers-$1"; fi
-}
+st_headers_dir() { echo "$(st_chroot_dir "$(st_kernel_env "$1")")/usr/src/linux-headers-$1"; }
 
 # Installs linux-headers-KVER where its modules are built, from backports
 # when that is where the package lives.
 st_ensure_headers() {
-	local kver=$1 env t=()
-	env=$(st_kernel_env "$kver")
-	if [[ $env != host ]]; then st_chroot_ensure "$env"; fi
-	[[ -f $(st_headers_dir "$kver")/Makefile ]] && return 0
-	# not piped into grep -q: under pipefail a SIGPIPE'd apt-cache fails it
-	if [[ $(st_env_run "$env" apt-cache madison "linux-headers-$kver") == *-backports/* ]]; then
-		if [[ $env == host ]]; then t=(-t bookworm-backports); else t=(-t "$env-backports"); fi
-	fi
-	if [[ $env == host ]]; then
-		st_apt_install "${t[@]}" "linux-headers-$kver"
-	else
-		st_log "installing linux-headers-$kver in the $env chroot"
-		st_chroot_apt "$env" install "${t[@]}" "linux-headers-$kver" ||
-			st_die "installing linux-headers-$kver in the $env chroot failed"
-	fi
-	[[ -f $(st_headers_dir "$kver")/Makefile ]] || st_die "headers for $kver missing"
+	st_chroot_ensure "$(st_kernel_env "$1")"
+	st_py strunner.kernels headers "$ST_CACHE" "$(st_kernel_env "$1")" "$1" || exit 1
 }
 
 # Extracts the kernel image from its package without installing it, cached

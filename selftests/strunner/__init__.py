@@ -25,3 +25,12 @@ def read_lines(path, limit=None):
                     for line in itertools.islice(f, limit)]
     except FileNotFoundError:
         return []
+
+
+def read_text(path):
+    """PATH's text, or "" for a file that is not there or not read."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return f.read()
+    except OSError:
+        return ""

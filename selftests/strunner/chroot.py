@@ -1,22 +1,42 @@
 # SPDX-License-Identifier: GPL-2.0
-"""A command in one of make check's cached Debian chroots (lib.sh
-st_in_chroot).
+"""make check's cached Debian chroots (lib.sh st_in_chroot,
+st_chroot_ensure, st_chroot_apt, st_chroot_install).
 
-    python3 -m strunner.chroot CACHE SUITE CMD...
+    python3 -m strunner.chroot run CACHE SUITE CMD...
+    python3 -m strunner.chroot ensure CACHE SUITE
+    python3 -m strunner.chroot apt CACHE SUITE ARGS...
+    python3 -m strunner.chroot install CACHE SUITE [-t RELEASE] PKG...
 
-CMD runs as root in CACHE/chroot/SUITE with a clean environment and a
-/proc of its own (7.x objtool reads the stack limit from /proc), in a
-private mount namespace, so nothing stays mounted and runs never race.
-This process becomes it (exec): its status, its standard streams and
-the signals sent to it are CMD's.  ST_CHROOT_TMP=DIR: the caller's DIR
-is the chroot's /tmp there.  A user who is not root is root in a user
+Modules are built in a chroot of each kernel's Debian release
+(debootstrap, minbase) in CACHE/chroot/SUITE, fed from the mirrors of
+the machine's own apt sources: Debian 13's kbuild tools need glibc 2.38
+and gcc 14, which Debian 12 lacks, and Debian 12's headers pull their
+kernel image, which has no business on the machine that runs the bench.
+
+"run": CMD as root in the chroot with a clean environment and a /proc
+of its own (7.x objtool reads the stack limit from /proc), in a private
+mount namespace, so nothing stays mounted and runs never race.  This
+process becomes it (exec): its status, its standard streams and the
+signals sent to it are CMD's.  ST_CHROOT_TMP=DIR: the caller's DIR is
+the chroot's /tmp there.  A user who is not root is root in a user
 namespace of its own (with a PID namespace its /proc needs), where the
 chroot's files, owned by the real root, are read-only: it reads the
 package lists and builds in its ST_CHROOT_TMP (make lint).
+
+"ensure" makes the chroot once (debootstrap needs to be installed) and
+refreshes its package lists twice a day; "apt" is apt-get in it, its
+log's end printed if it failed; "install" installs only what is
+missing.  Two benches at once take turns on each chroot's locks.  A
+failure of "ensure" prints "error: ..." and exits 1.
 """
 
+import fcntl
 import os
+import subprocess
 import sys
+import time
+
+from strunner import apt
 
 ENV = ["PATH=/usr/sbin:/usr/bin:/sbin:/bin", "HOME=/root",
        "DEBIAN_FRONTEND=noninteractive", "LC_ALL=C.UTF-8"]
@@ -25,6 +45,16 @@ ENV = ["PATH=/usr/sbin:/usr/bin:/sbin:/bin", "HOME=/root",
 BIND = ('dir=$1 tmp=$2; shift 2; '
         'if [ -n "$tmp" ]; then mount --bind "$tmp" "$dir/tmp" || exit 1; fi; '
         'exec chroot "$dir" /usr/bin/env -i "$@"')
+
+# what every chroot has: the module's build, and what apt needs over https
+PKGS = ["gcc", "make", "binutils", "libc6-dev", "kmod", "zstd", "ca-certificates"]
+
+# package lists older than this are refreshed (seconds)
+LISTS_AGE = 12 * 3600
+
+
+class Error(Exception):
+    """What a chroot could not be made or refreshed for."""
 
 
 def chroot_dir(cache, suite):
@@ -44,13 +74,149 @@ def argv(cache, suite, cmd, tmp="", root=True):
             + ENV + cmd)
 
 
+def log(text):
+    print("# " + text, flush=True)
+
+
+def locked(path):
+    """PATH opened and flock'ed (flock(1)'s lock too); closing it ends
+    the lock."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    f = open(path, "a")  # pylint: disable=consider-using-with
+    fcntl.flock(f, fcntl.LOCK_EX)
+    return f
+
+
+def sources(suite, mirror, security):
+    """The chroot's deb822 apt sources: SUITE, its -updates and
+    -backports from MIRROR, -security from SECURITY."""
+    return ("Types: deb\nURIs: %s\nSuites: %s %s-updates %s-backports\nComponents: main\n"
+            "Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg\n\n"
+            "Types: deb\nURIs: %s\nSuites: %s-security\nComponents: main\n"
+            "Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg\n"
+            % (mirror, suite, suite, suite, security, suite))
+
+
+def lists_fresh(d, now=None):
+    """Whether a package list in chroot D is younger than LISTS_AGE."""
+    lists = os.path.join(d, "var", "lib", "apt", "lists")
+    now = time.time() if now is None else now
+    try:
+        names = os.listdir(lists)
+    except OSError:
+        return False
+    return any("Packages" in n and now - os.path.getmtime(os.path.join(lists, n)) < LISTS_AGE
+               for n in names)
+
+
+def _quiet(cmd):
+    return subprocess.run(cmd, stdout=subprocess.DEVNULL, check=False).returncode
+
+
+def apt_get(cache, suite, args, runner=None):
+    """apt-get -y -qq --no-install-recommends ARGS in SUITE's chroot, one
+    at a time, its output in CACHE/chroot-SUITE-apt.log, whose last 30
+    lines are printed if it failed; its status."""
+    lf = os.path.join(cache, "chroot-%s-apt.log" % suite)
+    cmd = argv(cache, suite, ["apt-get", "-y", "-qq", "--no-install-recommends"] + args)
+    with locked(os.path.join(cache, "chroot", suite + ".apt.lock")):
+        with open(lf, "w") as out:
+            rc = (runner or subprocess.run)(cmd, stdout=out, stderr=subprocess.STDOUT,
+                                            check=False).returncode
+    if rc != 0:
+        with open(lf, encoding="utf-8", errors="replace") as f:
+            for line in f.readlines()[-30:]:
+                print(line, end="", flush=True)
+    return rc
+
+
+def ensure(cache, suite, etc="/etc/apt"):
+    """Makes SUITE's chroot if it is not ready, or refreshes its package
+    lists if they are old; raises Error."""
+    d = chroot_dir(cache, suite)
+    with locked(os.path.join(cache, "chroot", suite + ".lock")):
+        if os.path.isfile(os.path.join(d, ".st-ready")):
+            if not lists_fresh(d):
+                log("apt-get update in the %s chroot" % suite)
+                if _quiet(argv(cache, suite, ["apt-get", "update", "-qq"])) != 0:
+                    raise Error("apt-get update in the %s chroot failed" % suite)
+            return
+        mirror, security = apt.uri("bookworm", etc), apt.uri("bookworm-security", etc)
+        if not mirror or not security:
+            raise Error("no apt source for bookworm%s in %s: cannot tell which Debian mirror to use"
+                        % ("" if mirror else "-security", etc))
+        log("debootstrap %s into %s (from %s)" % (suite, d, mirror))
+        if os.path.isdir(d):
+            # --one-file-system: a mount left below it is not followed
+            subprocess.run(["rm", "-rf", "--one-file-system", d], check=False)
+        lf = os.path.join(cache, "chroot-%s-debootstrap.log" % suite)
+        with open(lf, "w") as out:
+            rc = subprocess.run(["debootstrap", "--variant=minbase", suite, d, mirror],
+                                stdout=out, stderr=subprocess.STDOUT, check=False).returncode
+        if rc != 0:
+            with open(lf, encoding="utf-8", errors="replace") as f:
+                print("".join(f.readlines()[-30:]), end="", flush=True)
+            raise Error("debootstrap %s failed" % suite)
+        try:
+            os.unlink(os.path.join(d, "etc", "apt", "sources.list"))
+        except FileNotFoundError:
+            pass
+        with open(os.path.join(d, "etc", "apt", "sources.list.d", "debian.sources"), "w") as f:
+            f.write(sources(suite, mirror, security))
+        # package scripts start no daemons in the chroot
+        rcd = os.path.join(d, "usr", "sbin", "policy-rc.d")
+        with open(rcd, "w") as f:
+            f.write("#!/bin/sh\nexit 101\n")
+        os.chmod(rcd, 0o755)
+        if _quiet(argv(cache, suite, ["apt-get", "update", "-qq"])) != 0:
+            raise Error("apt-get update in the %s chroot failed" % suite)
+        if apt_get(cache, suite, ["install"] + PKGS) != 0:
+            raise Error("installing build tools in the %s chroot failed" % suite)
+        open(os.path.join(d, ".st-ready"), "w").close()
+
+
+def installed(d, pkg):
+    """Whether PKG is installed in chroot D."""
+    out = subprocess.run(["chroot", d, "dpkg-query", "-W", "-f=${db:Status-Status}", pkg],
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                         check=False).stdout
+    return out == "installed"
+
+
+def install(cache, suite, args, is_installed=installed, runner=None):
+    """Installs into SUITE's chroot the packages of ARGS ([-t RELEASE]
+    PKG...) that are missing, taking the chroot's lock; its status."""
+    opts = args[:2] if args[:1] == ["-t"] else []
+    missing = [p for p in args[len(opts):]
+               if not is_installed(chroot_dir(cache, suite), p)]
+    if not missing:
+        return 0
+    with locked(os.path.join(cache, "chroot", suite + ".lock")):
+        log("installing %s in the %s chroot" % (" ".join(missing), suite))
+        return apt_get(cache, suite, ["-o", "DPkg::Lock::Timeout=300", "install"] + opts + missing,
+                       runner)
+
+
 def main(args):
-    if len(args) < 4:
-        sys.exit("usage: python3 -m strunner.chroot CACHE SUITE CMD...")
-    cmd = argv(args[1], args[2], args[3:], os.environ.get("ST_CHROOT_TMP", ""),
-               os.geteuid() == 0)
-    os.execvp(cmd[0], cmd)
+    cmd = args[1] if len(args) > 1 else ""
+    if cmd == "run" and len(args) > 4:
+        line = argv(args[2], args[3], args[4:], os.environ.get("ST_CHROOT_TMP", ""),
+                    os.geteuid() == 0)
+        sys.stdout.flush()
+        os.execvp(line[0], line)
+    if cmd == "ensure" and len(args) == 4:
+        try:
+            ensure(args[2], args[3])
+        except Error as e:
+            print("error: %s" % e, file=sys.stderr)
+            return 1
+        return 0
+    if cmd == "apt" and len(args) > 4:
+        return 1 if apt_get(args[2], args[3], args[4:]) else 0
+    if cmd == "install" and len(args) > 4:
+        return 1 if install(args[2], args[3], args[4:]) else 0
+    sys.exit(__doc__.split("\n\n")[1])
 
 
 if __name__ == "__main__":
-    main(sys.argv)
+    sys.exit(main(sys.argv))

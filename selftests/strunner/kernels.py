@@ -1,13 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0
 """The kernels make check tests, resolved from Debian's package lists
-(lib.sh st_kernel_suite, st_resolve_kver, st_newer_kernels, st_apt_uri).
+(lib.sh st_kernel_suite, st_resolve_kver, st_newer_kernels,
+st_fetch_vmlinuz).
 
     python3 -m strunner.kernels suite NAME
     python3 -m strunner.kernels names
     python3 -m strunner.kernels resolve CACHE NAME
     python3 -m strunner.kernels newer CACHE GATE_TABLE
-    python3 -m strunner.kernels apt-uri SUITE [ETC]
     python3 -m strunner.kernels fetch CACHE ENV KVER
+    python3 -m strunner.kernels headers CACHE ENV KVER
 
 A kernel is named by its suites and meta package (NAMES), never by a
 version: "resolve" reads the meta package's highest version among those
@@ -15,11 +16,11 @@ suites with apt-cache, in the chroot of the kernel's Debian release
 (CACHE/chroot/ENV, made by lib.sh st_chroot_ensure), and prints the
 kernel release its Depends names, e.g. 6.12.95+deb12-amd64.  "newer"
 prints a line for each series the support gate knows whose newest
-Debian image is past the sublevels it checked.  "apt-uri" prints the
-archive URI of the machine's own apt source for SUITE, or nothing: no
-mirror host is ever written into the repository.  "fetch" downloads
+Debian image is past the sublevels it checked.  "fetch" downloads
 KVER's image package in ENV's chroot and keeps its kernel image as
-CACHE/kernels/KVER/vmlinuz.
+CACHE/kernels/KVER/vmlinuz.  "headers" installs linux-headers-KVER in
+ENV's chroot if it is not there, from ENV-backports when
+that is where the package lives.  Errors print "error: ..." and exit 1.
 """
 
 import glob
@@ -29,7 +30,7 @@ import shutil
 import subprocess
 import sys
 
-from strunner import chroot
+from strunner import chroot, read_text
 
 # NAME: (Debian release whose chroot builds it, meta package, the suites
 # its version is taken from, as "SUITE/" in apt-cache madison's third
@@ -67,43 +68,6 @@ def suite(name):
 def known():
     """Every name suite() takes, in the table's order."""
     return list(NAMES) + [n + "-cloud" for n in NAMES]
-
-
-def apt_uri(wanted, etc="/etc/apt"):
-    """The URI of ETC's first apt source for suite WANTED (deb822
-    .sources first, then one-line .list), or ""."""
-    for path in sorted(glob.glob(os.path.join(etc, "sources.list.d", "*.sources"))):
-        for stanza in re.split(r"\n[ \t]*\n", _read(path)):
-            fields = {}
-            for line in stanza.splitlines():
-                key, sep, value = line.partition(":")
-                if sep and not line[:1].isspace():
-                    fields[key.strip()] = value.split()
-            if wanted in fields.get("Suites", []) and fields.get("URIs"):
-                return fields["URIs"][0]
-    lists = [os.path.join(etc, "sources.list")]
-    lists += sorted(glob.glob(os.path.join(etc, "sources.list.d", "*.list")))
-    for path in lists:
-        for line in _read(path).splitlines():
-            words = line.split()
-            if not words or words[0] != "deb":
-                continue
-            i = 1
-            if words[i:] and words[i].startswith("["):
-                while i < len(words) and not words[i].endswith("]"):
-                    i += 1
-                i += 1
-            if len(words) > i + 1 and words[i + 1] == wanted:
-                return words[i]
-    return ""
-
-
-def _read(path):
-    try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            return f.read()
-    except OSError:
-        return ""
 
 
 def madison(text):
@@ -194,6 +158,24 @@ def fetch(cache, env, kver):
     return image
 
 
+def headers(cache, env, kver):
+    """linux-headers-KVER in ENV's chroot, installed if it is not there;
+    raises Error."""
+    makefile = os.path.join(chroot.chroot_dir(cache, env), "usr", "src",
+                            "linux-headers-" + kver, "Makefile")
+    if os.path.isfile(makefile):
+        return
+    pkg = "linux-headers-" + kver
+    t = []
+    if "-backports/" in apt_cache(cache, env, ["madison", pkg]):
+        t = ["-t", env + "-backports"]
+    chroot.log("installing %s in the %s chroot" % (pkg, env))
+    if chroot.apt_get(cache, env, ["install"] + t + [pkg]) != 0:
+        raise Error("installing %s in the %s chroot failed" % (pkg, env))
+    if not os.path.isfile(makefile):
+        raise Error("headers for %s missing" % kver)
+
+
 GATE_RANGE = re.compile(r"^ST_GATE_RANGE\([a-z_]*, *([0-9]+), *([0-9]+), *[0-9]+, *([0-9]+)\)$")
 
 
@@ -201,7 +183,7 @@ def gate_last(table):
     """{SERIES: the lowest last sublevel over the features} of the gate's
     table (module/kernel/gate_checked.h)."""
     last = {}
-    for line in _read(table).splitlines():
+    for line in read_text(table).splitlines():
         m = GATE_RANGE.match(line)
         if m:
             series, sub = "%s.%s" % (m.group(1), m.group(2)), int(m.group(3))
@@ -251,11 +233,9 @@ def main(argv):
         print(" ".join(spec))
     elif cmd == "names" and not args:
         print(" ".join(known()))
-    elif cmd == "apt-uri" and len(args) in (1, 2):
-        print(apt_uri(*args))
-    elif cmd == "fetch" and len(args) == 3:
+    elif cmd in ("fetch", "headers") and len(args) == 3:
         try:
-            fetch(*args)
+            (fetch if cmd == "fetch" else headers)(*args)
         except Error as e:
             print("error: %s" % e, file=sys.stderr)
             return 1

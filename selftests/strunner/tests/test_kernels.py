@@ -1,13 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
-"""strunner.kernels and strunner.chroot: the kernels resolved from
-apt-cache's answers and the machine's apt sources, without a network or
-a chroot (apt-cache's output is given)."""
+"""strunner.kernels: the kernels resolved from apt-cache's answers,
+without a network or a chroot (apt-cache's output is given)."""
 
 import os
 import tempfile
 import unittest
 
-from strunner import chroot, kernels
+from strunner import kernels
 
 MIRROR = "http://mirror.invalid/debian"
 
@@ -135,65 +134,6 @@ class Newer(unittest.TestCase):
     def test_nothing_to_read(self):
         self.assertEqual(kernels.newer({}, ["trixie"], None), [])
         self.assertEqual(kernels.newer({"6.12": 117}, ["host"], lambda env, a: ""), [])
-
-
-class AptSources(unittest.TestCase):
-    def setUp(self):
-        self.etc = tempfile.mkdtemp()
-        os.mkdir(os.path.join(self.etc, "sources.list.d"))
-
-    def tearDown(self):
-        for d, _, files in os.walk(self.etc, topdown=False):
-            for f in files:
-                os.unlink(os.path.join(d, f))
-            os.rmdir(d)
-
-    def write(self, name, text):
-        with open(os.path.join(self.etc, name), "w") as f:
-            f.write(text)
-
-    def test_deb822(self):
-        self.write("sources.list.d/debian.sources",
-                   "Types: deb\nURIs: %s\nSuites: bookworm bookworm-updates\nComponents: main\n"
-                   "Signed-By:\n /usr/share/keyrings/x.gpg\n\n"
-                   "Types: deb\nURIs: %s-security\nSuites: bookworm-security\n" % (MIRROR, MIRROR))
-        self.assertEqual(kernels.apt_uri("bookworm-updates", self.etc), MIRROR)
-        self.assertEqual(kernels.apt_uri("bookworm-security", self.etc), MIRROR + "-security")
-        self.assertEqual(kernels.apt_uri("trixie", self.etc), "")
-
-    def test_one_line(self):
-        self.write("sources.list", "# deb http://old.invalid/ bookworm main\n"
-                   "deb [arch=amd64 signed-by=/k.gpg] %s bookworm main\n"
-                   "deb-src %s-src bookworm-security main\n"
-                   "deb %s-security bookworm-security main\n" % (MIRROR, MIRROR, MIRROR))
-        self.assertEqual(kernels.apt_uri("bookworm", self.etc), MIRROR)
-        self.assertEqual(kernels.apt_uri("bookworm-security", self.etc), MIRROR + "-security")
-
-    def test_deb822_first(self):
-        self.write("sources.list", "deb http://list.invalid/ bookworm main\n")
-        self.write("sources.list.d/a.sources", "Types: deb\nURIs: %s\nSuites: bookworm\n" % MIRROR)
-        self.assertEqual(kernels.apt_uri("bookworm", self.etc), MIRROR)
-
-
-class Chroot(unittest.TestCase):
-    def test_root(self):
-        self.assertEqual(chroot.argv("/c", "trixie", ["apt-cache", "show", "x"]),
-                         ["unshare", "--mount-proc=/c/chroot/trixie/proc", "chroot", "/c/chroot/trixie",
-                          "/usr/bin/env", "-i"] + chroot.ENV + ["apt-cache", "show", "x"])
-
-    def test_tmp_and_user(self):
-        for root, user in ((True, []), (False, ["--map-root-user"])):
-            with self.subTest(root=root):
-                cmd = chroot.argv("/c", "bookworm", ["make"], tmp="/t", root=root)
-                self.assertEqual(cmd[:len(user) + 5],
-                                 ["unshare"] + user + ["--mount", "--pid", "--fork",
-                                                       "--mount-proc=/c/chroot/bookworm/proc"])
-                self.assertEqual(cmd[-len(chroot.ENV) - 3:], ["/c/chroot/bookworm", "/t"] + chroot.ENV + ["make"])
-
-    def test_environment_is_clean(self):
-        # env -i, then only what ENV names: nothing of the caller's
-        self.assertEqual(sorted(e.split("=")[0] for e in chroot.ENV),
-                         ["DEBIAN_FRONTEND", "HOME", "LC_ALL", "PATH"])
 
 
 if __name__ == "__main__":
