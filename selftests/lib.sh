@@ -7,8 +7,9 @@
 ST_ROOT=${ST_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 ST_TESTS=$ST_ROOT/selftests
 # make check's Python (selftests/strunner) and the bench's statistics,
-# run by Debian's python3 (0.03 s a start; a pyenv shim first on PATH
-# took 0.3 s on 2026-12-06)
+# the runner's own copy even for another tree (ST_SRC), run by Debian's
+# python3 (0.03 s a start; a pyenv shim first on PATH took 0.3 s on
+# 2026-12-06), with -P: nothing of the caller's directory imported
 ST_PYTHONPATH=$ST_ROOT/selftests:$ST_ROOT/bench
 ST_PYTHON=/usr/bin/python3
 ST_BUILD=${ST_BUILD:-$ST_ROOT/build}
@@ -92,7 +93,7 @@ st_results_main() {
 	[[ $1 == --budget ]] && { budget=(--budget); shift; }
 	# Debian 12 without python3 (debootstrap's minbase) as root: installed
 	[[ -x $ST_PYTHON || $EUID != 0 ]] || st_apt_install python3
-	PYTHONPATH=$ST_PYTHONPATH exec "$ST_PYTHON" -m strunner.results run "${budget[@]}" bash "$@"
+	PYTHONPATH=$ST_PYTHONPATH exec "$ST_PYTHON" -P -m strunner.results run "${budget[@]}" bash "$@"
 }
 
 # st_records GROUP CMD...: the records CMD prints (one of make check's
@@ -121,7 +122,7 @@ st_records() {
 st_ingest_tap() { st_records "$1" st_py strunner.ktap "$2"; }
 # st_py MODULE ARGS...: one of make check's Python modules (selftests/
 # strunner, with the bench's statistics)
-st_py() { PYTHONPATH=$ST_PYTHONPATH "$ST_PYTHON" -m "$@"; }
+st_py() { PYTHONPATH=$ST_PYTHONPATH "$ST_PYTHON" -P -m "$@"; }
 
 # st_unittest GROUP DIR NAME: the Python unit tests DIR/test_*.py
 # (Debian's python3, bench/tests/run.py's KTAP, each result "NAME: TEST")

@@ -578,8 +578,9 @@ done_stage "unit tests"
 st_bench_unit
 st_group_end bench-unit
 done_stage "the bench's unit tests"
-# the runner's Python (selftests/strunner/tests): kernels, chroots
-st_unittest strunner-unit "$ST_SRC/selftests/strunner/tests" strunner
+# the runner's Python (selftests/strunner/tests, of the runner's tree as
+# its code is): kernels, chroots
+st_unittest strunner-unit "$ST_ROOT/selftests/strunner/tests" strunner
 st_group_end strunner-unit
 done_stage "the runner's unit tests"
 # Kernels run as jobs, ST_JOBS at a time, each started only if its

@@ -32,6 +32,7 @@ failure of "ensure" prints "error: ..." and exits 1.
 
 import fcntl
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -109,10 +110,6 @@ def lists_fresh(d, now=None):
                for n in names)
 
 
-def _quiet(cmd):
-    return subprocess.run(cmd, stdout=subprocess.DEVNULL, check=False).returncode
-
-
 def apt_get(cache, suite, args, runner=None):
     """apt-get -y -qq --no-install-recommends ARGS in SUITE's chroot, one
     at a time, its output in CACHE/chroot-SUITE-apt.log, whose last 30
@@ -130,29 +127,34 @@ def apt_get(cache, suite, args, runner=None):
     return rc
 
 
-def ensure(cache, suite, etc="/etc/apt"):
+def ensure(cache, suite, etc="/etc/apt", run=subprocess.run):
     """Makes SUITE's chroot if it is not ready, or refreshes its package
-    lists if they are old; raises Error."""
+    lists if they are old; raises Error.  RUN runs every command."""
+    def quiet(cmd):
+        return run(cmd, stdout=subprocess.DEVNULL, check=False).returncode
     d = chroot_dir(cache, suite)
     with locked(os.path.join(cache, "chroot", suite + ".lock")):
         if os.path.isfile(os.path.join(d, ".st-ready")):
             if not lists_fresh(d):
                 log("apt-get update in the %s chroot" % suite)
-                if _quiet(argv(cache, suite, ["apt-get", "update", "-qq"])) != 0:
+                if quiet(argv(cache, suite, ["apt-get", "update", "-qq"])) != 0:
                     raise Error("apt-get update in the %s chroot failed" % suite)
             return
         mirror, security = apt.uri("bookworm", etc), apt.uri("bookworm-security", etc)
-        if not mirror or not security:
-            raise Error("no apt source for bookworm%s in %s: cannot tell which Debian mirror to use"
-                        % ("" if mirror else "-security", etc))
+        if not mirror:
+            raise Error("no apt source for bookworm in %s: cannot tell which Debian mirror to use"
+                        % etc)
+        if not security:
+            raise Error("no apt source for bookworm-security in %s: cannot tell which security "
+                        "mirror to use" % etc)
         log("debootstrap %s into %s (from %s)" % (suite, d, mirror))
-        if os.path.isdir(d):
+        if os.path.lexists(d):
             # --one-file-system: a mount left below it is not followed
-            subprocess.run(["rm", "-rf", "--one-file-system", d], check=False)
+            run(["rm", "-rf", "--one-file-system", d], check=False)
         lf = os.path.join(cache, "chroot-%s-debootstrap.log" % suite)
         with open(lf, "w") as out:
-            rc = subprocess.run(["debootstrap", "--variant=minbase", suite, d, mirror],
-                                stdout=out, stderr=subprocess.STDOUT, check=False).returncode
+            rc = run(["debootstrap", "--variant=minbase", suite, d, mirror],
+                     stdout=out, stderr=subprocess.STDOUT, check=False).returncode
         if rc != 0:
             with open(lf, encoding="utf-8", errors="replace") as f:
                 print("".join(f.readlines()[-30:]), end="", flush=True)
@@ -168,9 +170,9 @@ def ensure(cache, suite, etc="/etc/apt"):
         with open(rcd, "w") as f:
             f.write("#!/bin/sh\nexit 101\n")
         os.chmod(rcd, 0o755)
-        if _quiet(argv(cache, suite, ["apt-get", "update", "-qq"])) != 0:
+        if quiet(argv(cache, suite, ["apt-get", "update", "-qq"])) != 0:
             raise Error("apt-get update in the %s chroot failed" % suite)
-        if apt_get(cache, suite, ["install"] + PKGS) != 0:
+        if apt_get(cache, suite, ["install"] + PKGS, run) != 0:
             raise Error("installing build tools in the %s chroot failed" % suite)
         open(os.path.join(d, ".st-ready"), "w").close()
 
@@ -197,13 +199,23 @@ def install(cache, suite, args, is_installed=installed, runner=None):
                        runner)
 
 
+def execute(line):
+    """Becomes LINE's program, with the signal dispositions a shell
+    would give it: Python ignores SIGPIPE and SIGXFSZ, and exec would
+    pass that on (a writer into "| head" would fail with EPIPE instead
+    of ending)."""
+    sys.stdout.flush()
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    signal.signal(signal.SIGXFSZ, signal.SIG_DFL)
+    os.execvp(line[0], line)
+
+
 def main(args):
     cmd = args[1] if len(args) > 1 else ""
     if cmd == "run" and len(args) > 4:
         line = argv(args[2], args[3], args[4:], os.environ.get("ST_CHROOT_TMP", ""),
                     os.geteuid() == 0)
-        sys.stdout.flush()
-        os.execvp(line[0], line)
+        execute(line)
     if cmd == "ensure" and len(args) == 4:
         try:
             ensure(args[2], args[3])

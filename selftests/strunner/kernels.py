@@ -87,14 +87,15 @@ def version_gt(a, b):
                           check=False).returncode == 0
 
 
-def apt_cache(cache, env, args):
+def apt_cache(cache, env, args, quiet=False):
     """apt-cache ARGS in ENV's chroot (ENV "host": on the machine), its
-    standard output ("" if it failed)."""
+    standard output ("" if it failed); its errors on ours unless
+    QUIET."""
     cmd = ["apt-cache"] + args
     if env != "host":
         cmd = chroot.argv(cache, env, cmd, root=os.geteuid() == 0)
-    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                          text=True, check=False).stdout
+    return subprocess.run(cmd, stdout=subprocess.PIPE, text=True, check=False,
+                          stderr=subprocess.DEVNULL if quiet else None).stdout
 
 
 def resolve(name, run):
@@ -110,7 +111,7 @@ def resolve(name, run):
             best = ver
     if not best:
         raise Error("no %s in the suites of '%s' (apt-get update?)" % (meta, name))
-    m = re.search(r"^Depends:.*?linux-headers-([0-9][^ ,]*)",
+    m = re.search(r"^Depends:.*?linux-headers-([0-9][^\s,]*)",
                   run(env, ["show", "%s=%s" % (meta, best)]), re.M)
     if not m:
         raise Error("cannot parse Depends of %s=%s" % (meta, best))
@@ -258,7 +259,7 @@ def main(argv):
             envs.append("trixie")
         else:
             print("# st_newer_kernels: no trixie chroot, its kernels not looked at")
-        for line in newer(last, envs, lambda env, a: apt_cache(args[0], env, a)):
+        for line in newer(last, envs, lambda env, a: apt_cache(args[0], env, a, True)):
             print(line)
     else:
         sys.exit(__doc__.split("\n\n")[1])

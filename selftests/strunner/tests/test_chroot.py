@@ -7,6 +7,8 @@ import contextlib
 import io
 import os
 import shutil
+import subprocess
+import sys
 import tempfile
 import time
 import types
@@ -68,9 +70,32 @@ class Chroot(unittest.TestCase):
                 self.assertEqual(cmd[-len(chroot.ENV) - 3:], ["/c/chroot/bookworm", "/t"] + chroot.ENV + ["make"])
 
     def test_environment_is_clean(self):
-        # env -i, then only what ENV names: nothing of the caller's
-        self.assertEqual(sorted(e.split("=")[0] for e in chroot.ENV),
-                         ["DEBIAN_FRONTEND", "HOME", "LC_ALL", "PATH"])
+        # the namespaced line run for real, with a chroot that only drops
+        # its directory: env -i, then only what ENV names
+        stub = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, stub)
+        with open(os.path.join(stub, "chroot"), "w") as f:
+            f.write('#!/bin/sh\nshift\nexec "$@"\n')
+        os.chmod(os.path.join(stub, "chroot"), 0o755)
+        cmd = chroot.argv(stub, "x", ["/usr/bin/env"], root=False)
+        inner = cmd[cmd.index("-c") + 1:]
+        env = dict(os.environ, PATH=stub + ":" + os.environ["PATH"], LEAK="1")
+        out = subprocess.run(["sh", "-c"] + inner, env=env, stdout=subprocess.PIPE, text=True,
+                             check=True).stdout
+        self.assertEqual(sorted(out.split()), sorted(chroot.ENV))
+        line = chroot.argv("/c", "x", ["true"])
+        self.assertEqual(line[line.index("/usr/bin/env"):][:2 + len(chroot.ENV)],
+                         ["/usr/bin/env", "-i"] + chroot.ENV)
+
+    def test_signals_as_a_shell_gives_them(self):
+        # SIGPIPE (13) and SIGXFSZ (25) not ignored in what it becomes
+        code = ("from strunner import chroot; "
+                "chroot.execute(['sh', '-c', 'grep ^SigIgn: /proc/self/status'])")
+        out = subprocess.run([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True,
+                             env=dict(os.environ, PYTHONPATH=":".join(sys.path)),
+                             check=True).stdout
+        mask = int(out.split()[1], 16)
+        self.assertEqual(mask & (1 << 12 | 1 << 24), 0, out)
 
 
 class Chroots(unittest.TestCase):
@@ -142,13 +167,32 @@ class Chroots(unittest.TestCase):
         self.assertEqual(len(out.getvalue().splitlines()), 30)
 
     def test_ensure_without_sources(self):
-        # no apt source for bookworm: refused by name, nothing made
+        # no apt source for bookworm, then none for its security suite:
+        # refused by name, nothing run, nothing made
         etc = os.path.join(self.cache, "etc")
         os.makedirs(os.path.join(etc, "sources.list.d"))
-        with self.assertRaises(chroot.Error) as cm:
-            chroot.ensure(self.cache, "trixie", etc)
-        self.assertIn("no apt source for bookworm", str(cm.exception))
-        self.assertFalse(os.path.exists(chroot.chroot_dir(self.cache, "trixie")))
+        path = os.path.join(etc, "sources.list.d", "debian.sources")
+
+        def run(cmd, **kw):
+            self.fail("ran %s" % cmd)
+        for text, why in (("", "no apt source for bookworm in"),
+                          ("Types: deb\nURIs: %s\nSuites: bookworm\n" % MIRROR,
+                           "no apt source for bookworm-security in")):
+            with self.subTest(why=why):
+                with open(path, "w") as f:
+                    f.write(text)
+                with self.assertRaises(chroot.Error) as cm:
+                    chroot.ensure(self.cache, "trixie", etc, run)
+                self.assertIn(why, str(cm.exception))
+                self.assertFalse(os.path.exists(chroot.chroot_dir(self.cache, "trixie")))
+
+    def test_ensure_ready(self):
+        # a chroot made, its lists fresh: nothing run
+        d = chroot.chroot_dir(self.cache, "trixie")
+        os.makedirs(os.path.join(d, "var", "lib", "apt", "lists"))
+        open(os.path.join(d, "var", "lib", "apt", "lists", "x_Packages"), "w").close()
+        open(os.path.join(d, ".st-ready"), "w").close()
+        chroot.ensure(self.cache, "trixie", "/nonexistent", lambda cmd, **kw: self.fail("ran %s" % cmd))
 
 
 if __name__ == "__main__":
