@@ -38,9 +38,6 @@ ST_GUEST_TIMEOUT=${ST_GUEST_TIMEOUT:-2400}
 # (guest/lib.sh SPLAT).  ST_MEMDEBUG= (empty) boots without them.
 ST_MEMDEBUG=${ST_MEMDEBUG-slub_debug=FZPU kfence.sample_interval=1}
 
-ST_APT_PKGS=(busybox-static rt-tests dkms cpio zstd kmod gcc make libc6-dev
-	binutils ca-certificates debian-archive-keyring dpkg-dev openssl python3)
-
 export DEBIAN_FRONTEND=noninteractive
 
 st_log() { printf '# %s\n' "$*"; }
@@ -92,7 +89,11 @@ st_results_main() {
 	[[ -z $ST_RESULTS_T0 ]] || return 0
 	[[ $1 == --budget ]] && { budget=(--budget); shift; }
 	# Debian 12 without python3 (debootstrap's minbase) as root: installed
-	[[ -x $ST_PYTHON || $EUID != 0 ]] || st_apt_install python3
+	if [[ ! -x $ST_PYTHON && $EUID == 0 ]]; then
+		st_log "installing python3"
+		{ apt-get update -qq && apt-get install -y -qq --no-install-recommends python3; } \
+			>/dev/null || st_die "apt-get install python3 failed"
+	fi
 	PYTHONPATH=$ST_PYTHONPATH exec "$ST_PYTHON" -P -m strunner.results run "${budget[@]}" bash "$@"
 }
 
@@ -345,104 +346,16 @@ st_on_signal() {
 st_slowest_units() { st_py strunner.guest slowest "$ST_BUILD" "$1"; }
 
 # --- host dependencies -------------------------------------------------------
+# Debian 12 checked, bookworm-backports, the packages and qemu
+# (strunner/host.py says which and why); apt one at a time.
 
-# Written for Debian 12: on anything else it would add foreign apt suites.
-st_os_check() {
-	local id='' codename='' pretty=''
-	if [[ -r /etc/os-release ]]; then
-		# shellcheck disable=SC1091
-		id=$(. /etc/os-release && echo "${ID:-}")
-		codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
-		pretty=$(. /etc/os-release && echo "${PRETTY_NAME:-}")
-	fi
-	[[ $id == debian && $codename == bookworm ]] ||
-		st_die "the test bench is written for Debian 12 (bookworm) and this is ${pretty:-an unknown OS}: refusing to add apt suites or install packages here"
-}
-
-# st_apt_uri SUITE: the archive URI of the machine's own apt source for
-# SUITE (strunner/apt.py).  Empty when there is none: no mirror host is
-# ever written into this repository.
-st_apt_uri() { st_py strunner.apt uri "$1"; }
-
-# Adds bookworm-backports (never trixie: it would drag libc to Debian 13).
-# Returns 0 if it added the source, 1 if one was already there.
-st_ensure_backports() {
-	if grep -rqsE '^[^#]*bookworm-backports' /etc/apt/sources.list /etc/apt/sources.list.d/; then
-		return 1
-	fi
-	local mirror
-	mirror=$(st_apt_uri bookworm)
-	[[ -n $mirror ]] || st_die "no apt source for bookworm in /etc/apt: cannot tell which Debian mirror to use"
-	st_log "adding bookworm-backports from $mirror"
-	cat >/etc/apt/sources.list.d/bookworm-backports.sources <<EOF
-Types: deb
-URIs: $mirror
-Suites: bookworm-backports
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-EOF
-	return 0
-}
-
-# st_apt_locked CMD...: apt on the host, one at a time (kernel jobs run in
-# parallel and apt refuses to wait for its own lock).
-st_apt_locked() {
-	mkdir -p "$ST_CACHE"
-	flock "$ST_CACHE/apt-host.lock" "$@"
-}
-
-st_pkg_installed() {
-	[[ $(dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null) == installed ]]
-}
-
-ST_APT_UPDATED=
-st_apt_update() {
-	[[ -n $ST_APT_UPDATED ]] && return 0
-	st_log "apt-get update"
-	st_apt_locked apt-get update -qq >/dev/null || st_die "apt-get update failed"
-	ST_APT_UPDATED=1
-}
+st_ensure_host() { st_py strunner.host ensure "$ST_CACHE" || exit 1; }
 
 # st_apt_install [-t RELEASE] PKG...: installs only what is missing.
-st_apt_install() {
-	local opts=() missing=() p
-	if [[ $1 == -t ]]; then opts=(-t "$2"); shift 2; fi
-	for p in "$@"; do st_pkg_installed "$p" || missing+=("$p"); done
-	((${#missing[@]})) || return 0
-	st_apt_update
-	st_log "installing ${missing[*]}"
-	st_apt_locked apt-get install -y -qq --no-install-recommends "${opts[@]}" "${missing[@]}" \
-		>"$ST_CACHE/apt-install.log" 2>&1 ||
-		{ tail -n 30 "$ST_CACHE/apt-install.log"; st_die "apt-get install ${missing[*]} failed"; }
-}
+st_apt_install() { st_py strunner.host install "$ST_CACHE" "$@" || exit 1; }
 
-st_ensure_host() {
-	st_os_check
-	mkdir -p "$ST_CACHE"
-	if st_ensure_backports; then ST_APT_UPDATED=; st_apt_update; fi
-	# apt-cache needs package lists; a fresh container may have none.
-	if ! compgen -G '/var/lib/apt/lists/*bookworm-backports*Packages*' >/dev/null; then
-		st_apt_update
-	fi
-	st_apt_install "${ST_APT_PKGS[@]}"
-	st_ensure_qemu
-}
-
-# qemu from bookworm-backports (10.x), not bookworm's 7.2: under 7.2's
-# multi-threaded TCG a vCPU can run stale code across ftrace's text_poke_bp
-# (an "Oops: int3" at a patched call site while another vCPU loads or
-# unloads an ftrace user under load, 3 runs out of 3 with a minimal ftrace
-# module); 10.0 passed the same stress.
-st_ensure_qemu() {
-	case $(dpkg-query -W -f='${Version}' qemu-system-x86 2>/dev/null) in
-	*bpo*) return 0 ;;
-	esac
-	st_apt_update
-	st_log "installing qemu-system-x86 from bookworm-backports"
-	st_apt_locked apt-get install -y -qq --no-install-recommends -t bookworm-backports qemu-system-x86 \
-		>"$ST_CACHE/apt-qemu.log" 2>&1 ||
-		{ tail -n 30 "$ST_CACHE/apt-qemu.log"; st_die "installing qemu from bookworm-backports failed"; }
-}
+# st_apt_update: apt-get update, unless one ran in the last hour.
+st_apt_update() { st_py strunner.host update "$ST_CACHE" || exit 1; }
 
 # --- chroots -----------------------------------------------------------------------
 # Modules are built in a chroot of each kernel's Debian release, cached in

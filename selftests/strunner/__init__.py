@@ -2,7 +2,14 @@
 """make check's host side in Python, as tools/testing/kunit does it; the
 statistics come from the bench's (bench/stbench/stats.py)."""
 
+import fcntl
 import itertools
+import os
+
+
+class Error(Exception):
+    """What make check's host side could not do, in words for the log;
+    a module's command line prints it as "error: ..." and exits 1."""
 
 
 def number(word):
@@ -34,3 +41,19 @@ def read_text(path):
             return f.read()
     except OSError:
         return ""
+
+
+def tail(path, n=30):
+    """Prints PATH's last N lines: the log of a command that failed."""
+    for line in read_lines(path)[-n:]:
+        print(line)
+    print(end="", flush=True)
+
+
+def locked(path):
+    """PATH opened and flock'ed (flock(1)'s lock too); closing it ends
+    the lock."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    f = open(path, "a")  # pylint: disable=consider-using-with
+    fcntl.flock(f, fcntl.LOCK_EX)
+    return f

@@ -1,20 +1,18 @@
 # SPDX-License-Identifier: GPL-2.0
-"""The machine's own apt sources, read (lib.sh st_apt_uri).
+"""apt for the host and the chroots (strunner.host, strunner.chroot):
+the machine's own apt sources read, apt-get, dpkg-query.
 
-    python3 -m strunner.apt uri SUITE [ETC]
-
-prints the archive URI of ETC's (/etc/apt's) first source for SUITE,
-deb822 .sources first, then one-line .list, or nothing: make check's
-chroots are fed from the mirrors the machine uses, and no mirror host
-is ever written into the repository.
+make check's chroots and the host's bookworm-backports are fed from the
+mirrors of the machine's apt sources (uri, mirror), and no mirror host is
+ever written into the repository.
 """
 
 import glob
 import os
 import re
-import sys
+import subprocess
 
-from strunner import read_text
+from strunner import Error, locked, read_text, tail
 
 
 def uri(wanted, etc="/etc/apt"):
@@ -26,7 +24,8 @@ def uri(wanted, etc="/etc/apt"):
                 key, sep, value = line.partition(":")
                 if sep and not line[:1].isspace():
                     fields[key.strip()] = value.split()
-            if wanted in fields.get("Suites", []) and fields.get("URIs"):
+            if wanted in fields.get("Suites", []) and fields.get("URIs") and \
+                    fields.get("Enabled", ["yes"]) != ["no"]:
                 return fields["URIs"][0]
     lists = [os.path.join(etc, "sources.list")]
     lists += sorted(glob.glob(os.path.join(etc, "sources.list.d", "*.list")))
@@ -45,12 +44,38 @@ def uri(wanted, etc="/etc/apt"):
     return ""
 
 
-def main(argv):
-    if len(argv) not in (3, 4) or argv[1] != "uri":
-        sys.exit("usage: python3 -m strunner.apt uri SUITE [ETC]")
-    print(uri(*argv[2:]))
-    return 0
+def mirror(suite, etc="/etc/apt", what="Debian mirror"):
+    """uri(SUITE, ETC); raises Error if there is none."""
+    found = uri(suite, etc)
+    if not found:
+        raise Error("no apt source for %s in %s: cannot tell which %s to use"
+                    % (suite, etc, what))
+    return found
 
 
-if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+def query(pkg, field, root="/"):
+    """dpkg-query's FIELD of PKG in the system at ROOT (read as any
+    user), or "" for a package it does not know."""
+    return subprocess.run(["dpkg-query", "--admindir=" + os.path.join(root, "var/lib/dpkg"),
+                           "-W", "-f=${%s}" % field, pkg],
+                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                          check=False).stdout
+
+
+def installed(pkg, root="/"):
+    """Whether PKG is installed in the system at ROOT."""
+    return query(pkg, "db:Status-Status", root) == "installed"
+
+
+def get(args, lock, log, wrap=lambda cmd: cmd, run=subprocess.run):
+    """apt-get -y -qq --no-install-recommends ARGS, the command line
+    WRAP makes of it (a chroot's), under the lock file LOCK, its output
+    in LOG, whose last 30 lines are printed if it failed; its status."""
+    cmd = wrap(["apt-get", "-y", "-qq", "--no-install-recommends"] + args)
+    with locked(lock):
+        with open(log, "w") as out:
+            rc = run(cmd, stdout=out, stderr=subprocess.STDOUT, check=False).returncode
+    if rc != 0:
+        tail(log)
+    return rc
+

@@ -30,14 +30,13 @@ missing.  Two benches at once take turns on each chroot's locks.  A
 failure of "ensure" prints "error: ..." and exits 1.
 """
 
-import fcntl
 import os
 import signal
 import subprocess
 import sys
 import time
 
-from strunner import apt
+from strunner import Error, apt, locked, tail
 
 ENV = ["PATH=/usr/sbin:/usr/bin:/sbin:/bin", "HOME=/root",
        "DEBIAN_FRONTEND=noninteractive", "LC_ALL=C.UTF-8"]
@@ -52,10 +51,6 @@ PKGS = ["gcc", "make", "binutils", "libc6-dev", "kmod", "zstd", "ca-certificates
 
 # package lists older than this are refreshed (seconds)
 LISTS_AGE = 12 * 3600
-
-
-class Error(Exception):
-    """What a chroot could not be made or refreshed for."""
 
 
 def chroot_dir(cache, suite):
@@ -77,15 +72,6 @@ def argv(cache, suite, cmd, tmp="", root=True):
 
 def log(text):
     print("# " + text, flush=True)
-
-
-def locked(path):
-    """PATH opened and flock'ed (flock(1)'s lock too); closing it ends
-    the lock."""
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    f = open(path, "a")  # pylint: disable=consider-using-with
-    fcntl.flock(f, fcntl.LOCK_EX)
-    return f
 
 
 def sources(suite, mirror, security):
@@ -110,21 +96,13 @@ def lists_fresh(d, now=None):
                for n in names)
 
 
-def apt_get(cache, suite, args, runner=None):
+def apt_get(cache, suite, args, run=subprocess.run):
     """apt-get -y -qq --no-install-recommends ARGS in SUITE's chroot, one
     at a time, its output in CACHE/chroot-SUITE-apt.log, whose last 30
     lines are printed if it failed; its status."""
-    lf = os.path.join(cache, "chroot-%s-apt.log" % suite)
-    cmd = argv(cache, suite, ["apt-get", "-y", "-qq", "--no-install-recommends"] + args)
-    with locked(os.path.join(cache, "chroot", suite + ".apt.lock")):
-        with open(lf, "w") as out:
-            rc = (runner or subprocess.run)(cmd, stdout=out, stderr=subprocess.STDOUT,
-                                            check=False).returncode
-    if rc != 0:
-        with open(lf, encoding="utf-8", errors="replace") as f:
-            for line in f.readlines()[-30:]:
-                print(line, end="", flush=True)
-    return rc
+    return apt.get(args, os.path.join(cache, "chroot", suite + ".apt.lock"),
+                   os.path.join(cache, "chroot-%s-apt.log" % suite),
+                   lambda cmd: argv(cache, suite, cmd), run)
 
 
 def ensure(cache, suite, etc="/etc/apt", run=subprocess.run):
@@ -140,13 +118,8 @@ def ensure(cache, suite, etc="/etc/apt", run=subprocess.run):
                 if quiet(argv(cache, suite, ["apt-get", "update", "-qq"])) != 0:
                     raise Error("apt-get update in the %s chroot failed" % suite)
             return
-        mirror, security = apt.uri("bookworm", etc), apt.uri("bookworm-security", etc)
-        if not mirror:
-            raise Error("no apt source for bookworm in %s: cannot tell which Debian mirror to use"
-                        % etc)
-        if not security:
-            raise Error("no apt source for bookworm-security in %s: cannot tell which security "
-                        "mirror to use" % etc)
+        mirror = apt.mirror("bookworm", etc)
+        security = apt.mirror("bookworm-security", etc, "security mirror")
         log("debootstrap %s into %s (from %s)" % (suite, d, mirror))
         if os.path.lexists(d):
             # --one-file-system: a mount left below it is not followed
@@ -156,8 +129,7 @@ def ensure(cache, suite, etc="/etc/apt", run=subprocess.run):
             rc = run(["debootstrap", "--variant=minbase", suite, d, mirror],
                      stdout=out, stderr=subprocess.STDOUT, check=False).returncode
         if rc != 0:
-            with open(lf, encoding="utf-8", errors="replace") as f:
-                print("".join(f.readlines()[-30:]), end="", flush=True)
+            tail(lf)
             raise Error("debootstrap %s failed" % suite)
         try:
             os.unlink(os.path.join(d, "etc", "apt", "sources.list"))
@@ -177,26 +149,18 @@ def ensure(cache, suite, etc="/etc/apt", run=subprocess.run):
         open(os.path.join(d, ".st-ready"), "w").close()
 
 
-def installed(d, pkg):
-    """Whether PKG is installed in chroot D."""
-    out = subprocess.run(["chroot", d, "dpkg-query", "-W", "-f=${db:Status-Status}", pkg],
-                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                         check=False).stdout
-    return out == "installed"
-
-
-def install(cache, suite, args, is_installed=installed, runner=None):
+def install(cache, suite, args, is_installed=apt.installed, run=subprocess.run):
     """Installs into SUITE's chroot the packages of ARGS ([-t RELEASE]
     PKG...) that are missing, taking the chroot's lock; its status."""
     opts = args[:2] if args[:1] == ["-t"] else []
     missing = [p for p in args[len(opts):]
-               if not is_installed(chroot_dir(cache, suite), p)]
+               if not is_installed(p, chroot_dir(cache, suite))]
     if not missing:
         return 0
     with locked(os.path.join(cache, "chroot", suite + ".lock")):
         log("installing %s in the %s chroot" % (" ".join(missing), suite))
         return apt_get(cache, suite, ["-o", "DPkg::Lock::Timeout=300", "install"] + opts + missing,
-                       runner)
+                       run)
 
 
 def execute(line):

@@ -30,7 +30,7 @@ import shutil
 import subprocess
 import sys
 
-from strunner import chroot, read_text
+from strunner import Error, chroot, read_text
 
 # NAME: (Debian release whose chroot builds it, meta package, the suites
 # its version is taken from, as "SUITE/" in apt-cache madison's third
@@ -47,10 +47,6 @@ NAMES = {
     "trixie-backports": ("trixie", "linux-headers-amd64",
                          "trixie-backports/"),
 }
-
-
-class Error(Exception):
-    """What the kernel lookup could not do, in words for the log."""
 
 
 def suite(name):

@@ -144,7 +144,7 @@ class Chroots(unittest.TestCase):
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
             rc = chroot.install(self.cache, "trixie", ["-t", "trixie-backports", "gcc", "sparse", "dkms"],
-                                lambda d, p: p == "gcc", self.fake_apt(0, calls))
+                                lambda p, d: p == "gcc", self.fake_apt(0, calls))
         self.assertEqual(rc, 0)
         self.assertEqual(out.getvalue(), "# installing sparse dkms in the trixie chroot\n")
         self.assertEqual(len(calls), 1)
@@ -152,7 +152,7 @@ class Chroots(unittest.TestCase):
                                          "-t", "trixie-backports", "sparse", "dkms"])
         self.assertEqual(calls[0][:2], ["unshare", "--mount-proc=%s/chroot/trixie/proc" % self.cache])
         # nothing missing: apt not run
-        self.assertEqual(chroot.install(self.cache, "trixie", ["gcc"], lambda d, p: True,
+        self.assertEqual(chroot.install(self.cache, "trixie", ["gcc"], lambda p, d: True,
                                         self.fake_apt(1, calls)), 0)
         self.assertEqual(len(calls), 1)
 
