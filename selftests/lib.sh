@@ -848,288 +848,48 @@ st_icount_short() {
 
 # --- lint (make lint; make check runs st_lint as a stage) ----------------------
 
-# checkpatch.pl, spelling.txt and const_structs.checkpatch from Debian's
-# linux-source-6.12, fetched once (apt-get download checks it against the
-# signed archive) and kept in $ST_CACHE/checkpatch-6.12: the first run
-# downloads ~150 MB and reads the tarball, later runs reuse the copy, so a
-# new Debian revision does not change lint results under our feet.
+# checkpatch.pl and kernel-doc from Debian's linux-source-6.12, fetched
+# once into $ST_CACHE/checkpatch-6.12 (strunner/lint.py says how and why)
 ST_CHECKPATCH_DIR=$ST_CACHE/checkpatch-6.12
 # a user who is not root, where make check never fetched it: their cache
 if [[ ! -s $ST_CHECKPATCH_DIR/checkpatch.pl ]] &&
 	! { mkdir -p "$ST_CACHE" 2>/dev/null && [[ -w $ST_CACHE ]]; }; then
 	ST_CHECKPATCH_DIR=$ST_USER_CACHE/checkpatch-6.12
 fi
-ST_CHECKPATCH=$ST_CHECKPATCH_DIR/checkpatch.pl
 # the kerneldoc checker of the same tree (selftests/kdoc.sh)
 ST_KERNEL_DOC=$ST_CHECKPATCH_DIR/kernel-doc
-st_fetch_checkpatch() {
-	local dl deb rc=0 lock cache=${ST_CHECKPATCH_DIR%/*}
-	[[ -s $ST_CHECKPATCH && -s $ST_KERNEL_DOC ]] && return 0
-	mkdir -p "$cache" || return 1
-	exec {lock}>"$cache/checkpatch.lock"
-	flock "$lock"
-	if [[ ! -s $ST_CHECKPATCH || ! -s $ST_KERNEL_DOC ]]; then
-		dl=$(mktemp -d "$cache/checkpatch-dl.XXXXXX")
-		st_log "fetching checkpatch.pl from linux-source-6.12"
-		if ! (cd "$dl" && apt-get download -qq linux-source-6.12 >/dev/null 2>&1); then
-			st_apt_update
-			(cd "$dl" && apt-get download -qq linux-source-6.12 >/dev/null 2>&1) || rc=1
-		fi
-		deb=$(compgen -G "$dl/linux-source-6.12_*.deb" | head -n1)
-		if ((rc == 0)) && [[ -n $deb ]]; then
-			mkdir -p "$dl/x"
-			# --occurrence stops the last tar at the third file; the
-			# writers before it then die of SIGPIPE: judge by the files
-			dpkg-deb --fsys-tarfile "$deb" 2>/dev/null |
-				tar -xOf - ./usr/src/linux-source-6.12.tar.xz 2>/dev/null |
-				tar -xJf - -C "$dl/x" --occurrence=1 --strip-components=2 \
-					linux-source-6.12/scripts/checkpatch.pl \
-					linux-source-6.12/scripts/spelling.txt \
-					linux-source-6.12/scripts/const_structs.checkpatch \
-					linux-source-6.12/scripts/kernel-doc
-			if [[ -s $dl/x/checkpatch.pl && -s $dl/x/spelling.txt &&
-				-s $dl/x/const_structs.checkpatch && -s $dl/x/kernel-doc ]]; then
-				basename "$deb" >"$dl/x/FROM"
-				rm -rf "$ST_CHECKPATCH_DIR"
-				mv "$dl/x" "$ST_CHECKPATCH_DIR"
-			else
-				rc=1
-			fi
-		else
-			rc=1
-		fi
-		rm -rf "$dl"
-	fi
-	exec {lock}>&-
-	return $rc
+st_fetch_checkpatch() { st_py strunner.lint checkpatch "$ST_CHECKPATCH_DIR" "$ST_CACHE"; }
+
+# st_lint [GROUP]: pyflakes on every Python file, shellcheck on every
+# shell script and checkpatch --strict on every C/H file, one result per
+# file under GROUP (default "lint"), a failing file's findings after it;
+# the types and lines checkpatch keeps are strunner/lint.py's IGNORE and
+# LINE_OK, with their reasons (docs/style.md).
+st_lint() {
+	st_records "${1:-lint}" st_py strunner.lint check "$ST_ROOT" "$ST_CACHE" "$ST_CHECKPATCH_DIR" ||
+		exit 1
 }
 
-# checkpatch --strict findings we keep, by file: checkpatch's type names,
-# each with its reason (docs/style.md says the same).
-declare -A ST_CHECKPATCH_IGNORE=(
-	# ST_PARAM's and ST_FEATURE_HOOKS' arguments are identifiers (a
-	# parameter name, an array), so using them twice has no side effect
-	[module/main.c]=MACRO_ARG_REUSE
-	[module/sched_tune.h]=MACRO_ARG_REUSE
-	# TRACE_EVENT()'s own layout, as include/trace/events/sched.h has it:
-	# one argument of the macro per block, each opened on its own line
-	[module/sched_tune_trace.h]="PARENTHESIS_ALIGNMENT,OPEN_ENDED_LINE"
-	# st_kcall_bind's `name` is an identifier
-	[module/kernel/ksym.h]=MACRO_ARG_REUSE
-	# an out-of-tree module must test LINUX_VERSION_CODE for the facts
-	# BTF does not carry (wake flags, the 6.12-only task_numa_work copy);
-	# KERNEL_VERSION() on the right reads as the constant on the left
-	[module/kernel/layout.h]="LINUX_VERSION_CODE,CONSTANT_COMPARISON"
-	# the same for the module's text bounds (6.4), the direct-call API
-	# (6.6) and the BPF trampoline race that bars the ftrace_ops path
-	# before 6.12, which no symbol or BTF type can tell apart
-	[module/hook/fhook.c]="LINUX_VERSION_CODE,CONSTANT_COMPARISON"
-	# The test side's C is userspace (static guest helpers, unit tests,
-	# the bench's helpers, a BPF program); besides stdint's types
-	# everywhere there (st_checkpatch_ignore): userspace has no
-	# __aligned and no BIT(), and SUB is a signed count, not a mask
-	[bench/stbench/st_wakelat.c]="PREFER_DEFINED_ATTRIBUTE_MACRO,BIT_MACRO"
-	# SEC() defined as libbpf's bpf_helpers.h does, without kernel headers
-	[selftests/scx/st_scx_min.bpf.c]=PREFER_DEFINED_ATTRIBUTE_MACRO
-	# the hog's counter is volatile so that its loop touches memory
-	[selftests/helpers/st_slicehog.c]=VOLATILE
-	# an entry of the errno-to-name table; nothing returns ENOSYS
-	[selftests/helpers/st_write.c]=ENOSYS
-	# PRIu64 is <inttypes.h>'s
-	[selftests/helpers/st_fuzz.c]=CAMELCASE
-	# the model of fair.c's record_wakee() counts its own ticks in a
-	# local named jiffies, which never wraps
-	[selftests/unit/test_policy.c]=JIFFIES_COMPARISON
-)
-# st_checkpatch_ignore FILE: the types checkpatch ignores in FILE
-st_checkpatch_ignore() {
-	local t=${ST_CHECKPATCH_IGNORE[$1]:-}
-	case $1 in
-	selftests/* | bench/*) t=PREFER_KERNEL_TYPES${t:+,$t} ;;
-	esac
-	echo "$t"
-}
-
-# checkpatch findings we keep wherever the line itself shows why: a type
-# and an ERE its source line matches.
-ST_CHECKPATCH_LINE_OK=(
-	# coding-style.rst: user-visible strings are never broken, so that
-	# grep finds them; a reason returned whole may pass 100 columns
-	'LONG_LINE ^[[:space:]]*return "[^"]*";[[:space:]]*$'
-	# "typeof(&X)" takes an address; checkpatch reads a binary '&'
-	'SPACING typeof\(&'
-	# an entry of knobs.h, as a file defines it, takes every column and
-	# uses those the file needs (main.c: the name and help of a
-	# parameter, declared with the ';' that an entry has not); the
-	# columns are constants, so reading one twice (policy/knob.c: a stock
-	# value, an array of choices) has no side effect
-	'MACRO_ARG_UNUSED ^#define ST_KNOB(_CHOICE)?\('
-	'TRAILING_SEMICOLON ^#define ST_KNOB(_CHOICE)?\('
-	'MACRO_ARG_REUSE ^#define ST_KNOB(_CHOICE|_STOCK)?\('
-	# the unit tests' diagnostics: a format whole on the line of the call
-	'LONG_LINE_STRING ^[[:space:]]*ktap_diag\("[^"]*",[[:space:]]*$'
-	# the unit tests' kernel headers (selftests/unit/include) define
-	# __printf() as the kernel's compiler_attributes.h does
-	'PREFER_DEFINED_ATTRIBUTE_MACRO ^#define __printf\('
-)
-
-# st_checkpatch_filter FILE: checkpatch's --terse findings on stdin, less
-# those ST_CHECKPATCH_LINE_OK keeps; prints "# kept N" last.
-st_checkpatch_filter() {
-	local file=$1 line n type src rule kept=0 ok
-	while IFS= read -r line; do
-		ok=
-		if [[ $line =~ ^[^:]+:([0-9]+):\ [A-Z]+:([A-Z_]+): ]]; then
-			n=${BASH_REMATCH[1]} type=${BASH_REMATCH[2]}
-			src=$(sed -n "${n}p" "$ST_ROOT/$file")
-			for rule in "${ST_CHECKPATCH_LINE_OK[@]}"; do
-				if [[ ${rule%% *} == "$type" && $src =~ ${rule#* } ]]; then ok=1; fi
-			done
-		fi
-		if [[ -n $ok ]]; then kept=$((kept + 1)); else echo "$line"; fi
-	done
-	echo "# kept $kept"
-}
-
-# Every shell script of the tree: *.sh, and files whose first line is a
-# sh/bash shebang.  Paths relative to $ST_ROOT.
-st_lint_shell_files() {
-	local f
-	(cd "$ST_ROOT" && find . \( -path ./build -o -path ./.git \) -prune -o -type f -print) |
-		sed 's|^\./||' | sort | while IFS= read -r f; do
-		if [[ $f == *.sh ]] || head -n1 "$ST_ROOT/$f" 2>/dev/null | grep -qE '^#!.*\b(ba|da|a)?sh\b'; then
-			echo "$f"
-		fi
-	done
-}
-
-st_lint_c_files() {
-	(cd "$ST_ROOT" && find module selftests bench -path '*/build' -prune -o \
-		-type f -name '*.[ch]' -print | sort)
-}
-
-# Python: the bench's package, its tests and entry point, the selftests'
-# runner package
-st_lint_py_files() {
-	(cd "$ST_ROOT" && find bench selftests \( -path '*/build' -o -name __pycache__ \) -prune -o \
-		-type f \( -name '*.py' -o -name sched-tune-bench \) -print | sort)
-}
+# st_objgraph_control GROUP: the positive control of the loop check make
+# check runs on each kernel's objects (strunner.objgraph).
+st_objgraph_control() { st_records "$1" st_py strunner.lint objgraph-control; }
 
 st_lint_show() {
 	local l
 	while IFS= read -r l; do [[ -n $l ]] && echo "#   $l"; done <<<"$1"
 }
 
-# st_lint [GROUP]: shellcheck on every shell script, pyflakes on every
-# Python file and checkpatch --strict on every C/H file, one
-# st_result per file (under GROUP, default "lint"); a failing file's
-# findings follow as comments.
-# st_lint_each GROUP NAME PACKAGE LISTER CMD...: one result per file that
-# LISTER prints, "NAME FILE", CMD FILE clean (run from ST_ROOT); CMD's
-# program installed from PACKAGE when missing and run as root.
-st_lint_each() {
-	local group=$1 name=$2 pkg=$3 lister=$4 f out
-	shift 4
-	if ! command -v "$1" >/dev/null && ((EUID == 0)); then
-		st_apt_install "$pkg"
-	fi
-	while IFS= read -r f; do
-		if ! command -v "$1" >/dev/null; then
-			st_result fail "$group" "$name $f ($1 not installed: apt install $pkg)"
-		elif out=$(cd "$ST_ROOT" && "$@" "$f" 2>&1); then
-			st_result pass "$group" "$name $f"
-		else
-			st_result fail "$group" "$name $f"
-			st_lint_show "$out"
-		fi
-	done < <("$lister")
-}
-
-# st_objgraph_control GROUP: the positive control of the loop check make
-# check runs on each kernel's objects (strunner.objgraph): of three
-# objects, two that call each other are a cycle, the third is not in it.
-st_objgraph_control() {
-	local d out
-	d=$(mktemp -d) || return 1
-	mkdir -p "$d/module/sub"
-	printf 'void b(void);\nvoid a(void) { b(); }\n' >"$d/module/a.c"
-	printf 'void a(void);\nvoid b(void) { a(); }\n' >"$d/module/sub/b.c"
-	printf 'void a(void);\nvoid c(void) { a(); }\n' >"$d/module/c.c"
-	for f in a sub/b c; do cc -c -o "$d/module/$f.o" "$d/module/$f.c" || break; done
-	out=$(st_py strunner.objgraph "$d")
-	if [[ $? == 1 && $out == *$'\ncycle: module/a.o module/sub/b.o' ]]; then
-		st_result pass "$1" "strunner.objgraph finds the loop of two objects that call each other"
-	else
-		st_result fail "$1" "strunner.objgraph finds the loop of two objects that call each other"
-		st_lint_show "$out"
-	fi
-	rm -rf "$d"
-}
-
-st_lint() {
-	local group=${1:-lint} f out ignore rc kept
-	st_lint_each "$group" pyflakes pyflakes3 st_lint_py_files pyflakes3
-	if ! command -v perl >/dev/null && ((EUID == 0)); then
-		st_apt_install perl
-	fi
-	st_lint_each "$group" shellcheck shellcheck st_lint_shell_files shellcheck -x -f gcc
-	st_fetch_checkpatch || st_log "could not fetch checkpatch.pl (linux-source-6.12)"
-	while IFS= read -r f; do
-		ignore=$(st_checkpatch_ignore "$f")
-		if [[ ! -s $ST_CHECKPATCH ]]; then
-			st_result fail "$group" "checkpatch --strict $f (no checkpatch.pl)"
-			continue
-		fi
-		# checkpatch asks git about include/ (CAMELCASE's seed): a user
-		# who lints a tree another user owns (root's checkout) would get
-		# git's "dubious ownership" refusal among the findings
-		out=$(cd "$ST_ROOT" && GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=safe.directory \
-			GIT_CONFIG_VALUE_0="$ST_ROOT" perl "$ST_CHECKPATCH" --strict --no-tree -f \
-			--terse --show-types --no-summary ${ignore:+--ignore "$ignore"} "$f" 2>&1)
-		rc=$?
-		out=$(st_checkpatch_filter "$f" <<<"$out")
-		kept=${out##*# kept }
-		out=${out%"# kept $kept"}
-		# clean, or every finding is one that ST_CHECKPATCH_LINE_OK keeps
-		if [[ -z ${out//[[:space:]]/} ]] && ((rc == 0 || kept > 0)); then
-			ignore=${ignore:+$ignore everywhere}
-			((kept)) && ignore="${ignore:+$ignore, }$kept on lines that show why"
-			st_result pass "$group" "checkpatch --strict $f${ignore:+ (kept: $ignore)}"
-		else
-			st_result fail "$group" "checkpatch --strict $f"
-			st_lint_show "$out"
-		fi
-	done < <(st_lint_c_files)
-}
-
 # --- sparse and W=1 builds (make lint; make check's kernel builds) -------------
 
 # sparse for a user who is not root, where the chroot has none: Debian
-# 12's package (0.6.4, the same as Debian 13's less Debian's patches; a
-# binary that needs nothing but libc, so it runs in the Debian 13 chroot
-# too), fetched with apt-get download (checked against the signed
-# archive, no root) and kept in ST_USER_CACHE, else for this run only.
-# Sets ST_SPARSE to the binary's path.
+# 12's package (strunner/lint.py), kept in ST_USER_CACHE, else for this
+# run only.  Sets ST_SPARSE to the binary's path.
 st_fetch_sparse() {
-	local dir=$ST_USER_CACHE/sparse dl deb
-	ST_SPARSE=$dir/usr/bin/sparse
-	[[ -x $ST_SPARSE ]] && return 0
+	local dir=$ST_USER_CACHE/sparse
 	if ! mkdir -p "$ST_USER_CACHE" 2>/dev/null || [[ ! -w $ST_USER_CACHE ]]; then
 		dir=$ST_LINT_TMP/sparse
-		ST_SPARSE=$dir/usr/bin/sparse
 	fi
-	dl=$(mktemp -d "${TMPDIR:-/tmp}/st-sparse-dl.XXXXXX") || return 1
-	st_log "fetching sparse (Debian 12's package) into $dir"
-	(cd "$dl" && apt-get download -qq sparse >/dev/null 2>&1)
-	deb=$(compgen -G "$dl/sparse_*.deb" | head -n1)
-	if [[ -n $deb ]] && dpkg-deb -x "$deb" "$dl/x" && [[ -x $dl/x/usr/bin/sparse ]]; then
-		basename "$deb" >"$dl/x/FROM"
-		rm -rf "$dir"
-		mkdir -p "$(dirname "$dir")"
-		mv "$dl/x" "$dir"
-	fi
-	rm -rf "$dl"
-	[[ -x $ST_SPARSE ]]
+	ST_SPARSE=$(st_py strunner.lint sparse "$dir")
 }
 
 # The kernels make lint builds the module for: those make check boots

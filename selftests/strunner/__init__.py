@@ -57,3 +57,11 @@ def locked(path):
     f = open(path, "a")  # pylint: disable=consider-using-with
     fcntl.flock(f, fcntl.LOCK_EX)
     return f
+
+
+def records(recs):
+    """Prints RECS, tuples of fields, one a line for lib.sh st_records:
+    fields split by the unit separator (0x1f), so that empty ones
+    survive bash's read."""
+    for rec in recs:
+        print("\x1f".join(str(x).replace("\x1f", " ") for x in rec), flush=True)

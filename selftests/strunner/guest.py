@@ -36,7 +36,7 @@ import os
 import re
 import sys
 
-from strunner import ktap, read_lines
+from strunner import ktap, read_lines, records
 
 
 def units(tests, mode):
@@ -212,8 +212,7 @@ def main(argv):
         return 0
     if argv[0] == "verdict":
         tests, splat, label, rc, d = argv[1:6]
-        for rec in verdict(tests, splat, label, int(rc), d, argv[6:]):
-            print("\x1f".join(str(x).replace("\x1f", " ") for x in rec))
+        records(verdict(tests, splat, label, int(rc), d, argv[6:]))
         return 0
     print("usage: strunner.guest plan|verdict|slowest ...", file=sys.stderr)
     return 2

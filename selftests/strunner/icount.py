@@ -39,7 +39,7 @@ every LOG, one line each, fields split by 0x1f: "R pass|fail NAME" and
 import sys
 
 from stbench import stats
-from strunner import number
+from strunner import number, records
 
 
 def _fmt(x):
@@ -193,8 +193,7 @@ def main(argv):
         limit = _opt(argv, "--max")
         features = _opt(argv, "--features").split()
         boots = "both boots" if len(argv) > 1 else "one boot"
-        for rec in results(_stats(argv), features, limit, boots):
-            print("\x1f".join(rec))
+        records(results(_stats(argv), features, limit, boots))
     else:
         for row in _stats(argv):
             print(" ".join(row))

@@ -15,7 +15,7 @@ import os
 import re
 import sys
 
-from strunner import read_lines
+from strunner import read_lines, records
 
 _GCC = re.compile(r"^[^ :]+:[0-9]+(:[0-9]+)?: (warning|error):")
 _MODPOST = re.compile(r"^(WARNING|ERROR): modpost:")
@@ -75,8 +75,7 @@ def verdict(kver, out, rc, why=""):
 def main(argv):
     kver, out, rc = argv[0], argv[1], int(argv[2])
     why = argv[3] if len(argv) > 3 else ""
-    for rec in verdict(kver, out, rc, why):
-        print("\x1f".join(str(x).replace("\x1f", " ") for x in rec))
+    records(verdict(kver, out, rc, why))
     return 0
 
 

@@ -21,6 +21,8 @@ fields survive bash's read), for lib.sh st_ingest_tap:
 import re
 import sys
 
+from strunner import records
+
 _RESULT = re.compile(r"^(not )?ok [0-9]* *-? *")
 _SKIP = re.compile(r"# *(SKIP|skip) *(.*)$")
 
@@ -78,8 +80,7 @@ def parse(lines):
 
 def main(argv):
     with open(argv[0], encoding="utf-8", errors="replace", newline="\n") as f:
-        for rec in parse(f):
-            print("\x1f".join(str(x).replace("\x1f", " ") for x in rec))
+        records(parse(f))
     return 0
 
 

@@ -1,0 +1,355 @@
+# SPDX-License-Identifier: GPL-2.0
+"""make lint's checks of every file (lib.sh st_lint, st_fetch_checkpatch,
+st_fetch_sparse, st_objgraph_control).
+
+    python3 -m strunner.lint check ROOT CACHE CHECKPATCH_DIR
+    python3 -m strunner.lint checkpatch DIR CACHE
+    python3 -m strunner.lint sparse DIR
+    python3 -m strunner.lint objgraph-control
+
+"check": pyflakes on every Python file of ROOT, shellcheck on every shell
+script and checkpatch --strict on every C and H file, a result each,
+printed as records (strunner.records): "R pass|fail NAME", then "C" lines
+with a failing file's findings.  A tool that is missing is installed as
+root (strunner.host, CACHE's lock), else each of its files fails naming
+the package.  checkpatch.pl is CHECKPATCH_DIR's, fetched first.
+
+"checkpatch": scripts/checkpatch.pl, its two data files and
+scripts/kernel-doc of Debian's linux-source-6.12 (apt-get download:
+checked against the signed archive, no root needed) into DIR, once: the
+first run downloads ~150 MB and reads the tarball, later runs reuse the
+copy, so a new Debian revision does not change lint results under our
+feet.  "sparse": Debian 12's sparse package unpacked into DIR, the
+binary's path printed (0.6.4, the same as Debian 13's less Debian's
+patches, a binary that needs nothing but libc: it runs in the Debian 13
+chroot too).  Both exit 1 if the files are not there after it.
+
+"objgraph-control": the positive control of the loop check make check
+runs on each kernel's objects (strunner.objgraph): of three objects,
+two that call each other are a cycle, the third is not in it.
+"""
+
+import glob
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from strunner import Error, host, locked, read_lines, records
+
+# checkpatch --strict findings kept, by file: checkpatch's type names,
+# each with its reason (docs/style.md says the same)
+IGNORE = {
+    # ST_PARAM's and ST_FEATURE_HOOKS' arguments are identifiers (a
+    # parameter name, an array), so using them twice has no side effect
+    "module/main.c": "MACRO_ARG_REUSE",
+    "module/sched_tune.h": "MACRO_ARG_REUSE",
+    # TRACE_EVENT()'s own layout, as include/trace/events/sched.h has it:
+    # one argument of the macro per block, each opened on its own line
+    "module/sched_tune_trace.h": "PARENTHESIS_ALIGNMENT,OPEN_ENDED_LINE",
+    # st_kcall_bind's `name` is an identifier
+    "module/kernel/ksym.h": "MACRO_ARG_REUSE",
+    # an out-of-tree module must test LINUX_VERSION_CODE for the facts
+    # BTF does not carry (wake flags, the 6.12-only task_numa_work copy);
+    # KERNEL_VERSION() on the right reads as the constant on the left
+    "module/kernel/layout.h": "LINUX_VERSION_CODE,CONSTANT_COMPARISON",
+    # the same for the module's text bounds (6.4), the direct-call API
+    # (6.6) and the BPF trampoline race that bars the ftrace_ops path
+    # before 6.12, which no symbol or BTF type can tell apart
+    "module/hook/fhook.c": "LINUX_VERSION_CODE,CONSTANT_COMPARISON",
+    # The test side's C is userspace (static guest helpers, unit tests,
+    # the bench's helpers, a BPF program); besides stdint's types
+    # everywhere there (TEST_SIDE): userspace has no __aligned and no
+    # BIT(), and SUB is a signed count, not a mask
+    "bench/stbench/st_wakelat.c": "PREFER_DEFINED_ATTRIBUTE_MACRO,BIT_MACRO",
+    # SEC() defined as libbpf's bpf_helpers.h does, without kernel headers
+    "selftests/scx/st_scx_min.bpf.c": "PREFER_DEFINED_ATTRIBUTE_MACRO",
+    # the hog's counter is volatile so that its loop touches memory
+    "selftests/helpers/st_slicehog.c": "VOLATILE",
+    # an entry of the errno-to-name table; nothing returns ENOSYS
+    "selftests/helpers/st_write.c": "ENOSYS",
+    # PRIu64 is <inttypes.h>'s
+    "selftests/helpers/st_fuzz.c": "CAMELCASE",
+    # the model of fair.c's record_wakee() counts its own ticks in a
+    # local named jiffies, which never wraps
+    "selftests/unit/test_policy.c": "JIFFIES_COMPARISON",
+}
+TEST_SIDE = ("selftests/", "bench/")
+
+# checkpatch findings kept wherever the line itself shows why: a type
+# and a pattern its source line matches
+LINE_OK = [
+    # coding-style.rst: user-visible strings are never broken, so that
+    # grep finds them; a reason returned whole may pass 100 columns
+    ("LONG_LINE", r'^\s*return "[^"]*";\s*$'),
+    # "typeof(&X)" takes an address; checkpatch reads a binary '&'
+    ("SPACING", r"typeof\(&"),
+    # an entry of knobs.h, as a file defines it, takes every column and
+    # uses those the file needs (main.c: the name and help of a
+    # parameter, declared with the ';' that an entry has not); the
+    # columns are constants, so reading one twice (policy/knob.c: a stock
+    # value, an array of choices) has no side effect
+    ("MACRO_ARG_UNUSED", r"^#define ST_KNOB(_CHOICE)?\("),
+    ("TRAILING_SEMICOLON", r"^#define ST_KNOB(_CHOICE)?\("),
+    ("MACRO_ARG_REUSE", r"^#define ST_KNOB(_CHOICE|_STOCK)?\("),
+    # the unit tests' diagnostics: a format whole on the line of the call
+    ("LONG_LINE_STRING", r'^\s*ktap_diag\("[^"]*",\s*$'),
+    # the unit tests' kernel headers (selftests/unit/include) define
+    # __printf() as the kernel's compiler_attributes.h does
+    ("PREFER_DEFINED_ATTRIBUTE_MACRO", r"^#define __printf\("),
+]
+
+CHECKPATCH_FILES = ("checkpatch.pl", "spelling.txt", "const_structs.checkpatch",
+                    "kernel-doc")
+
+_FINDING = re.compile(r"^[^:]+:([0-9]+): [A-Z]+:([A-Z_]+):")
+_SHELL = re.compile(r"^#!.*\b(ba|da|a)?sh\b")
+
+
+def ignored(path):
+    """The checkpatch types ignored in PATH, comma-separated."""
+    types = ([IGNORE[path]] if path in IGNORE else [])
+    if path.startswith(TEST_SIDE):
+        types.insert(0, "PREFER_KERNEL_TYPES")
+    return ",".join(types)
+
+
+def kept(findings, source):
+    """(the --terse FINDINGS not kept, how many LINE_OK kept) for a file
+    whose lines are SOURCE."""
+    left, n = [], 0
+    for line in findings:
+        m = _FINDING.match(line)
+        src = ""
+        if m and 0 < int(m.group(1)) <= len(source):
+            src = source[int(m.group(1)) - 1]
+        if m and any(t == m.group(2) and re.search(p, src) for t, p in LINE_OK):
+            n += 1
+        else:
+            left.append(line)
+    return left, n
+
+
+def _files(root, top, keep):
+    out = []
+    for t in top:
+        for d, dirs, names in os.walk(os.path.join(root, t)):
+            dirs[:] = sorted(x for x in dirs if x not in ("build", ".git", "__pycache__"))
+            out += [os.path.relpath(os.path.join(d, n), root) for n in names
+                    if keep(os.path.join(d, n), n)]
+    return sorted(out)
+
+
+def shell_files(root):
+    """Every shell script of ROOT: *.sh, and files whose first line is a
+    sh or bash shebang."""
+    return _files(root, ["."], lambda p, n: n.endswith(".sh") or
+                  bool(_SHELL.match((read_lines(p, 1) or [""])[0])))
+
+
+def c_files(root):
+    """The C and H files of the module, the selftests and the bench."""
+    return _files(root, ["module", "selftests", "bench"],
+                  lambda p, n: n.endswith((".c", ".h")))
+
+
+def py_files(root):
+    """The bench's package, its tests and entry point, the selftests'
+    runner package."""
+    return _files(root, ["bench", "selftests"],
+                  lambda p, n: n.endswith(".py") or n == "sched-tune-bench")
+
+
+def _run(cmd, root, env=None):
+    p = subprocess.run(cmd, cwd=root, env=env, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, text=True, errors="replace", check=False)
+    return p.returncode, p.stdout
+
+
+def _findings(text):
+    return [("C", "  " + line) for line in text.splitlines() if line]
+
+
+def each(root, cache, name, pkg, files, cmd, install=host.install):
+    """A result for each of FILES: "NAME FILE", CMD FILE clean (run from
+    ROOT); CMD's program installed from PKG when missing and run as
+    root."""
+    if not shutil.which(cmd[0]) and os.geteuid() == 0:
+        install(cache, [pkg])
+    for f in files:
+        if not shutil.which(cmd[0]):
+            yield "R", "fail", "%s %s (%s not installed: apt install %s)" % (name, f, cmd[0], pkg)
+            continue
+        rc, out = _run(cmd + [f], root)
+        yield "R", "pass" if rc == 0 else "fail", "%s %s" % (name, f)
+        if rc != 0:
+            yield from _findings(out)
+
+
+def checkpatch(root, script, f):
+    """The result of checkpatch --strict on ROOT's file F, and its
+    findings."""
+    ignore = ignored(f)
+    # checkpatch asks git about include/ (CAMELCASE's seed): a user who
+    # lints a tree another user owns (root's checkout) would get git's
+    # "dubious ownership" refusal among the findings
+    env = dict(os.environ, GIT_CONFIG_COUNT="1", GIT_CONFIG_KEY_0="safe.directory",
+               GIT_CONFIG_VALUE_0=root)
+    rc, out = _run(["perl", script, "--strict", "--no-tree", "-f", "--terse", "--show-types",
+                    "--no-summary"] + (["--ignore", ignore] if ignore else []) + [f], root, env)
+    left, n = kept(out.splitlines(), read_lines(os.path.join(root, f)))
+    left = [x for x in left if x.strip()]
+    # clean, or every finding is one that LINE_OK keeps
+    if not left and (rc == 0 or n > 0):
+        why = [ignore + " everywhere"] if ignore else []
+        why += ["%d on lines that show why" % n] if n else []
+        yield "R", "pass", "checkpatch --strict %s%s" % (f, " (kept: %s)" % ", ".join(why)
+                                                         if why else "")
+    else:
+        yield "R", "fail", "checkpatch --strict " + f
+        yield from _findings("\n".join(left) or out)
+
+
+def check(root, cache, cp_dir, install=host.install):
+    """Every file's result and findings, as records."""
+    yield from each(root, cache, "pyflakes", "pyflakes3", py_files(root), ["pyflakes3"],
+                    install)
+    yield from each(root, cache, "shellcheck", "shellcheck", shell_files(root),
+                    ["shellcheck", "-x", "-f", "gcc"], install)
+    if not shutil.which("perl") and os.geteuid() == 0:
+        install(cache, ["perl"])
+    try:
+        script = fetch_checkpatch(cp_dir, cache)
+    except Error as e:
+        yield "L", "could not fetch checkpatch.pl (linux-source-6.12): %s" % e
+        script = None
+    for f in c_files(root):
+        if script:
+            yield from checkpatch(root, script, f)
+        else:
+            yield "R", "fail", "checkpatch --strict %s (no checkpatch.pl)" % f
+
+
+def download(pkg, into, run=subprocess.run):
+    """The path of PKG's .deb, downloaded into the directory INTO with
+    apt-get download (the signed archive's, no root), or ""."""
+    run(["apt-get", "download", "-qq", pkg], cwd=into, stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL, check=False)
+    found = sorted(glob.glob(os.path.join(into, pkg + "_*.deb")))
+    return found[0] if found else ""
+
+
+def _unpack_checkpatch(deb, x):
+    # --occurrence stops the last tar at the fourth file; the writers
+    # before it then die of SIGPIPE: judged by the files
+    src = ["linux-source-6.12/scripts/" + n for n in CHECKPATCH_FILES]
+    subprocess.run(["sh", "-c", 'dpkg-deb --fsys-tarfile "$1" | '
+                    'tar -xOf - ./usr/src/linux-source-6.12.tar.xz | '
+                    'tar -xJf - -C "$2" --occurrence=1 --strip-components=2 "$@"',
+                    "sh", deb, x] + src, stderr=subprocess.DEVNULL, check=False)
+
+
+def _fetched(d, names):
+    return all(os.path.isfile(os.path.join(d, n)) and os.path.getsize(os.path.join(d, n))
+               for n in names)
+
+
+def fetch(d, pkg, names, unpack, refresh=None, get=download):
+    """D with NAMES in it, from PKG's .deb unpacked by UNPACK(DEB, DIR)
+    once, under D's parent's lock; if the download (GET(PKG, DIR))
+    fails, once more after REFRESH() (the package lists may be older
+    than the archive); raises Error."""
+    if _fetched(d, names):
+        return
+    parent = os.path.dirname(d)
+    os.makedirs(parent, exist_ok=True)
+    with locked(os.path.join(parent, os.path.basename(d).split("-")[0] + ".lock")):
+        if _fetched(d, names):
+            return
+        print("# fetching %s into %s" % (pkg, d), file=sys.stderr, flush=True)
+        dl = tempfile.mkdtemp(prefix=os.path.basename(d) + "-dl.", dir=parent)
+        try:
+            deb = get(pkg, dl)
+            if not deb and refresh:
+                refresh()
+                deb = get(pkg, dl)
+            if not deb:
+                raise Error("apt-get download %s failed" % pkg)
+            x = os.path.join(dl, "x")
+            os.mkdir(x)
+            unpack(deb, x)
+            if not _fetched(x, names):
+                raise Error("%s has no %s" % (os.path.basename(deb), " ".join(names)))
+            with open(os.path.join(x, "FROM"), "w") as f:
+                f.write(os.path.basename(deb) + "\n")
+            shutil.rmtree(d, ignore_errors=True)
+            os.rename(x, d)
+        finally:
+            shutil.rmtree(dl, ignore_errors=True)
+
+
+def fetch_checkpatch(d, cache):
+    """D's checkpatch.pl, fetched first if it is not there, root
+    refreshing the package lists if need be (CACHE's stamp); raises
+    Error."""
+    refresh = None
+    if os.geteuid() == 0:
+        def refresh():
+            host.update(cache, force=True)
+    fetch(d, "linux-source-6.12", CHECKPATCH_FILES, _unpack_checkpatch, refresh)
+    return os.path.join(d, "checkpatch.pl")
+
+
+def fetch_sparse(d):
+    """D's sparse binary, fetched first if it is not there; raises
+    Error."""
+    fetch(d, "sparse", ["usr/bin/sparse"],
+          lambda deb, x: subprocess.run(["dpkg-deb", "-x", deb, x], check=False))
+    return os.path.join(d, "usr", "bin", "sparse")
+
+
+def objgraph_control():
+    """The result of strunner.objgraph on three objects, two of which
+    call each other."""
+    name = "strunner.objgraph finds the loop of two objects that call each other"
+    sources = {"a": "void b(void);\nvoid a(void) { b(); }\n",
+               "sub/b": "void a(void);\nvoid b(void) { a(); }\n",
+               "c": "void a(void);\nvoid c(void) { a(); }\n"}
+    with tempfile.TemporaryDirectory() as d:
+        os.makedirs(os.path.join(d, "module", "sub"))
+        for n, text in sources.items():
+            c = os.path.join(d, "module", n + ".c")
+            with open(c, "w") as f:
+                f.write(text)
+            subprocess.run(["cc", "-c", "-o", c[:-1] + "o", c], check=False)
+        rc, out = _run([sys.executable, "-P", "-m", "strunner.objgraph", d], d,
+                       dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
+    ok = rc == 1 and out.endswith("\ncycle: module/a.o module/sub/b.o\n")
+    yield "R", "pass" if ok else "fail", name
+    if not ok:
+        yield from _findings(out)
+
+
+def main(argv):
+    cmd = argv[1] if len(argv) > 1 else ""
+    try:
+        if cmd == "check" and len(argv) == 5:
+            records(check(*argv[2:]))
+        elif cmd == "objgraph-control" and len(argv) == 2:
+            records(objgraph_control())
+        elif cmd == "checkpatch" and len(argv) == 4:
+            fetch_checkpatch(argv[2], argv[3])
+        elif cmd == "sparse" and len(argv) == 3:
+            print(fetch_sparse(argv[2]))
+        else:
+            sys.exit(__doc__.split("\n\n")[1])
+    except Error as e:
+        print("error: %s" % e, file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,158 @@
+# SPDX-License-Identifier: GPL-2.0
+"""strunner.lint: the files each check reads, checkpatch's kept findings,
+a result per file, the fetch of a package's files and the loop check's
+control, with the tools given (a checkpatch that prints what it is told)."""
+
+import os
+import shutil
+import tempfile
+import unittest
+
+from strunner import Error, lint
+
+# a checkpatch.pl that prints the findings in the file named FINDINGS
+# beside it, with the linted file's name, and fails if there are any
+CHECKPATCH = r"""
+use File::Basename;
+my $f = $ARGV[-1];
+open(my $h, '<', dirname($0) . '/FINDINGS') or exit 0;
+my $n = 0;
+while (<$h>) { print "$f:$_"; $n++; }
+print "ARGS @ARGV\n" if $ENV{ST_ECHO};
+exit($n ? 1 : 0);
+"""
+
+
+class Lint(unittest.TestCase):
+    def setUp(self):
+        self.root = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, self.root)
+
+    def write(self, path, text, mode=0o644):
+        path = os.path.join(self.root, path)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            f.write(text)
+        os.chmod(path, mode)
+        return path
+
+    def test_ignored(self):
+        self.assertEqual(lint.ignored("module/kernel/ksym.h"), "MACRO_ARG_REUSE")
+        self.assertEqual(lint.ignored("module/policy/knob.c"), "")
+        self.assertEqual(lint.ignored("selftests/helpers/st_write.c"), "PREFER_KERNEL_TYPES,ENOSYS")
+        self.assertEqual(lint.ignored("bench/stbench/x.c"), "PREFER_KERNEL_TYPES")
+        for path in lint.IGNORE:
+            with self.subTest(path=path):
+                self.assertTrue(path.startswith(("module/",) + lint.TEST_SIDE))
+
+    def test_kept_only_on_lines_that_show_why(self):
+        source = ['int f(void)', '{', '\treturn "a reason that is long";',
+                  '\treturn x;', '#define ST_KNOB(n, h) n;']
+        findings = ["f.c:3: CHECK:LONG_LINE: line length of 120 exceeds 100 columns",
+                    "f.c:4: CHECK:LONG_LINE: line length of 120 exceeds 100 columns",
+                    "f.c:5: WARNING:TRAILING_SEMICOLON: macros should not use a trailing semicolon",
+                    "f.c:3: CHECK:SPACING: spaces preferred around that '&'",
+                    "f.c:99: CHECK:LONG_LINE: line length of 120 exceeds 100 columns",
+                    "not a finding"]
+        left, n = lint.kept(findings, source)
+        self.assertEqual(n, 2)
+        self.assertEqual(left, findings[1:2] + findings[3:])
+
+    def test_files(self):
+        self.write("a.sh", "echo\n")
+        self.write("bin/tool", "#!/bin/bash\necho\n")
+        self.write("bin/dash", "#!/usr/bin/env sh\n")
+        self.write("bin/perl", "#!/usr/bin/perl\n")
+        self.write("build/x.sh", "echo\n")
+        self.write("module/a.c", "")
+        self.write("module/build/b.c", "")
+        self.write("selftests/x.h", "")
+        self.write("docs/y.c", "")
+        self.write("bench/sched-tune-bench", "")
+        self.write("selftests/strunner/__pycache__/z.py", "")
+        self.write("selftests/strunner/z.py", "")
+        self.assertEqual(lint.shell_files(self.root), ["a.sh", "bin/dash", "bin/tool"])
+        self.assertEqual(lint.c_files(self.root), ["module/a.c", "selftests/x.h"])
+        self.assertEqual(lint.py_files(self.root), ["bench/sched-tune-bench",
+                                                    "selftests/strunner/z.py"])
+
+    def test_each(self):
+        self.write("good.sh", "ok\n")
+        self.write("bad.sh", "bad\n")
+        cmd = ["sh", "-c", 'if grep -q bad "$1"; then echo "$1:1: bad"; exit 1; fi', "sh"]
+        self.assertEqual(list(lint.each(self.root, "/c", "t", "pkg", ["bad.sh", "good.sh"], cmd)),
+                         [("R", "fail", "t bad.sh"), ("C", "  bad.sh:1: bad"),
+                          ("R", "pass", "t good.sh")])
+        asked = []
+        recs = list(lint.each(self.root, "/c", "t", "pkg", ["good.sh"], ["st-no-such-tool"],
+                              lambda cache, pkgs: asked.append((cache, pkgs))))
+        self.assertEqual(recs, [("R", "fail", "t good.sh (st-no-such-tool not installed: "
+                                 "apt install pkg)")])
+        self.assertEqual(asked, [("/c", ["pkg"])] if os.geteuid() == 0 else [])
+
+    def test_checkpatch(self):
+        script = self.write("cp/checkpatch.pl", CHECKPATCH)
+        self.write("module/a.c", 'x\n\treturn "long";\n')
+        self.write("selftests/b.c", "x\n")
+        self.assertEqual(list(lint.checkpatch(self.root, script, "module/a.c")),
+                         [("R", "pass", "checkpatch --strict module/a.c")])
+        self.write("cp/FINDINGS", "2: CHECK:LONG_LINE: too long\n")
+        self.assertEqual(list(lint.checkpatch(self.root, script, "module/a.c")),
+                         [("R", "pass", "checkpatch --strict module/a.c "
+                           "(kept: 1 on lines that show why)")])
+        self.assertEqual(list(lint.checkpatch(self.root, script, "selftests/b.c")),
+                         [("R", "fail", "checkpatch --strict selftests/b.c"),
+                          ("C", "  selftests/b.c:2: CHECK:LONG_LINE: too long")])
+        self.write("cp/FINDINGS", "1: WARNING:VOLATILE: do not use volatile\n")
+        recs = list(lint.checkpatch(self.root, script, "module/a.c"))
+        self.assertEqual(recs[0], ("R", "fail", "checkpatch --strict module/a.c"))
+        os.environ["ST_ECHO"] = "1"
+        self.addCleanup(os.environ.pop, "ST_ECHO")
+        out = [r[1] for r in lint.checkpatch(self.root, script, "selftests/helpers/st_slicehog.c")]
+        self.assertIn("  ARGS --strict --no-tree -f --terse --show-types --no-summary --ignore "
+                      "PREFER_KERNEL_TYPES,VOLATILE selftests/helpers/st_slicehog.c", out)
+
+    def test_fetch(self):
+        d = os.path.join(self.root, "cache", "thing-1.0")
+        calls = []
+
+        def get(pkg, into):
+            calls.append(pkg)
+            if len(calls) == 1:
+                return ""
+            return self.write(os.path.join(into, pkg + "_1.0_all.deb"), "")
+
+        def unpack(deb, x):
+            for n in ("a", "b/c"):
+                os.makedirs(os.path.dirname(os.path.join(x, n)), exist_ok=True)
+                with open(os.path.join(x, n), "w") as f:
+                    f.write(deb)
+        refreshed = []
+        lint.fetch(d, "thing", ["a", "b/c"], unpack, lambda: refreshed.append(1), get)
+        self.assertEqual((calls, refreshed), (["thing", "thing"], [1]))
+        with open(os.path.join(d, "FROM")) as f:
+            self.assertEqual(f.read(), "thing_1.0_all.deb\n")
+        # there: nothing downloaded again; nothing left beside it
+        lint.fetch(d, "thing", ["a", "b/c"], unpack, None, get)
+        self.assertEqual(len(calls), 2)
+        self.assertEqual(sorted(os.listdir(os.path.dirname(d))), ["thing-1.0", "thing.lock"])
+
+    def test_fetch_failures(self):
+        d = os.path.join(self.root, "cache", "thing-1.0")
+        with self.assertRaises(Error) as cm:
+            lint.fetch(d, "thing", ["a"], None, None, lambda pkg, into: "")
+        self.assertEqual(str(cm.exception), "apt-get download thing failed")
+        with self.assertRaises(Error) as cm:
+            lint.fetch(d, "thing", ["a"], lambda deb, x: None, None,
+                       lambda pkg, into: self.write(os.path.join(into, "thing_1_all.deb"), ""))
+        self.assertEqual(str(cm.exception), "thing_1_all.deb has no a")
+        self.assertEqual(os.listdir(os.path.dirname(d)), ["thing.lock"])
+
+    def test_objgraph_control(self):
+        self.assertEqual(list(lint.objgraph_control()),
+                         [("R", "pass", "strunner.objgraph finds the loop of two objects "
+                           "that call each other")])
+
+
+if __name__ == "__main__":
+    unittest.main()
