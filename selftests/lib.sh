@@ -376,11 +376,7 @@ st_chroot_apt() { st_py strunner.chroot apt "$ST_CACHE" "$@"; }
 
 # st_chroot_ensure SUITE: makes the chroot once (debootstrap, installed
 # first), refreshes its package lists twice a day.
-st_chroot_ensure() {
-	[[ -f $(st_chroot_dir "$1")/.st-ready ]] || command -v debootstrap >/dev/null ||
-		st_apt_install debootstrap
-	st_py strunner.chroot ensure "$ST_CACHE" "$1" || exit 1
-}
+st_chroot_ensure() { st_py strunner.chroot ensure "$ST_CACHE" "$1" || exit 1; }
 
 # st_chroot_install SUITE [-t RELEASE] PKG...: installs into the cached
 # chroot only what is missing.
@@ -403,27 +399,15 @@ st_chroot_install() { st_py strunner.chroot install "$ST_CACHE" "$@"; }
 # is not one.
 st_kernel_suite() { st_py strunner.kernels suite "$1"; }
 
-# Where modules for KVER are built: a chroot of its Debian release, never
-# the host, so that no kernel headers (which pull the kernel image, a new
-# boot entry) land on the machine that runs the bench.
-st_kernel_env() {
-	case $1 in
-	*+deb13*) echo trixie ;;
-	*) echo bookworm ;;
-	esac
-}
+# st_kernel_env KVER: the Debian release whose chroot builds for KVER,
+# never the host (strunner/kernels.py env says why).
+st_kernel_env() { st_py strunner.kernels env "$1"; }
 
 # st_resolve_kver NAME -> e.g. 6.12.95+deb12-amd64: the highest version of
 # the meta package among the suites, never a hard-coded version, read in
-# the chroot of its release (made first, as root).
-st_resolve_kver() {
-	local spec
-	spec=$(st_kernel_suite "$1") ||
-		st_die "unknown kernel name '$1' (known: $(st_py strunner.kernels names))"
-	# a user who is not root reads the chroot as it is (st_in_chroot)
-	if ((EUID == 0)); then st_chroot_ensure "${spec%% *}" >&2; fi
-	st_py strunner.kernels resolve "$ST_CACHE" "$1" || exit 1
-}
+# the chroot of its release (made first, as root; a user who is not
+# root reads it as it is).
+st_resolve_kver() { st_py strunner.kernels resolve "$ST_CACHE" "$1" || exit 1; }
 
 # st_newer_kernels: a heads-up, no result: for each series the support
 # gate knows (module/kernel/gate_checked.h), a line for the newest Debian
@@ -439,72 +423,25 @@ st_newer_kernels() {
 # The headers tree of KVER, as the host sees it.
 st_headers_dir() { echo "$(st_chroot_dir "$(st_kernel_env "$1")")/usr/src/linux-headers-$1"; }
 
-# Installs linux-headers-KVER where its modules are built, from backports
-# when that is where the package lives.
-st_ensure_headers() {
-	st_chroot_ensure "$(st_kernel_env "$1")"
-	st_py strunner.kernels headers "$ST_CACHE" "$(st_kernel_env "$1")" "$1" || exit 1
-}
+# st_ensure_headers KVER: linux-headers-KVER in its release's chroot
+# (made first), installed from backports when that is where it lives.
+st_ensure_headers() { st_py strunner.kernels headers "$ST_CACHE" "$1" || exit 1; }
 
-# Extracts the kernel image from its package without installing it, cached
-# across runs.  From 7.x Debian ships the image in linux-binary-*, under
-# usr/lib/modules/KVER/.  Sets ST_VMLINUZ (no stdout: apt may log).
+# st_fetch_vmlinuz KVER: the kernel image, from its package without
+# installing it, cached across runs (7.x ships it in linux-binary-*,
+# under usr/lib/modules/KVER/).  Sets ST_VMLINUZ (no stdout: apt may log).
 st_fetch_vmlinuz() {
 	ST_VMLINUZ=$ST_CACHE/kernels/$1/vmlinuz
-	[[ -f $ST_VMLINUZ ]] || st_py strunner.kernels fetch "$ST_CACHE" "$(st_kernel_env "$1")" "$1" || exit 1
+	[[ -f $ST_VMLINUZ ]] || st_py strunner.kernels fetch "$ST_CACHE" "$1" || exit 1
 }
 
 # --- module build --------------------------------------------------------------
 
-# st_kbuild KVER SRC OUT [MAKE-ARGS...]: builds the Kbuild tree SRC
-# against KVER's headers in a copy of its own, in the chroot of KVER's
-# Debian release (st_kernel_env), and leaves the copy with its objects and
-# build.log in OUT.  Returns make's status.  ST_KBUILD_SPARSE set: once
-# the build is done, sparse on every source file (C=2 in the built tree
-# with the same MAKE-ARGS: nothing is compiled again) into OUT/sparse.log;
-# "sparse" is the chroot's, a path is a sparse binary of the host's
-# (st_fetch_sparse); the build's status is returned, the sparse pass's
-# written into its log when not 0.  A user who is not root builds in a
-# directory of the host's that is the chroot's /tmp (st_in_chroot).
-st_kbuild() {
-	local kver=$1 src=$2 out=$3 env root cdir hdir bind='' rc check=sparse
-	shift 3
-	env=$(st_kernel_env "$kver")
-	rm -rf "$out"
-	mkdir -p "$out"
-	if [[ $env == host ]]; then
-		tar -C "$src" --exclude=./build --exclude=./.git -cf - . | tar -C "$out" -xf -
-		make -C "$out" KDIR="$(st_headers_dir "$kver")" "$@" >"$out/build.log" 2>&1
-		return
-	fi
-	root=$(st_chroot_dir "$env")
-	if ((EUID == 0)); then
-		# a directory of this build's own: two trees (two runs, a bench)
-		# may build for the same kernel at once
-		mkdir -p "$root/tmp"
-		hdir=$(mktemp -d "$root/tmp/st-kbuild-$kver-$(basename "$out").XXXXXX") || return 1
-		cdir=${hdir#"$root"}
-	else
-		hdir=$(mktemp -d "${TMPDIR:-/tmp}/st-kbuild-$kver.XXXXXX") || return 1
-		cdir=/tmp bind=$hdir
-	fi
-	tar -C "$src" --exclude=./build --exclude=./.git -cf - . | tar -C "$hdir" -xf -
-	if [[ ${ST_KBUILD_SPARSE:-} == /* ]]; then
-		cp "$ST_KBUILD_SPARSE" "$hdir/.st-sparse"
-		check=$cdir/.st-sparse
-	fi
-	ST_CHROOT_TMP=$bind st_in_chroot "$env" make -C "$cdir" KDIR="/usr/src/linux-headers-$kver" "$@" \
-		>"$out/build.log" 2>&1
-	rc=$?
-	if ((rc == 0)) && [[ -n ${ST_KBUILD_SPARSE:-} ]]; then
-		ST_CHROOT_TMP=$bind st_in_chroot "$env" make -C "$cdir" KDIR="/usr/src/linux-headers-$kver" "$@" \
-			C=2 CHECK="$check" >"$out/sparse.log" 2>&1 ||
-			echo "st_kbuild: the sparse pass's make exited $?" >>"$out/sparse.log"
-	fi
-	cp -a "$hdir"/. "$out"/
-	rm -rf "$hdir"
-	return $rc
-}
+# st_kbuild KVER SRC OUT [MAKE-ARGS...]: the Kbuild tree SRC built
+# against KVER's headers in its release's chroot, the copy with its
+# objects and build.log left in OUT; make's status.  ST_KBUILD_SPARSE:
+# sparse on it after (strunner/kbuild.py says how).
+st_kbuild() { st_py strunner.kbuild build "$ST_CACHE" "$@"; }
 
 # st_kbuild_verdict GROUP KVER OUT RC [WHY]: two results of st_kbuild's
 # build in OUT (make's status RC), built with W=1 and ST_KBUILD_SPARSE:
@@ -521,7 +458,7 @@ st_kbuild() {
 # expression, which 0.6.4, Debian 12's and 13's, does not: forced on, it
 # fails on every MODULE_INFO() and READ_ONCE() (2026-12-05, 7.3.4+deb13).
 st_kbuild_verdict() {
-	st_records "$1" st_py strunner.kbuild "$2" "$3" "$4" "${5:-}"
+	st_records "$1" st_py strunner.kbuild verdict "$2" "$3" "$4" "${5:-}"
 }
 
 # st_build_module KVER [test [MAKE-ARGS...]]: the working tree against one

@@ -23,7 +23,7 @@ namespace of its own (with a PID namespace its /proc needs), where the
 chroot's files, owned by the real root, are read-only: it reads the
 package lists and builds in its ST_CHROOT_TMP (make lint).
 
-"ensure" makes the chroot once (debootstrap needs to be installed) and
+"ensure" makes the chroot once (debootstrap installed first) and
 refreshes its package lists twice a day; "apt" is apt-get in it, its
 log's end printed if it failed; "install" installs only what is
 missing.  Two benches at once take turns on each chroot's locks.  A
@@ -31,12 +31,13 @@ failure of "ensure" prints "error: ..." and exits 1.
 """
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
 import time
 
-from strunner import Error, apt, locked, tail
+from strunner import Error, apt, host, locked, tail
 
 ENV = ["PATH=/usr/sbin:/usr/bin:/sbin:/bin", "HOME=/root",
        "DEBIAN_FRONTEND=noninteractive", "LC_ALL=C.UTF-8"]
@@ -149,6 +150,15 @@ def ensure(cache, suite, etc="/etc/apt", run=subprocess.run):
         open(os.path.join(d, ".st-ready"), "w").close()
 
 
+def make(cache, suite):
+    """ensure(), debootstrap installed first on the host if the chroot
+    is to be made."""
+    if not os.path.isfile(os.path.join(chroot_dir(cache, suite), ".st-ready")) and \
+            not shutil.which("debootstrap"):
+        host.install(cache, ["debootstrap"])
+    ensure(cache, suite)
+
+
 def install(cache, suite, args, is_installed=apt.installed, run=subprocess.run):
     """Installs into SUITE's chroot the packages of ARGS ([-t RELEASE]
     PKG...) that are missing, taking the chroot's lock; its status."""
@@ -182,7 +192,7 @@ def main(args):
         execute(line)
     if cmd == "ensure" and len(args) == 4:
         try:
-            ensure(args[2], args[3])
+            make(args[2], args[3])
         except Error as e:
             print("error: %s" % e, file=sys.stderr)
             return 1

@@ -1,25 +1,44 @@
 # SPDX-License-Identifier: GPL-2.0
-"""The verdicts of a kernel's module build (lib.sh st_kbuild's logs).
+"""A Kbuild tree built against one of the kernels, and the verdicts of
+the build (lib.sh st_kbuild, st_kbuild_verdict).
 
-    python3 -m strunner.kbuild KVER OUT RC [WHY]
+    python3 -m strunner.kbuild build CACHE KVER SRC OUT [MAKE-ARGS...]
+    python3 -m strunner.kbuild verdict KVER OUT RC [WHY]
 
-two results, as lib.sh's st_records reads them: the W=1 build
-(OUT/build.log) has no compiler warning in the module's files, and
+"build" builds the Kbuild tree SRC against KVER's headers in a copy of
+its own, in the chroot of KVER's Debian release (strunner.kernels env,
+under CACHE), and leaves the copy with its objects and build.log in OUT;
+it exits with make's status.  ST_KBUILD_SPARSE set: once the build is
+done, sparse on every source file (C=2 in the built tree with the same
+MAKE-ARGS: nothing is compiled again) into OUT/sparse.log; "sparse" is
+the chroot's, a path a sparse binary of the host's (strunner.lint
+sparse); the sparse pass's status is written into its log when not 0.
+A user who is not root builds in a directory of the host's that is the
+chroot's /tmp (strunner.chroot).
+
+"verdict" prints two results, as lib.sh's st_records reads them: the W=1
+build (OUT/build.log) has no compiler warning in the module's files, and
 sparse (OUT/sparse.log, C=2) no warning or error in them.  A warning in
 the kernel's headers (/usr/src/linux-*) is listed, not held.  Sparse is
 a skip where the kernel's Makefile turned it off, a failure where the
-build failed (RC, or WHY) or st_kbuild could not run it.
+build failed (RC, or WHY) or the build could not run it.
 """
 
 import os
 import re
+import shutil
+import signal
+import subprocess
 import sys
+import tempfile
 
-from strunner import read_lines, records
+from strunner import chroot, kernels, read_lines, records
 
 _GCC = re.compile(r"^[^ :]+:[0-9]+(:[0-9]+)?: (warning|error):")
 _MODPOST = re.compile(r"^(WARNING|ERROR): modpost:")
 _SPARSE_OFF = re.compile(r"specified, but .* is not available or not up to date")
+# what build() writes into sparse.log
+OWN = "st_kbuild: "
 
 
 def findings(lines):
@@ -48,7 +67,7 @@ def verdict(kver, out, rc, why=""):
                 yield ("R", "skip", desc, "the kernel's Makefile turned sparse "
                        "0.6.4 off (%s)" % off.split(": ", 1)[-1])
                 continue
-            own = [x for x in lines if x.startswith("st_kbuild: ")]
+            own = [x for x in lines if x.startswith(OWN)]
             if why or rc != 0 or own:
                 yield "R", "fail", "%s (%s)" % (desc, why or "not run: the build failed"), ""
                 for x in own:
@@ -72,11 +91,65 @@ def verdict(kver, out, rc, why=""):
                 yield "L", "  " + x
 
 
+def _copy(src, dst):
+    """SRC's tree into DST (made), as tar would: links kept, the top
+    level's build/ and .git/ left out."""
+    shutil.copytree(src, dst, symlinks=True, dirs_exist_ok=True,
+                    ignore=lambda d, names: [n for n in names
+                                             if d == src and n in ("build", ".git")])
+
+
+def build(cache, kver, src, out, args, sparse=""):
+    """make's status of SRC built against KVER in OUT (see above)."""
+    env = kernels.env(kver)
+    root = os.geteuid() == 0
+    shutil.rmtree(out, ignore_errors=True)
+    os.makedirs(out)
+    top = chroot.chroot_dir(cache, env)
+    if root:
+        # a directory of this build's own: two trees (two runs, a bench)
+        # may build for the same kernel at once
+        os.makedirs(os.path.join(top, "tmp"), exist_ok=True)
+        hdir = tempfile.mkdtemp(prefix="st-kbuild-%s-%s." % (kver, os.path.basename(out)),
+                                dir=os.path.join(top, "tmp"))
+        cdir, bind = hdir[len(top):], ""
+    else:
+        hdir = tempfile.mkdtemp(prefix="st-kbuild-%s." % kver)
+        cdir, bind = "/tmp", hdir
+    try:
+        _copy(src, hdir)
+        check = sparse
+        if sparse.startswith("/"):
+            shutil.copy(sparse, os.path.join(hdir, ".st-sparse"))
+            check = cdir + "/.st-sparse"
+        make = ["make", "-C", cdir, "KDIR=/usr/src/linux-headers-" + kver] + args
+
+        def run(cmd, log):
+            with open(os.path.join(out, log), "a") as f:
+                return subprocess.run(chroot.argv(cache, env, cmd, bind, root), stdout=f,
+                                      stderr=subprocess.STDOUT, check=False).returncode
+        rc = run(make, "build.log")
+        if rc == 0 and sparse:
+            checked = run(make + ["C=2", "CHECK=" + check], "sparse.log")
+            if checked != 0:
+                with open(os.path.join(out, "sparse.log"), "a") as f:
+                    f.write("%sthe sparse pass's make exited %d\n" % (OWN, checked))
+        _copy(hdir, out)
+    finally:
+        shutil.rmtree(hdir, ignore_errors=True)
+    return rc
+
+
 def main(argv):
-    kver, out, rc = argv[0], argv[1], int(argv[2])
-    why = argv[3] if len(argv) > 3 else ""
-    records(verdict(kver, out, rc, why))
-    return 0
+    if argv[:1] == ["build"] and len(argv) >= 5:
+        # stopped (make check's deadline): make killed, the copy removed
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(128 + signal.SIGTERM))
+        return build(argv[1], argv[2], argv[3], argv[4], argv[5:],
+                     os.environ.get("ST_KBUILD_SPARSE", ""))
+    if argv[:1] == ["verdict"] and len(argv) in (4, 5):
+        records(verdict(argv[1], argv[2], int(argv[3]), argv[4] if len(argv) > 4 else ""))
+        return 0
+    sys.exit(__doc__.split("\n\n")[1])
 
 
 if __name__ == "__main__":

@@ -1,28 +1,32 @@
 # SPDX-License-Identifier: GPL-2.0
 """The kernels make check tests, resolved from Debian's package lists
-(lib.sh st_kernel_suite, st_resolve_kver, st_newer_kernels,
-st_fetch_vmlinuz).
+(lib.sh st_kernel_suite, st_kernel_env, st_resolve_kver,
+st_newer_kernels, st_ensure_headers, st_fetch_vmlinuz).
 
     python3 -m strunner.kernels suite NAME
     python3 -m strunner.kernels names
+    python3 -m strunner.kernels env KVER
     python3 -m strunner.kernels resolve CACHE NAME
     python3 -m strunner.kernels newer CACHE GATE_TABLE
-    python3 -m strunner.kernels fetch CACHE ENV KVER
-    python3 -m strunner.kernels headers CACHE ENV KVER
+    python3 -m strunner.kernels fetch CACHE KVER
+    python3 -m strunner.kernels headers CACHE KVER
 
 A kernel is named by its suites and meta package (NAMES), never by a
 version: "resolve" reads the meta package's highest version among those
 suites with apt-cache, in the chroot of the kernel's Debian release
-(CACHE/chroot/ENV, made by lib.sh st_chroot_ensure), and prints the
-kernel release its Depends names, e.g. 6.12.95+deb12-amd64.  "newer"
-prints a line for each series the support gate knows whose newest
-Debian image is past the sublevels it checked.  "fetch" downloads
-KVER's image package in ENV's chroot and keeps its kernel image as
-CACHE/kernels/KVER/vmlinuz.  "headers" installs linux-headers-KVER in
-ENV's chroot if it is not there, from ENV-backports when
-that is where the package lives.  Errors print "error: ..." and exit 1.
+(CACHE/chroot/ENV, which root makes first; a user who is not root reads
+it as it is), and prints the kernel release its Depends names, e.g.
+6.12.95+deb12-amd64.  "env" prints the Debian release whose chroot
+builds for KVER.  "newer" prints a line for each series the support
+gate knows whose newest Debian image is past the sublevels it checked.
+"fetch" downloads KVER's image package in its chroot and keeps its
+kernel image as CACHE/kernels/KVER/vmlinuz.  "headers" makes KVER's
+chroot if need be and installs linux-headers-KVER there if it is not,
+from the release's backports when that is where the package lives.
+Errors print "error: ..." and exit 1.
 """
 
+import contextlib
 import glob
 import os
 import re
@@ -59,6 +63,13 @@ def suite(name):
     if cloud:
         meta = meta[:-len("amd64")] + "cloud-amd64"
     return env, meta, pat
+
+
+def env(kver):
+    """The Debian release whose chroot builds modules for KVER: never
+    the host, so that no kernel headers (which pull the kernel image, a
+    new boot entry) land on the machine that runs the bench."""
+    return "trixie" if "+deb13" in kver else "bookworm"
 
 
 def known():
@@ -156,12 +167,13 @@ def fetch(cache, env, kver):
 
 
 def headers(cache, env, kver):
-    """linux-headers-KVER in ENV's chroot, installed if it is not there;
-    raises Error."""
+    """linux-headers-KVER in ENV's chroot, installed (the chroot made
+    first) if it is not there; raises Error."""
     makefile = os.path.join(chroot.chroot_dir(cache, env), "usr", "src",
                             "linux-headers-" + kver, "Makefile")
     if os.path.isfile(makefile):
         return
+    chroot.make(cache, env)
     pkg = "linux-headers-" + kver
     t = []
     if "-backports/" in apt_cache(cache, env, ["madison", pkg]):
@@ -230,14 +242,21 @@ def main(argv):
         print(" ".join(spec))
     elif cmd == "names" and not args:
         print(" ".join(known()))
-    elif cmd in ("fetch", "headers") and len(args) == 3:
+    elif cmd == "env" and len(args) == 1:
+        print(env(args[0]))
+    elif cmd in ("fetch", "headers") and len(args) == 2:
         try:
-            (fetch if cmd == "fetch" else headers)(*args)
+            (fetch if cmd == "fetch" else headers)(args[0], env(args[1]), args[1])
         except Error as e:
             print("error: %s" % e, file=sys.stderr)
             return 1
     elif cmd == "resolve" and len(args) == 2:
         try:
+            # the chroot made first, as root, its words on stderr;
+            # a user who is not root reads it as it is
+            if os.geteuid() == 0 and suite(args[1]):
+                with contextlib.redirect_stdout(sys.stderr):
+                    chroot.make(args[0], suite(args[1])[0])
             print(resolve(args[1], lambda env, a: apt_cache(args[0], env, a)))
         except Error as e:
             print("error: %s" % e, file=sys.stderr)

@@ -178,11 +178,11 @@ class Main(unittest.TestCase):
         # what is there already: nothing run (no chroot exists here)
         os.makedirs(os.path.join(self.cache, "kernels", "6.1.0-57-amd64"))
         open(os.path.join(self.cache, "kernels", "6.1.0-57-amd64", "vmlinuz"), "w").close()
-        self.assertEqual(self.main("fetch", self.cache, "bookworm", "6.1.0-57-amd64"), (0, "", ""))
+        self.assertEqual(self.main("fetch", self.cache, "6.1.0-57-amd64"), (0, "", ""))
         src = os.path.join(self.cache, "chroot", "trixie", "usr", "src", "linux-headers-7.3.4+deb13-amd64")
         os.makedirs(src)
         open(os.path.join(src, "Makefile"), "w").close()
-        self.assertEqual(self.main("headers", self.cache, "trixie", "7.3.4+deb13-amd64"), (0, "", ""))
+        self.assertEqual(self.main("headers", self.cache, "7.3.4+deb13-amd64"), (0, "", ""))
 
     def test_usage(self):
         with self.assertRaises(SystemExit) as cm:
