@@ -100,7 +100,8 @@ st_results_main() {
 # st_records GROUP CMD...: the records CMD prints (one of make check's
 # Python modules: fields split by 0x1f, so empty ones survive read) into
 # st_result under GROUP: "R VERDICT NAME [SKIP-REASON]" a result, "C TEXT"
-# a comment of GROUP's, "L TEXT" a line for the log, "P PLAN COUNT" the
+# a comment of GROUP's, "L TEXT" a line for the log, "# ..." one as it
+# is (what a module logs while it works), "P PLAN COUNT" the
 # top-level plan and results of a KTAP stream, into ST_TAP_PLAN (empty
 # when the stream had none, e.g. a hang) and ST_TAP_COUNT.
 st_records() {
@@ -113,6 +114,7 @@ st_records() {
 		C) echo "# [$group] $a" ;;
 		L) st_log "$a" ;;
 		P) ST_TAP_PLAN=$a ST_TAP_COUNT=$b ;;
+		'#'*) echo "$kind" ;;
 		esac
 	done < <("$@")
 }
@@ -818,67 +820,17 @@ st_lint_show() {
 
 # --- sparse and W=1 builds (make lint; make check's kernel builds) -------------
 
-# sparse for a user who is not root, where the chroot has none: Debian
-# 12's package (strunner/lint.py), kept in ST_USER_CACHE, else for this
-# run only.  Sets ST_SPARSE to the binary's path.
-st_fetch_sparse() {
-	local dir=$ST_USER_CACHE/sparse
-	if ! mkdir -p "$ST_USER_CACHE" 2>/dev/null || [[ ! -w $ST_USER_CACHE ]]; then
-		dir=$ST_LINT_TMP/sparse
-	fi
-	ST_SPARSE=$(st_py strunner.lint sparse "$dir")
-}
-
 # The kernels make lint builds the module for: those make check boots
 # (run.sh's ST_KERNELS less the cloud flavour, the same source).
 ST_LINT_KERNELS=${ST_LINT_KERNELS:-stable backports trixie trixie-backports}
 
-# st_lint_kbuild [GROUP]: the module (the selftests' build, ST_TEST=1:
-# every file of module/) built with W=1 and checked with sparse against
-# each of ST_LINT_KERNELS, in its Debian release's chroot, two results a
-# kernel (st_kbuild_verdict).  Root makes what is missing (the chroot,
-# the headers, sparse in the chroot); a user who is not root builds in
-# the chroots make check made, through a user namespace (st_in_chroot),
-# with the chroot's sparse or a fetched one (st_fetch_sparse), and skips
-# a kernel whose chroot or headers are not there, saying so.  About 40 s
-# a kernel on 2 cores.
+# st_lint_kbuild [GROUP]: the module built with W=1 and checked with
+# sparse against each of ST_LINT_KERNELS, two results a kernel
+# (strunner/lint.py kbuild).
 st_lint_kbuild() {
-	local group=${1:-kbuild} name env kv why out sparse nosparse rc
-	ST_LINT_TMP=$(mktemp -d "${TMPDIR:-/tmp}/st-lint.XXXXXX") || return 1
-	for name in $ST_LINT_KERNELS; do
-		env=$(st_kernel_suite "$name") env=${env%% *} why='' sparse=sparse nosparse=''
-		if ((EUID != 0)) && [[ ! -f $(st_chroot_dir "$env")/.st-ready ]]; then
-			why="no $env chroot at $(st_chroot_dir "$env"): make check makes it, as root"
-		elif ((EUID != 0)) && ! unshare --map-root-user true 2>/dev/null; then
-			why="this user may not make a user namespace (unshare -r), which chroot needs without root"
-		elif ! kv=$(st_resolve_kver "$name"); then
-			why="cannot tell the kernel of '$name' from the $env chroot's package lists"
-		elif [[ ! -f $(st_headers_dir "$kv")/Makefile ]] && { ((EUID != 0)) || ! (st_ensure_headers "$kv"); }; then
-			why="no linux-headers-$kv in the $env chroot: make check installs it, as root"
-		fi
-		# root could have made it: what it could not is a failure
-		if [[ -n $why ]] && ((EUID == 0)); then
-			st_result fail "$group" "W=1 build against the kernel of '$name' ($why)"
-			st_result fail "$group" "sparse (C=2) against the kernel of '$name' ($why)"
-			continue
-		elif [[ -n $why ]]; then
-			st_result skip "$group" "W=1 build against the kernel of '$name'" "$why"
-			st_result skip "$group" "sparse (C=2) against the kernel of '$name'" "$why"
-			continue
-		fi
-		# the chroot's sparse (make check installs it there), else Debian 12's
-		if [[ ! -x $(st_chroot_dir "$env")/usr/bin/sparse ]] &&
-			! { ((EUID == 0)) && st_chroot_install "$env" sparse; }; then
-			if st_fetch_sparse; then sparse=$ST_SPARSE
-			else sparse='' nosparse="no sparse: apt-get download sparse failed"; fi
-		fi
-		out=$ST_LINT_TMP/$kv
-		ST_KBUILD_SPARSE=$sparse st_kbuild "$kv" "$ST_ROOT" "$out" ST_TEST=1 W=1 -j"$(nproc)"
-		rc=$?
-		st_kbuild_verdict "$group" "$kv" "$out" "$rc" "$nosparse"
-		rm -rf "$out"
-	done
-	rm -rf "$ST_LINT_TMP"
+	# shellcheck disable=SC2086 # a list of names
+	st_records "${1:-kbuild}" st_py strunner.lint kbuild "$ST_ROOT" "$ST_CACHE" "$ST_USER_CACHE" \
+		$ST_LINT_KERNELS
 }
 
 # What a user may have of sched_tune on this machine: DKMS's registration,

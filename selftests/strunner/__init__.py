@@ -44,9 +44,10 @@ def read_text(path):
 
 
 def tail(path, n=30):
-    """Prints PATH's last N lines: the log of a command that failed."""
+    """Prints PATH's last N lines, the log of a command that failed, as
+    comments (a stream of records or results passes them on)."""
     for line in read_lines(path)[-n:]:
-        print(line)
+        print("#   " + line)
     print(end="", flush=True)
 
 

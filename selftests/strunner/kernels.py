@@ -125,6 +125,15 @@ def resolve(name, run):
     return m.group(1)
 
 
+def resolve_in(cache, name):
+    """resolve() NAME in the chroot of its release under CACHE, which
+    root makes first; a user who is not root reads it as it is."""
+    spec = suite(name)
+    if spec and os.geteuid() == 0:
+        chroot.make(cache, spec[0])
+    return resolve(name, lambda env, a: apt_cache(cache, env, a))
+
+
 # the packages that carry KVER's image, the unsigned one first
 IMAGES = ("linux-image-%s-unsigned", "linux-binary-unsigned-%s",
           "linux-binary-%s", "linux-image-%s")
@@ -252,12 +261,10 @@ def main(argv):
             return 1
     elif cmd == "resolve" and len(args) == 2:
         try:
-            # the chroot made first, as root, its words on stderr;
-            # a user who is not root reads it as it is
-            if os.geteuid() == 0 and suite(args[1]):
-                with contextlib.redirect_stdout(sys.stderr):
-                    chroot.make(args[0], suite(args[1])[0])
-            print(resolve(args[1], lambda env, a: apt_cache(args[0], env, a)))
+            # what making the chroot says on stderr: stdout is the answer
+            with contextlib.redirect_stdout(sys.stderr):
+                kver = resolve_in(args[0], args[1])
+            print(kver)
         except Error as e:
             print("error: %s" % e, file=sys.stderr)
             return 1

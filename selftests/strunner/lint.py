@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
-"""make lint's checks of every file (lib.sh st_lint, st_fetch_checkpatch,
-st_fetch_sparse, st_objgraph_control).
+"""make lint's checks of every file and builds (lib.sh st_lint,
+st_lint_kbuild, st_fetch_checkpatch, st_objgraph_control).
 
     python3 -m strunner.lint check ROOT CACHE CHECKPATCH_DIR
+    python3 -m strunner.lint kbuild ROOT CACHE USER_CACHE NAME...
     python3 -m strunner.lint checkpatch DIR CACHE
     python3 -m strunner.lint sparse DIR
     python3 -m strunner.lint objgraph-control
@@ -13,6 +14,16 @@ printed as records (strunner.records): "R pass|fail NAME", then "C" lines
 with a failing file's findings.  A tool that is missing is installed as
 root (strunner.host, CACHE's lock), else each of its files fails naming
 the package.  checkpatch.pl is CHECKPATCH_DIR's, fetched first.
+
+"kbuild": the module (the selftests' build, ST_TEST=1: every file of
+module/) built with W=1 and checked with sparse against each kernel NAME
+(strunner.kernels), in its Debian release's chroot, two results a kernel
+(strunner.kbuild verdict).  Root makes what is missing (the chroot, the
+headers, sparse in the chroot); a user who is not root builds in the
+chroots make check made, through a user namespace, with the chroot's
+sparse or Debian 12's fetched into USER_CACHE, and skips a kernel whose
+chroot or headers are not there, saying so.  About 40 s a kernel on 2
+cores.
 
 "checkpatch": scripts/checkpatch.pl, its two data files and
 scripts/kernel-doc of Debian's linux-source-6.12 (apt-get download:
@@ -37,7 +48,7 @@ import subprocess
 import sys
 import tempfile
 
-from strunner import Error, host, locked, read_lines, records
+from strunner import Error, chroot, host, kbuild, kernels, locked, read_lines, records
 
 # checkpatch --strict findings kept, by file: checkpatch's type names,
 # each with its reason (docs/style.md says the same)
@@ -310,6 +321,92 @@ def fetch_sparse(d):
     return os.path.join(d, "usr", "bin", "sparse")
 
 
+def _headers(cache, kver, root):
+    """Why KVER's headers are not in its chroot, or ""."""
+    env = kernels.env(kver)
+    if os.path.isfile(os.path.join(chroot.chroot_dir(cache, env), "usr", "src",
+                                   "linux-headers-" + kver, "Makefile")):
+        return ""
+    why = "no linux-headers-%s in the %s chroot: make check installs it, as root" % (kver, env)
+    if not root:
+        return why
+    try:
+        kernels.headers(cache, env, kver)
+    except Error as e:
+        return "%s (%s)" % (why, e)
+    return ""
+
+
+def _sparse(cache, env, user_cache, tmp, root):
+    """(the sparse to build with, why there is none): the chroot's
+    (installed as root), else Debian 12's fetched."""
+    if os.access(os.path.join(chroot.chroot_dir(cache, env), "usr", "bin", "sparse"), os.X_OK):
+        return "sparse", ""
+    if root and chroot.install(cache, env, ["sparse"]) == 0:
+        return "sparse", ""
+    keep = user_cache
+    try:
+        os.makedirs(keep, exist_ok=True)
+    except OSError:
+        pass
+    if not os.access(keep, os.W_OK):
+        keep = tmp
+    try:
+        return fetch_sparse(os.path.join(keep, "sparse")), ""
+    except Error:
+        return "", "no sparse: apt-get download sparse failed"
+
+
+def kernel_builds(tree, cache, user_cache, names, root=None, resolve=None):
+    """The records of make lint's builds of TREE against the kernels
+    NAMES (see above).  RESOLVE(NAME) is the kernel release."""
+    root = os.geteuid() == 0 if root is None else root
+    tmp = tempfile.mkdtemp(prefix="st-lint.")
+    try:
+        for name in names:
+            w1 = "W=1 build against the kernel of '%s'" % name
+            sp = "sparse (C=2) against the kernel of '%s'" % name
+            spec = kernels.suite(name)
+            if spec is None:
+                why = "unknown kernel name (known: %s)" % " ".join(kernels.known())
+                yield "R", "fail", "%s (%s)" % (w1, why)
+                yield "R", "fail", "%s (%s)" % (sp, why)
+                continue
+            env, why, kver = spec[0], "", ""
+            d = chroot.chroot_dir(cache, env)
+            if not root and not os.path.isfile(os.path.join(d, ".st-ready")):
+                why = "no %s chroot at %s: make check makes it, as root" % (env, d)
+            elif not root and subprocess.run(["unshare", "--map-root-user", "true"],
+                                             stderr=subprocess.DEVNULL,
+                                             check=False).returncode != 0:
+                why = ("this user may not make a user namespace (unshare -r), which "
+                       "chroot needs without root")
+            else:
+                try:
+                    kver = resolve(name)
+                except Error:
+                    why = ("cannot tell the kernel of '%s' from the %s chroot's package lists"
+                           % (name, env))
+            why = why or _headers(cache, kver, root)
+            # root could have made it: what it could not is a failure
+            if why and root:
+                yield "R", "fail", "%s (%s)" % (w1, why)
+                yield "R", "fail", "%s (%s)" % (sp, why)
+                continue
+            if why:
+                yield "R", "skip", w1, why
+                yield "R", "skip", sp, why
+                continue
+            sparse, nosparse = _sparse(cache, env, user_cache, tmp, root)
+            out = os.path.join(tmp, kver)
+            rc = kbuild.build(cache, kver, tree, out,
+                              ["ST_TEST=1", "W=1", "-j%d" % os.cpu_count()], sparse)
+            yield from kbuild.verdict(kver, out, rc, nosparse)
+            shutil.rmtree(out, ignore_errors=True)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def objgraph_control():
     """The result of strunner.objgraph on three objects, two of which
     call each other."""
@@ -337,6 +434,9 @@ def main(argv):
     try:
         if cmd == "check" and len(argv) == 5:
             records(check(*argv[2:]))
+        elif cmd == "kbuild" and len(argv) > 5:
+            records(kernel_builds(argv[2], argv[3], argv[4], argv[5:],
+                                  resolve=lambda name: kernels.resolve_in(argv[3], name)))
         elif cmd == "objgraph-control" and len(argv) == 2:
             records(objgraph_control())
         elif cmd == "checkpatch" and len(argv) == 4:

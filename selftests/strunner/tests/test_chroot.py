@@ -161,7 +161,7 @@ class Chroots(unittest.TestCase):
         with contextlib.redirect_stdout(out):
             rc = chroot.apt_get(self.cache, "bookworm", ["install", "x"], self.fake_apt(100, []))
         self.assertEqual(rc, 100)
-        self.assertEqual(out.getvalue().splitlines(), ["line %d" % i for i in range(10, 40)])
+        self.assertEqual(out.getvalue().splitlines(), ["#   line %d" % i for i in range(10, 40)])
         with contextlib.redirect_stdout(out):
             self.assertEqual(chroot.apt_get(self.cache, "bookworm", ["update"], self.fake_apt(0, [])), 0)
         self.assertEqual(len(out.getvalue().splitlines()), 30)

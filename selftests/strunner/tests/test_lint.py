@@ -148,6 +148,24 @@ class Lint(unittest.TestCase):
         self.assertEqual(str(cm.exception), "thing_1_all.deb has no a")
         self.assertEqual(os.listdir(os.path.dirname(d)), ["thing.lock"])
 
+    def test_kernel_builds_without_chroots(self):
+        # a user who is not root, no chroot: skips that say why; a
+        # name that is no kernel's fails; root that cannot resolve fails
+        cache = os.path.join(self.root, "cache")
+
+        def resolve(name):
+            raise Error("no lists")
+        recs = list(lint.kernel_builds(self.root, cache, cache, ["stable", "sid"], False, resolve))
+        why = "no bookworm chroot at %s/chroot/bookworm: make check makes it, as root" % cache
+        self.assertEqual(recs[:2], [("R", "skip", "W=1 build against the kernel of 'stable'", why),
+                                    ("R", "skip", "sparse (C=2) against the kernel of 'stable'", why)])
+        self.assertEqual([r[:2] for r in recs[2:]], [("R", "fail")] * 2)
+        self.assertIn("'sid' (unknown kernel name (known: stable backports", recs[2][2])
+        recs = list(lint.kernel_builds(self.root, cache, cache, ["trixie"], True, resolve))
+        self.assertEqual(recs, [("R", "fail", "%s against the kernel of 'trixie' (cannot tell the "
+                                 "kernel of 'trixie' from the trixie chroot's package lists)" % t)
+                                for t in ("W=1 build", "sparse (C=2)")])
+
     def test_objgraph_control(self):
         self.assertEqual(list(lint.objgraph_control()),
                          [("R", "pass", "strunner.objgraph finds the loop of two objects "
