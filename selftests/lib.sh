@@ -494,111 +494,27 @@ st_check_tailcalls() { st_py strunner.tailcalls "$1"; }
 
 # --- guest image ---------------------------------------------------------------
 
-# Static helpers shared by every initramfs: the selftests' own, and the
-# bench's NUMA workload (guest/numa_scan.sh, guest/soak.sh).
-st_build_helpers() {
-	local out=$ST_BUILD/helpers src bin
-	mkdir -p "$out"
-	for src in "$ST_TESTS"/helpers/*.c "$ST_ROOT/bench/stbench/st_numa_work.c"; do
-		bin=$out/$(basename "${src%.c}")
-		if [[ ! -x $bin || $src -nt $bin || $ST_TESTS/helpers/st_sched.h -nt $bin ]]; then
-			gcc -static -O2 -Wall -Wextra -Werror -o "$bin" "$src" || return 1
-		fi
-	done
-}
+# The guests' static helpers, the sched_ext test scheduler, a binary
+# with its libraries and the initramfs's tree (strunner/image.py).
+st_build_helpers() { st_py strunner.image helpers "$ST_ROOT" "$ST_BUILD"; }
+st_build_scx() { st_py strunner.image scx "$ST_CACHE" "$ST_ROOT" "$ST_BUILD"; }
+st_kernel_has_scx() { st_py strunner.image has-scx "$ST_CACHE" "$1"; }
+st_copy_with_libs() { st_py strunner.image copy "$1" "$2"; }
 
-# The smallest sched_ext scheduler (scx/) and its loader, for kernels
-# with sched_ext; built in the Debian 13 chroot (clang, libbpf), the
-# loader run in the guest with the chroot's own libraries from /st/scx/lib.
-ST_SCX_CHROOT_PKGS=(clang libbpf-dev)
-st_build_scx() {
-	local out=$ST_BUILD/scx dir lib elf
-	[[ -f $out/st_scx_load && -f $out/st_scx_min.bpf.o ]] && return 0
-	st_chroot_ensure trixie
-	# A 7.x kernel's headers bring libelf1t64 from trixie-backports, and
-	# libbpf-dev's libelf-dev from trixie wants its own: apt's solver gives
-	# up.  libelf-dev of the libelf already there keeps the pair matched.
-	# shellcheck disable=SC2016 # a dpkg-query format
-	elf=$(chroot "$(st_chroot_dir trixie)" dpkg-query -W -f='${Version}' libelf1t64 2>/dev/null)
-	st_chroot_apt trixie install "${ST_SCX_CHROOT_PKGS[@]}" ${elf:+"libelf-dev=$elf"} || return 1
-	dir=$(st_chroot_dir trixie)/tmp/st-scx
-	rm -rf "$dir" "$out"
-	mkdir -p "$dir" "$out/lib"
-	cp "$ST_TESTS"/scx/*.c "$dir/"
-	st_in_chroot trixie sh -c 'cd /tmp/st-scx &&
-		clang -target bpf -O2 -g -Wall -Werror -c st_scx_min.bpf.c -o st_scx_min.bpf.o &&
-		gcc -O2 -Wall -Wextra -Werror -o st_scx_load st_scx_load.c -lbpf' || return 1
-	cp "$dir/st_scx_load" "$dir/st_scx_min.bpf.o" "$out/"
-	for lib in $(st_in_chroot trixie ldd /tmp/st-scx/st_scx_load | grep -o '/[^ ]*'); do
-		cp -L "$(st_chroot_dir trixie)$lib" "$out/lib/"
-	done
-	rm -rf "$dir"
-}
-
-# Whether KVER was built with sched_ext.
-st_kernel_has_scx() {
-	grep -qx 'CONFIG_SCHED_CLASS_EXT=y' "$(st_headers_dir "$1")/.config" 2>/dev/null
-}
-
-# Copies a dynamically linked binary and the libraries ldd names.
-st_copy_with_libs() {
-	local bin=$1 root=$2 lib
-	mkdir -p "$root$(dirname "$bin")"
-	cp -L "$bin" "$root$bin"
-	for lib in $(ldd "$bin" | grep -o '/[^ ]*'); do
-		mkdir -p "$root$(dirname "$lib")"
-		cp -L "$lib" "$root$lib"
-	done
-}
-
-# st_build_initramfs KVER KO OUT: busybox, hackbench, helpers, guest scripts,
-# the module (also under /lib/modules/KVER/updates, with depmod's output),
-# /etc/modprobe.d/sched_tune.conf (the packaged example) and /st/version.
+# st_build_initramfs KVER KO OUT: the guest's initramfs, OUT: busybox,
+# hackbench, the helpers, the guest scripts, the module KO, the test
+# modules built for KVER (strunner/image.py tree), then what the
+# caller's ST_INITRAMFS_HOOK ROOT adds (bench_vm.sh: python3, perf,
+# tbench).
 st_build_initramfs() {
-	local kver=$1 ko=$2 out=$3 root
-	root=$(mktemp -d "$ST_BUILD/initramfs.XXXXXX")
-	mkdir -p "$root"/{bin,sbin,usr/bin,proc,sys,dev,tmp,st/bin}
-	cp /bin/busybox "$root/bin/busybox"
-	st_copy_with_libs "$(command -v hackbench)" "$root"
-	# kmod's insmod, not busybox's: busybox retries a failed finit_module
-	# with init_module, so a rejected load runs module init (and logs) twice.
-	st_copy_with_libs "$(readlink -f "$(command -v kmod)")" "$root"
-	local t src=${ST_SRC:-$ST_ROOT}
-	for t in insmod rmmod lsmod modinfo modprobe depmod; do
-		ln -s "$(readlink -f "$(command -v kmod)")" "$root/sbin/$t"
-	done
-	cp "$ST_BUILD"/helpers/* "$root/st/bin/"
-	cp "$ST_TESTS"/guest/*.sh "$root/st/"
-	cp "$ST_ROOT/Documentation/ABI/testing/sysfs-kernel-sched_tune" "$ST_ROOT/README.md" "$root/st/"
-	cp "$ST_TESTS/guest/init" "$root/init"
-	chmod 755 "$root/init"
-	if [[ -n $ko ]]; then
-		cp "$ko" "$root/st/sched_tune.ko"
-		# also where DKMS installs it, indexed by depmod, and the
-		# package's example options file: modprobe as on a server
-		mkdir -p "$root/lib/modules/$kver/updates" "$root/etc/modprobe.d"
-		cp "$ko" "$root/lib/modules/$kver/updates/sched_tune.ko"
-		depmod -b "$root" "$kver" 2>/dev/null || st_log "depmod -b for $kver failed: loading by name will fail in the guest"
-		cp "$src/examples/sched_tune.conf" "$root/etc/modprobe.d/sched_tune.conf"
-	fi
-	# test modules of st_build_kmod, when built for this kernel
-	if compgen -G "$ST_BUILD/$kver/kmod/*.ko" >/dev/null; then cp "$ST_BUILD/$kver"/kmod/*.ko "$root/st/"; fi
-	# the test livepatch, when st_build_livepatch made one for this kernel
-	if [[ -n $ko && -f $(dirname "$ko")/livepatch/st_livepatch.ko ]]; then
-		cp "$(dirname "$ko")/livepatch/st_livepatch.ko" "$root/st/st_livepatch.ko"
-	fi
-	if st_kernel_has_scx "$kver" && [[ -f $ST_BUILD/scx/st_scx_load ]]; then
-		cp -r "$ST_BUILD/scx" "$root/st/scx"
-	fi
-	echo "$kver" >"$root/st/kver"
-	sed -n '1s/^[^ ]* (\([^)]*\)).*/\1/p' "$src/debian/changelog" >"$root/st/version"
-	# a caller's additions (bench_vm.sh: python3, perf, tbench)
-	if [[ -n ${ST_INITRAMFS_HOOK:-} ]] && ! "$ST_INITRAMFS_HOOK" "$root"; then
-		rm -rf "$root"
-		return 1
-	fi
-	(cd "$root" && find . -print0 | cpio --null -o -H newc --quiet) >"$out"
+	local root rc
+	root=$(mktemp -d "$ST_BUILD/initramfs.XXXXXX") || return 1
+	st_py strunner.image tree "$ST_CACHE" "$ST_ROOT" "${ST_SRC:-$ST_ROOT}" "$ST_BUILD" "$1" "$2" "$root" &&
+		{ [[ -z ${ST_INITRAMFS_HOOK:-} ]] || "$ST_INITRAMFS_HOOK" "$root"; } &&
+		(cd "$root" && find . -print0 | cpio --null -o -H newc --quiet) >"$3"
+	rc=$?
 	rm -rf "$root"
+	return $rc
 }
 
 # The kernel's own stall detectors, at what TCG on a shared host allows:
