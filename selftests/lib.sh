@@ -751,20 +751,6 @@ st_lint_kbuild() {
 
 # What a user may have of sched_tune on this machine: DKMS's registration,
 # source trees, installed modules, DKMS's signing key, the package and
-# configuration files, with checksums.  make check must leave all of it
-# as it found it.
-st_host_state() {
-	{
-		dpkg-query -W -f='${Package} ${Version} ${db:Status-Abbrev}\n' sched-tune-dkms sched-tune-bench 2>/dev/null
-		if command -v dkms >/dev/null; then dkms status 2>/dev/null | grep -i sched; fi
-		find /var/lib/dkms/sched-tune /usr/src/sched-tune-* /var/lib/dkms/mok.key /var/lib/dkms/mok.pub \
-			/etc/modprobe.d /etc/modules-load.d /etc/modules -xdev \
-			-printf '%p %y %l %s %T@\n' 2>/dev/null | grep -E 'sched[-_]tune|mok\.' | sort
-		find /lib/modules/ -xdev -name 'sched_tune.ko*' -printf '%p %y %s %T@\n' 2>/dev/null | sort
-		grep -l sched_tune /lib/modules/*/modules.dep 2>/dev/null
-		grep -H sched_tune /etc/modules 2>/dev/null
-		find /var/lib/dkms/sched-tune /usr/src/sched-tune-* /var/lib/dkms/mok.key /var/lib/dkms/mok.pub \
-			/etc/modprobe.d /etc/modules-load.d /lib/modules -xdev -type f \
-			\( -path '*sched[-_]tune*' -o -name 'mok.*' \) -print0 2>/dev/null | sort -z | xargs -0r sha256sum
-	} 2>/dev/null
-}
+# configuration files, with checksums (strunner/host.py state).  make
+# check must leave all of it as it found it.
+st_host_state() { st_py strunner.host state; }

@@ -5,6 +5,7 @@ needs there (lib.sh st_ensure_host, st_apt_install, st_apt_update).
     python3 -m strunner.host ensure CACHE
     python3 -m strunner.host install CACHE [-t RELEASE] PKG...
     python3 -m strunner.host update CACHE
+    python3 -m strunner.host state
 
 "ensure" refuses any system but Debian 12, where it would add foreign
 apt suites; adds bookworm-backports from the machine's own bookworm
@@ -13,13 +14,17 @@ mirror when no source has it (never trixie: it would drag libc to Debian
 "install" installs what of PKG is missing.  apt runs one at a time
 (CACHE/apt-host.lock: kernel jobs run in parallel and apt refuses to wait
 for its own lock), and the package lists are updated at most once in
-UPDATE_AGE unless a source was added or they are missing.  Errors print
-"error: ..." and exit 1.
+UPDATE_AGE unless a source was added or they are missing.  "state"
+prints what a user may have of sched_tune on this machine, which make
+check must leave as it found it.  Errors print "error: ..." and exit 1.
 """
 
 import glob
+import hashlib
 import os
+import re
 import shlex
+import shutil
 import subprocess
 import sys
 import time
@@ -137,6 +142,63 @@ def ensure(cache, etc="/etc/apt", lists="/var/lib/apt/lists"):
     ensure_qemu(cache)
 
 
+# where a user's sched_tune lives: DKMS's registration, source trees and
+# signing key, modprobe's and the boot's configuration, installed modules
+STATE_PATHS = ("var/lib/dkms/sched-tune", "usr/src/sched-tune-*", "var/lib/dkms/mok.key",
+               "var/lib/dkms/mok.pub", "etc/modprobe.d", "etc/modules-load.d", "etc/modules",
+               "lib/modules")
+_OURS = re.compile(r"sched[-_]tune|/mok\.[^/]*$")
+
+
+def _walk(path):
+    """PATH and everything below it, on PATH's file system."""
+    yield path
+    if os.path.isdir(path) and not os.path.islink(path):
+        dev = os.lstat(path).st_dev
+        for d, dirs, names in os.walk(path):
+            dirs[:] = sorted(x for x in dirs if os.lstat(os.path.join(d, x)).st_dev == dev)
+            for n in sorted(dirs + names):
+                yield os.path.join(d, n)
+
+
+def _describe(path):
+    st = os.lstat(path)
+    kind = "l" if os.path.islink(path) else "d" if os.path.isdir(path) else "f"
+    line = "%s %s %s %d %.0f" % (path, kind, os.readlink(path) if kind == "l" else "",
+                                 st.st_size, st.st_mtime_ns / 1e9)
+    if kind == "f":
+        try:
+            with open(path, "rb") as f:
+                line += " sha256:" + hashlib.sha256(f.read()).hexdigest()
+        except OSError as e:
+            line += " unreadable: %s" % e.strerror
+    return line
+
+
+def state(root="/", run=subprocess.run):
+    """What a user may have of sched_tune under ROOT: the packages'
+    states, DKMS's status, and each file or directory of STATE_PATHS
+    whose path names sched_tune or DKMS's key, with its size, time and
+    checksum; and the lines of modules.dep and /etc/modules that name
+    it."""
+    out = []
+    for pkg in ("sched-tune-dkms", "sched-tune-bench"):
+        v = apt.query(pkg, "Version", root)
+        if v:
+            out.append("%s %s %s" % (pkg, v, apt.query(pkg, "db:Status-Abbrev", root)))
+    if root == "/" and shutil.which("dkms"):
+        p = run(["dkms", "status"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                check=False)
+        out += [x for x in p.stdout.splitlines() if "sched" in x.lower()]
+    for pattern in STATE_PATHS:
+        for top in sorted(glob.glob(os.path.join(root, pattern))):
+            out += [_describe(p) for p in _walk(top) if _OURS.search(p)]
+    for path in sorted(glob.glob(os.path.join(root, "lib/modules/*/modules.dep"))) + \
+            [os.path.join(root, "etc/modules")]:
+        out += ["%s: %s" % (path, x) for x in read_lines(path) if "sched_tune" in x]
+    return out
+
+
 def main(argv):
     cmd = argv[1] if len(argv) > 1 else ""
     try:
@@ -146,6 +208,9 @@ def main(argv):
             install(argv[2], argv[3:])
         elif cmd == "update" and len(argv) == 3:
             update(argv[2])
+        elif cmd == "state" and len(argv) == 2:
+            for line in state():
+                print(line)
         else:
             sys.exit(__doc__.split("\n\n")[1])
     except Error as e:

@@ -43,6 +43,7 @@ class Host(unittest.TestCase):
 
     def write(self, name, text):
         path = os.path.join(self.d, name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "w") as f:
             f.write(text)
         return path
@@ -143,6 +144,41 @@ class Host(unittest.TestCase):
         self.assertEqual(apt.query("gcc", "Version", root), "4:12.2.0-3")
         self.assertFalse(apt.installed("sparse", root))
         self.assertFalse(apt.installed("dkms", root))
+
+    def test_state(self):
+        root = os.path.join(self.d, "root")
+        files = {"etc/modprobe.d/sched_tune.conf": "options sched_tune x=1\n",
+                 "etc/modprobe.d/other.conf": "options other\n",
+                 "etc/modules": "loop\nsched_tune\n",
+                 "var/lib/dkms/mok.pub": "key",
+                 "var/lib/dkms/other/x": "",
+                 "usr/src/sched-tune-1.0/dkms.conf": "PACKAGE_NAME=sched-tune\n",
+                 "lib/modules/6.1.0-57-amd64/updates/dkms/sched_tune.ko.xz": "ko",
+                 "lib/modules/6.1.0-57-amd64/kernel/other.ko": "ko",
+                 "lib/modules/6.1.0-57-amd64/modules.dep":
+                     "updates/dkms/sched_tune.ko.xz:\nkernel/other.ko:\n"}
+        for path, text in files.items():
+            self.write(os.path.join("root", path), text)
+        before = host.state(root)
+        text = "\n".join(before)
+        for path in ("etc/modprobe.d/sched_tune.conf ", "var/lib/dkms/mok.pub ",
+                     "usr/src/sched-tune-1.0 d", "usr/src/sched-tune-1.0/dkms.conf ",
+                     "updates/dkms/sched_tune.ko.xz f", "modules.dep: updates/dkms/sched_tune.ko.xz:",
+                     "etc/modules: sched_tune"):
+            with self.subTest(path=path):
+                self.assertIn(path, text)
+        self.assertNotIn("other", text)
+        self.assertEqual(host.state(root), before)
+        # what make check must not do: each change is seen
+        for path, text in (("etc/modprobe.d/sched_tune.conf", "options sched_tune x=2\n"),
+                           ("var/lib/dkms/mok.pub", "kez"),
+                           ("etc/modprobe.d/sched-tune-new.conf", "")):
+            with self.subTest(change=path):
+                self.write(os.path.join("root", path), text)
+                self.assertNotEqual(host.state(root), before)
+                before = host.state(root)
+        os.unlink(os.path.join(root, "lib/modules/6.1.0-57-amd64/updates/dkms/sched_tune.ko.xz"))
+        self.assertNotEqual(host.state(root), before)
 
     def test_cli(self):
         env = dict(os.environ, PYTHONPATH=":".join(sys.path))
