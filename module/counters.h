@@ -10,7 +10,8 @@
  * ST_STAT(id, name): ST_STAT_<id>, what st_stat_inc() counts, and the
  * file stats/<name>, an unsigned 64-bit decimal summed over CPUs.  Every
  * counter has its entry in Documentation/ABI/testing/sysfs-kernel-sched_tune
- * (selftests/abi.sh checks both ways).  ST_STAT is undefined at the end.
+ * (selftests/strunner/abi.py checks both ways).  ST_STAT is undefined at
+ * the end.
  */
 
 /* ratelimit */

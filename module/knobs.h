@@ -23,8 +23,8 @@
  * the value it reads while its feature cannot honour it (unsupported),
  * or ST_NO_STOCK for a knob whose value stands.  @help: one line, what
  * modinfo shows of the parameter.  Every knob has its entry in
- * Documentation/ABI/testing/sysfs-kernel-sched_tune (selftests/abi.sh
- * checks both ways).
+ * Documentation/ABI/testing/sysfs-kernel-sched_tune
+ * (selftests/strunner/abi.py checks both ways).
  *
  * A file that defines only ST_KNOB gets the choice knobs through it, as
  * numbers 0..ARRAY_SIZE(choices) - 1.  Both are undefined at the end.

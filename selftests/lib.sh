@@ -725,6 +725,11 @@ st_lint() {
 		exit 1
 }
 
+# st_abi_check [GROUP]: the ABI file against the module's knob, counter
+# and parameter tables, both ways (strunner/abi.py); the tree is
+# ST_ABI_SRC, else ST_SRC or ST_ROOT.
+st_abi_check() { st_records "${1:-lint}" st_py strunner.abi "${ST_ABI_SRC:-${ST_SRC:-$ST_ROOT}}"; }
+
 # st_objgraph_control GROUP: the positive control of the loop check make
 # check runs on each kernel's objects (strunner.objgraph).
 st_objgraph_control() { st_records "$1" st_py strunner.lint objgraph-control; }

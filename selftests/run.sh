@@ -59,9 +59,6 @@ st_results_main --budget "$0" "$@"
 # the support matrix (selftests/support-matrix) and its checks
 # shellcheck source=selftests/support.sh
 . "$(dirname "$0")/support.sh"
-# the ABI file against the module's tables (st_abi_check, in lint)
-# shellcheck source=selftests/abi.sh
-. "$(dirname "$0")/abi.sh"
 # the module's kerneldoc (st_kdoc_check, in lint)
 # shellcheck source=selftests/kdoc.sh
 . "$(dirname "$0")/kdoc.sh"
