@@ -711,9 +711,6 @@ if [[ ! -s $ST_CHECKPATCH_DIR/checkpatch.pl ]] &&
 	! { mkdir -p "$ST_CACHE" 2>/dev/null && [[ -w $ST_CACHE ]]; }; then
 	ST_CHECKPATCH_DIR=$ST_USER_CACHE/checkpatch-6.12
 fi
-# the kerneldoc checker of the same tree (selftests/kdoc.sh)
-ST_KERNEL_DOC=$ST_CHECKPATCH_DIR/kernel-doc
-st_fetch_checkpatch() { st_py strunner.lint checkpatch "$ST_CHECKPATCH_DIR" "$ST_CACHE"; }
 
 # st_lint [GROUP]: pyflakes on every Python file, shellcheck on every
 # shell script and checkpatch --strict on every C/H file, one result per
@@ -730,14 +727,18 @@ st_lint() {
 # ST_ABI_SRC, else ST_SRC or ST_ROOT.
 st_abi_check() { st_records "${1:-lint}" st_py strunner.abi "${ST_ABI_SRC:-${ST_SRC:-$ST_ROOT}}"; }
 
+# st_kdoc_check [GROUP]: the module's kerneldoc, held to kernel-doc
+# -none -Wall -v of the same linux-source-6.12 as checkpatch.pl, and a
+# /** comment at each non-static function (strunner/kdoc.py); the tree
+# is ST_KDOC_SRC, else ST_SRC or ST_ROOT.
+st_kdoc_check() {
+	st_records "${1:-lint}" st_py strunner.kdoc "${ST_KDOC_SRC:-${ST_SRC:-$ST_ROOT}}" \
+		"$ST_CHECKPATCH_DIR" "$ST_CACHE"
+}
+
 # st_objgraph_control GROUP: the positive control of the loop check make
 # check runs on each kernel's objects (strunner.objgraph).
 st_objgraph_control() { st_records "$1" st_py strunner.lint objgraph-control; }
-
-st_lint_show() {
-	local l
-	while IFS= read -r l; do [[ -n $l ]] && echo "#   $l"; done <<<"$1"
-}
 
 # --- sparse and W=1 builds (make lint; make check's kernel builds) -------------
 

@@ -4,7 +4,7 @@
 # file, checkpatch --strict on every C/H file (checkpatch.pl and
 # kernel-doc from Debian's linux-source-6.12, fetched and cached on first
 # use), the ABI file against the knobs', counters' and parameters' tables
-# (strunner/abi.py), the module's kerneldoc (selftests/kdoc.sh), the
+# (strunner/abi.py), the module's kerneldoc (strunner/kdoc.py), the
 # module built with W=1 and checked with sparse against each kernel make
 # check boots (st_lint_kbuild; root not needed) and the fidelity pages
 # (selftests/fidelity.sh).  KTAP on stdout, one result per file or check
@@ -16,8 +16,6 @@ set -uo pipefail
 st_results_main "$0" "$@"
 # shellcheck source=selftests/fidelity.sh
 . "$(dirname "$0")/fidelity.sh"
-# shellcheck source=selftests/kdoc.sh
-. "$(dirname "$0")/kdoc.sh"
 
 # the module built with W=1 and checked with sparse against each kernel
 # make check boots, in its Debian release's chroot (st_lint_kbuild, about

@@ -59,9 +59,6 @@ st_results_main --budget "$0" "$@"
 # the support matrix (selftests/support-matrix) and its checks
 # shellcheck source=selftests/support.sh
 . "$(dirname "$0")/support.sh"
-# the module's kerneldoc (st_kdoc_check, in lint)
-# shellcheck source=selftests/kdoc.sh
-. "$(dirname "$0")/kdoc.sh"
 # the bench's unit tests and smoke run (st_bench_unit, st_bench_smoke)
 # shellcheck source=selftests/bench_vm.sh
 . "$(dirname "$0")/bench_vm.sh"

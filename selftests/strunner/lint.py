@@ -1,11 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 """make lint's checks of every file and builds (lib.sh st_lint,
-st_lint_kbuild, st_fetch_checkpatch, st_objgraph_control).
+st_lint_kbuild, st_objgraph_control).
 
     python3 -m strunner.lint check ROOT CACHE CHECKPATCH_DIR
     python3 -m strunner.lint kbuild ROOT CACHE USER_CACHE NAME...
-    python3 -m strunner.lint checkpatch DIR CACHE
-    python3 -m strunner.lint sparse DIR
     python3 -m strunner.lint objgraph-control
 
 "check": pyflakes on every Python file of ROOT, shellcheck on every shell
@@ -13,7 +11,7 @@ script and checkpatch --strict on every C and H file, a result each,
 printed as records (strunner.records): "R pass|fail NAME", then "C" lines
 with a failing file's findings.  A tool that is missing is installed as
 root (strunner.host, CACHE's lock), else each of its files fails naming
-the package.  checkpatch.pl is CHECKPATCH_DIR's, fetched first.
+the package.  checkpatch.pl is CHECKPATCH_DIR's, fetched first (below).
 
 "kbuild": the module (the selftests' build, ST_TEST=1: every file of
 module/) built with W=1 and checked with sparse against each kernel NAME
@@ -25,15 +23,15 @@ sparse or Debian 12's fetched into USER_CACHE, and skips a kernel whose
 chroot or headers are not there, saying so.  About 40 s a kernel on 2
 cores.
 
-"checkpatch": scripts/checkpatch.pl, its two data files and
-scripts/kernel-doc of Debian's linux-source-6.12 (apt-get download:
-checked against the signed archive, no root needed) into DIR, once: the
-first run downloads ~150 MB and reads the tarball, later runs reuse the
-copy, so a new Debian revision does not change lint results under our
-feet.  "sparse": Debian 12's sparse package unpacked into DIR, the
-binary's path printed (0.6.4, the same as Debian 13's less Debian's
-patches, a binary that needs nothing but libc: it runs in the Debian 13
-chroot too).  Both exit 1 if the files are not there after it.
+fetch_checkpatch() brings scripts/checkpatch.pl, its two data files
+and scripts/kernel-doc of Debian's linux-source-6.12 (apt-get download:
+checked against the signed archive, no root needed) into a directory,
+once: the first run downloads ~150 MB and reads the tarball, later runs
+reuse the copy, so a new Debian revision does not change lint results
+under our feet.  fetch_sparse() unpacks Debian 12's sparse package
+(0.6.4, the same as Debian 13's less Debian's patches, a binary that
+needs nothing but libc: it runs in the Debian 13 chroot too); both
+raise Error if the files are not there after it.
 
 "objgraph-control": the positive control of the loop check make check
 runs on each kernel's objects (strunner.objgraph): of three objects,
@@ -439,10 +437,6 @@ def main(argv):
                                   resolve=lambda name: kernels.resolve_in(argv[3], name)))
         elif cmd == "objgraph-control" and len(argv) == 2:
             records(objgraph_control())
-        elif cmd == "checkpatch" and len(argv) == 4:
-            fetch_checkpatch(argv[2], argv[3])
-        elif cmd == "sparse" and len(argv) == 3:
-            print(fetch_sparse(argv[2]))
         else:
             sys.exit(__doc__.split("\n\n")[1])
     except Error as e:
