@@ -91,8 +91,10 @@ st_results_main() {
 	# Debian 12 without python3 (debootstrap's minbase) as root: installed
 	if [[ ! -x $ST_PYTHON && $EUID == 0 ]]; then
 		st_log "installing python3"
-		{ apt-get update -qq && apt-get install -y -qq --no-install-recommends python3; } \
-			>/dev/null || st_die "apt-get install python3 failed"
+		mkdir -p "$ST_CACHE"
+		flock "$ST_CACHE/apt-host.lock" sh -c 'apt-get update -qq &&
+			apt-get install -y -qq --no-install-recommends python3' >"$ST_CACHE/apt-install.log" 2>&1 ||
+			{ tail -n 30 "$ST_CACHE/apt-install.log"; st_die "apt-get install python3 failed"; }
 	fi
 	PYTHONPATH=$ST_PYTHONPATH exec "$ST_PYTHON" -P -m strunner.results run "${budget[@]}" bash "$@"
 }
@@ -103,9 +105,10 @@ st_results_main() {
 # a comment of GROUP's, "L TEXT" a line for the log, "# ..." one as it
 # is (what a module logs while it works), "P PLAN COUNT" the
 # top-level plan and results of a KTAP stream, into ST_TAP_PLAN (empty
-# when the stream had none, e.g. a hang) and ST_TAP_COUNT.
+# when the stream had none, e.g. a hang) and ST_TAP_COUNT.  CMD exiting
+# non-zero (a Python error) fails: its records may stop short.
 st_records() {
-	local group=$1 kind a b c
+	local group=$1 kind a b c rc
 	shift
 	ST_TAP_PLAN='' ST_TAP_COUNT=0
 	while IFS=$'\x1f' read -r kind a b c; do
@@ -117,6 +120,10 @@ st_records() {
 		'#'*) echo "$kind" ;;
 		esac
 	done < <("$@")
+	wait $! && return 0
+	rc=$?
+	st_result fail "$group" "${*:1:3}: exited $rc, its results may stop short"
+	return "$rc"
 }
 # Feed a KTAP stream (file $2) into st_result under group $1, through
 # make check's one KTAP reader (selftests/strunner/ktap.py: every leaf
@@ -355,9 +362,6 @@ st_ensure_host() { st_py strunner.host ensure "$ST_CACHE" || exit 1; }
 
 # st_apt_install [-t RELEASE] PKG...: installs only what is missing.
 st_apt_install() { st_py strunner.host install "$ST_CACHE" "$@" || exit 1; }
-
-# st_apt_update: apt-get update, unless one ran in the last hour.
-st_apt_update() { st_py strunner.host update "$ST_CACHE" || exit 1; }
 
 # --- chroots -----------------------------------------------------------------------
 # Modules are built in a chroot of each kernel's Debian release, cached in
@@ -717,10 +721,7 @@ fi
 # file under GROUP (default "lint"), a failing file's findings after it;
 # the types and lines checkpatch keeps are strunner/lint.py's IGNORE and
 # LINE_OK, with their reasons (docs/style.md).
-st_lint() {
-	st_records "${1:-lint}" st_py strunner.lint check "$ST_ROOT" "$ST_CACHE" "$ST_CHECKPATCH_DIR" ||
-		exit 1
-}
+st_lint() { st_records "${1:-lint}" st_py strunner.lint check "$ST_ROOT" "$ST_CACHE" "$ST_CHECKPATCH_DIR"; }
 
 # st_abi_check [GROUP]: the ABI file against the module's knob, counter
 # and parameter tables, both ways (strunner/abi.py); the tree is

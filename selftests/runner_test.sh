@@ -283,6 +283,14 @@ ST_TMP=$tmp/st sh -c '. "$1"; t_silent() { :; }; t_fine() { check "fine" true; }
 unit_tap() { st_ingest_tap fake-guest "$tmp/unit.tap"; }
 expect_fail "a guest unit that ran no check, beside one that passed" 1 unit_tap
 
+# a records producer (one of strunner's modules) that dies after one
+# result: the result counts, and its exit fails by name
+dying_records() {
+	st_records host sh -c 'printf "R\037pass\037one\n# working\n"; echo boom >&2; exit 3'
+}
+expect_fail "a records producer that printed one pass, then exited 3" 1 dying_records
+expect_named "a records producer that died" '^not ok .*sh -c .*: exited 3, its results may stop short'
+
 # --- a result's name is the same in every run (guest/lib.sh ktap_name) -----------
 # shellcheck disable=SC2016 # expanded by the guest shell
 ST_TMP=$tmp/st sh -c '. "$1"; t_figs() { check "kept (45 of 200 (x) migrated)" false; check "plain" true; }; units_run figs' \

@@ -43,6 +43,11 @@ def read_text(path):
         return ""
 
 
+def log(text):
+    """TEXT as a line for the log ("# TEXT"), at once."""
+    print("# " + text, flush=True)
+
+
 def tail(path, n=30):
     """Prints PATH's last N lines, the log of a command that failed, as
     comments (a stream of records or results passes them on)."""

@@ -37,7 +37,7 @@ import subprocess
 import sys
 import time
 
-from strunner import Error, apt, host, locked, tail
+from strunner import Error, apt, host, locked, log, tail
 
 ENV = ["PATH=/usr/sbin:/usr/bin:/sbin:/bin", "HOME=/root",
        "DEBIAN_FRONTEND=noninteractive", "LC_ALL=C.UTF-8"]
@@ -69,10 +69,6 @@ def argv(cache, suite, cmd, tmp="", root=True):
     return (["unshare"] + user + ["--mount", "--pid", "--fork", proc,
                                   "sh", "-c", BIND, "sh", d, tmp]
             + ENV + cmd)
-
-
-def log(text):
-    print("# " + text, flush=True)
 
 
 def sources(suite, mirror, security):

@@ -1,10 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 """The machine make check runs on: Debian 12 and the packages the bench
-needs there (lib.sh st_ensure_host, st_apt_install, st_apt_update).
+needs there (lib.sh st_ensure_host, st_apt_install, st_host_state).
 
     python3 -m strunner.host ensure CACHE
     python3 -m strunner.host install CACHE [-t RELEASE] PKG...
-    python3 -m strunner.host update CACHE
     python3 -m strunner.host state
 
 "ensure" refuses any system but Debian 12, where it would add foreign
@@ -29,7 +28,7 @@ import subprocess
 import sys
 import time
 
-from strunner import Error, apt, locked, read_lines
+from strunner import Error, apt, locked, log, read_lines
 
 # what the bench needs on the host: the guests' userland and tools, the
 # initramfs, the module's DKMS and signing tests
@@ -42,10 +41,6 @@ UPDATE_AGE = 3600
 
 BACKPORTS = ("Types: deb\nURIs: %s\nSuites: bookworm-backports\nComponents: main\n"
              "Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg\n")
-
-
-def log(text):
-    print("# " + text, flush=True)
 
 
 def debian12(path="/etc/os-release"):
@@ -206,8 +201,6 @@ def main(argv):
             ensure(argv[2])
         elif cmd == "install" and len(argv) > 3:
             install(argv[2], argv[3:])
-        elif cmd == "update" and len(argv) == 3:
-            update(argv[2])
         elif cmd == "state" and len(argv) == 2:
             for line in state():
                 print(line)

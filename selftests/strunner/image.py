@@ -31,7 +31,7 @@ import shutil
 import subprocess
 import sys
 
-from strunner import Error, apt, chroot, kernels, read_lines
+from strunner import Error, apt, chroot, kernels, log, read_lines
 
 # what the sched_ext build needs in the Debian 13 chroot
 SCX_PKGS = ["clang", "libbpf-dev"]
@@ -164,8 +164,7 @@ def tree(cache, root, src, build, kver, ko, d):
         shutil.copy(ko, os.path.join(updates, "sched_tune.ko"))
         if subprocess.run(["depmod", "-b", d, kver], stderr=subprocess.DEVNULL,
                           check=False).returncode != 0:
-            print("# depmod -b for %s failed: loading by name will fail in the guest" % kver,
-                  flush=True)
+            log("depmod -b for %s failed: loading by name will fail in the guest" % kver)
         shutil.copy(os.path.join(src, "examples", "sched_tune.conf"),
                     os.path.join(d, "etc", "modprobe.d", "sched_tune.conf"))
         # the test livepatch, when one was built for this kernel

@@ -99,14 +99,20 @@ def _copy(src, dst):
                                              if d == src and n in ("build", ".git")])
 
 
+def stop_on_sigterm():
+    """SIGTERM (make check's deadline) ends this process by SystemExit,
+    so that a build's make is killed and its copy removed."""
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(128 + signal.SIGTERM))
+
+
 def build(cache, kver, src, out, args, sparse=""):
     """make's status of SRC built against KVER in OUT (see above)."""
     env = kernels.env(kver)
-    root = os.geteuid() == 0
+    as_root = os.geteuid() == 0
     shutil.rmtree(out, ignore_errors=True)
     os.makedirs(out)
     top = chroot.chroot_dir(cache, env)
-    if root:
+    if as_root:
         # a directory of this build's own: two trees (two runs, a bench)
         # may build for the same kernel at once
         os.makedirs(os.path.join(top, "tmp"), exist_ok=True)
@@ -124,13 +130,13 @@ def build(cache, kver, src, out, args, sparse=""):
             check = cdir + "/.st-sparse"
         make = ["make", "-C", cdir, "KDIR=/usr/src/linux-headers-" + kver] + args
 
-        def run(cmd, log):
+        def make_in(cmd, log):
             with open(os.path.join(out, log), "a") as f:
-                return subprocess.run(chroot.argv(cache, env, cmd, bind, root), stdout=f,
+                return subprocess.run(chroot.argv(cache, env, cmd, bind, as_root), stdout=f,
                                       stderr=subprocess.STDOUT, check=False).returncode
-        rc = run(make, "build.log")
+        rc = make_in(make, "build.log")
         if rc == 0 and sparse:
-            checked = run(make + ["C=2", "CHECK=" + check], "sparse.log")
+            checked = make_in(make + ["C=2", "CHECK=" + check], "sparse.log")
             if checked != 0:
                 with open(os.path.join(out, "sparse.log"), "a") as f:
                     f.write("%sthe sparse pass's make exited %d\n" % (OWN, checked))
@@ -142,10 +148,11 @@ def build(cache, kver, src, out, args, sparse=""):
 
 def main(argv):
     if argv[:1] == ["build"] and len(argv) >= 5:
-        # stopped (make check's deadline): make killed, the copy removed
-        signal.signal(signal.SIGTERM, lambda *_: sys.exit(128 + signal.SIGTERM))
-        return build(argv[1], argv[2], argv[3], argv[4], argv[5:],
-                     os.environ.get("ST_KBUILD_SPARSE", ""))
+        stop_on_sigterm()
+        rc = build(argv[1], argv[2], argv[3], argv[4], argv[5:],
+                   os.environ.get("ST_KBUILD_SPARSE", ""))
+        # make killed by a signal: a shell's status for it
+        return 128 - rc if rc < 0 else rc
     if argv[:1] == ["verdict"] and len(argv) in (4, 5):
         records(verdict(argv[1], argv[2], int(argv[3]), argv[4] if len(argv) > 4 else ""))
         return 0

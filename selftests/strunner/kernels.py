@@ -34,7 +34,7 @@ import shutil
 import subprocess
 import sys
 
-from strunner import Error, chroot, read_text
+from strunner import Error, chroot, log, read_text
 
 # NAME: (Debian release whose chroot builds it, meta package, the suites
 # its version is taken from, as "SUITE/" in apt-cache madison's third
@@ -187,7 +187,7 @@ def headers(cache, env, kver):
     t = []
     if "-backports/" in apt_cache(cache, env, ["madison", pkg]):
         t = ["-t", env + "-backports"]
-    chroot.log("installing %s in the %s chroot" % (pkg, env))
+    log("installing %s in the %s chroot" % (pkg, env))
     if chroot.apt_get(cache, env, ["install"] + t + [pkg]) != 0:
         raise Error("installing %s in the %s chroot failed" % (pkg, env))
     if not os.path.isfile(makefile):

@@ -46,7 +46,7 @@ import subprocess
 import sys
 import tempfile
 
-from strunner import Error, chroot, host, kbuild, kernels, locked, read_lines, records
+from strunner import Error, chroot, host, kbuild, kernels, locked, log, read_lines, records
 
 # checkpatch --strict findings kept, by file: checkpatch's type names,
 # each with its reason (docs/style.md says the same)
@@ -229,11 +229,14 @@ def check(root, cache, cp_dir, install=host.install):
                     ["shellcheck", "-x", "-f", "gcc"], install)
     if not shutil.which("perl") and os.geteuid() == 0:
         install(cache, ["perl"])
+    script = os.path.join(cp_dir, "checkpatch.pl")
     try:
-        script = fetch_checkpatch(cp_dir, cache)
-    except Error as e:
+        fetch_checkpatch(cp_dir, cache)
+    except (Error, OSError) as e:
         yield "L", "could not fetch checkpatch.pl (linux-source-6.12): %s" % e
-        script = None
+        # one fetched before, if its kernel-doc is what is missing
+        if not os.path.isfile(script):
+            script = None
     for f in c_files(root):
         if script:
             yield from checkpatch(root, script, f)
@@ -267,17 +270,18 @@ def _fetched(d, names):
 
 def fetch(d, pkg, names, unpack, refresh=None, get=download):
     """D with NAMES in it, from PKG's .deb unpacked by UNPACK(DEB, DIR)
-    once, under D's parent's lock; if the download (GET(PKG, DIR))
-    fails, once more after REFRESH() (the package lists may be older
-    than the archive); raises Error."""
+    once, under PKG's lock in D's parent; if the download (GET(PKG,
+    DIR)) fails, once more after REFRESH() (the package lists may be
+    older than the archive); raises Error."""
     if _fetched(d, names):
         return
     parent = os.path.dirname(d)
     os.makedirs(parent, exist_ok=True)
-    with locked(os.path.join(parent, os.path.basename(d).split("-")[0] + ".lock")):
+    lock = "checkpatch" if pkg == "linux-source-6.12" else pkg
+    with locked(os.path.join(parent, lock + ".lock")):
         if _fetched(d, names):
             return
-        print("# fetching %s into %s" % (pkg, d), file=sys.stderr, flush=True)
+        log("fetching %s into %s" % (pkg, d))
         dl = tempfile.mkdtemp(prefix=os.path.basename(d) + "-dl.", dir=parent)
         try:
             deb = get(pkg, dl)
@@ -319,14 +323,14 @@ def fetch_sparse(d):
     return os.path.join(d, "usr", "bin", "sparse")
 
 
-def _headers(cache, kver, root):
+def _headers(cache, kver, as_root):
     """Why KVER's headers are not in its chroot, or ""."""
     env = kernels.env(kver)
     if os.path.isfile(os.path.join(chroot.chroot_dir(cache, env), "usr", "src",
                                    "linux-headers-" + kver, "Makefile")):
         return ""
     why = "no linux-headers-%s in the %s chroot: make check installs it, as root" % (kver, env)
-    if not root:
+    if not as_root:
         return why
     try:
         kernels.headers(cache, env, kver)
@@ -335,12 +339,12 @@ def _headers(cache, kver, root):
     return ""
 
 
-def _sparse(cache, env, user_cache, tmp, root):
+def _sparse(cache, env, user_cache, tmp, as_root):
     """(the sparse to build with, why there is none): the chroot's
     (installed as root), else Debian 12's fetched."""
     if os.access(os.path.join(chroot.chroot_dir(cache, env), "usr", "bin", "sparse"), os.X_OK):
         return "sparse", ""
-    if root and chroot.install(cache, env, ["sparse"]) == 0:
+    if as_root and chroot.install(cache, env, ["sparse"]) == 0:
         return "sparse", ""
     keep = user_cache
     try:
@@ -355,10 +359,11 @@ def _sparse(cache, env, user_cache, tmp, root):
         return "", "no sparse: apt-get download sparse failed"
 
 
-def kernel_builds(tree, cache, user_cache, names, root=None, resolve=None):
+def kernel_builds(tree, cache, user_cache, names, as_root=None, resolve=None):
     """The records of make lint's builds of TREE against the kernels
     NAMES (see above).  RESOLVE(NAME) is the kernel release."""
-    root = os.geteuid() == 0 if root is None else root
+    as_root = os.geteuid() == 0 if as_root is None else as_root
+    resolve = resolve or (lambda name: kernels.resolve_in(cache, name))
     tmp = tempfile.mkdtemp(prefix="st-lint.")
     try:
         for name in names:
@@ -372,9 +377,9 @@ def kernel_builds(tree, cache, user_cache, names, root=None, resolve=None):
                 continue
             env, why, kver = spec[0], "", ""
             d = chroot.chroot_dir(cache, env)
-            if not root and not os.path.isfile(os.path.join(d, ".st-ready")):
+            if not as_root and not os.path.isfile(os.path.join(d, ".st-ready")):
                 why = "no %s chroot at %s: make check makes it, as root" % (env, d)
-            elif not root and subprocess.run(["unshare", "--map-root-user", "true"],
+            elif not as_root and subprocess.run(["unshare", "--map-root-user", "true"],
                                              stderr=subprocess.DEVNULL,
                                              check=False).returncode != 0:
                 why = ("this user may not make a user namespace (unshare -r), which "
@@ -382,12 +387,12 @@ def kernel_builds(tree, cache, user_cache, names, root=None, resolve=None):
             else:
                 try:
                     kver = resolve(name)
-                except Error:
-                    why = ("cannot tell the kernel of '%s' from the %s chroot's package lists"
-                           % (name, env))
-            why = why or _headers(cache, kver, root)
+                except Error as e:
+                    why = ("cannot tell the kernel of '%s' from the %s chroot's package lists "
+                           "(%s)" % (name, env, e))
+            why = why or _headers(cache, kver, as_root)
             # root could have made it: what it could not is a failure
-            if why and root:
+            if why and as_root:
                 yield "R", "fail", "%s (%s)" % (w1, why)
                 yield "R", "fail", "%s (%s)" % (sp, why)
                 continue
@@ -395,10 +400,10 @@ def kernel_builds(tree, cache, user_cache, names, root=None, resolve=None):
                 yield "R", "skip", w1, why
                 yield "R", "skip", sp, why
                 continue
-            sparse, nosparse = _sparse(cache, env, user_cache, tmp, root)
+            sparse, nosparse = _sparse(cache, env, user_cache, tmp, as_root)
             out = os.path.join(tmp, kver)
             rc = kbuild.build(cache, kver, tree, out,
-                              ["ST_TEST=1", "W=1", "-j%d" % os.cpu_count()], sparse)
+                              ["ST_TEST=1", "W=1", "-j%d" % len(os.sched_getaffinity(0))], sparse)
             yield from kbuild.verdict(kver, out, rc, nosparse)
             shutil.rmtree(out, ignore_errors=True)
     finally:
@@ -418,9 +423,15 @@ def objgraph_control():
             c = os.path.join(d, "module", n + ".c")
             with open(c, "w") as f:
                 f.write(text)
-            subprocess.run(["cc", "-c", "-o", c[:-1] + "o", c], check=False)
-        rc, out = _run([sys.executable, "-P", "-m", "strunner.objgraph", d], d,
-                       dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
+            try:
+                subprocess.run(["cc", "-c", "-o", c[:-1] + "o", c], check=False)
+            except OSError as e:
+                yield "R", "fail", "%s (cc: %s)" % (name, e.strerror)
+                return
+        p = subprocess.run([sys.executable, "-P", "-m", "strunner.objgraph", d], cwd=d,
+                           env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)),
+                           stdout=subprocess.PIPE, text=True, check=False)
+        rc, out = p.returncode, p.stdout
     ok = rc == 1 and out.endswith("\ncycle: module/a.o module/sub/b.o\n")
     yield "R", "pass" if ok else "fail", name
     if not ok:
@@ -433,8 +444,8 @@ def main(argv):
         if cmd == "check" and len(argv) == 5:
             records(check(*argv[2:]))
         elif cmd == "kbuild" and len(argv) > 5:
-            records(kernel_builds(argv[2], argv[3], argv[4], argv[5:],
-                                  resolve=lambda name: kernels.resolve_in(argv[3], name)))
+            kbuild.stop_on_sigterm()
+            records(kernel_builds(argv[2], argv[3], argv[4], argv[5:]))
         elif cmd == "objgraph-control" and len(argv) == 2:
             records(objgraph_control())
         else:
