@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 # What the host-side tests of the runner's own checks share (sourced after
-# lib.sh by runner_test.sh, support_test.sh and fidelity_test.sh): a
+# lib.sh by runner_test.sh and support_test.sh): a
 # scratch directory (kept with KEEP_TMP=1), KTAP results numbered as they
 # come, and a check of the passes and failures a st_result producer gives.
 #   ok WHAT, not_ok WHAT          one result; n and failed count them

@@ -737,6 +737,11 @@ st_kdoc_check() {
 		"$ST_CHECKPATCH_DIR" "$ST_CACHE"
 }
 
+# st_fidelity_check [GROUP]: the fidelity pages (docs/features/*.md)
+# held to their shape and to the tests they name, a result per feature
+# and per page (strunner/fidelity.py); the tree is ST_SRC or ST_ROOT.
+st_fidelity_check() { st_records "${1:-fidelity}" st_py strunner.fidelity "${ST_SRC:-$ST_ROOT}"; }
+
 # st_objgraph_control GROUP: the positive control of the loop check make
 # check runs on each kernel's objects (strunner.objgraph).
 st_objgraph_control() { st_records "$1" st_py strunner.lint objgraph-control; }

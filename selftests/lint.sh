@@ -7,15 +7,13 @@
 # (strunner/abi.py), the module's kerneldoc (strunner/kdoc.py), the
 # module built with W=1 and checked with sparse against each kernel make
 # check boots (st_lint_kbuild; root not needed) and the fidelity pages
-# (selftests/fidelity.sh).  KTAP on stdout, one result per file or check
+# (strunner/fidelity.py).  KTAP on stdout, one result per file or check
 # in a nested document per group (lint, kbuild, fidelity); the last line
 # is "N passed, N failed"; exit 1 if any failed.
 set -uo pipefail
 # shellcheck source=selftests/lib.sh
 . "$(dirname "$0")/lib.sh"
 st_results_main "$0" "$@"
-# shellcheck source=selftests/fidelity.sh
-. "$(dirname "$0")/fidelity.sh"
 
 # the module built with W=1 and checked with sparse against each kernel
 # make check boots, in its Debian release's chroot (st_lint_kbuild, about

@@ -78,7 +78,7 @@ trap 'st_on_signal SIGTERM' TERM
 trap 'st_on_signal SIGINT' INT
 # what is left to do, each named as not run if the run stops first
 TODO=("host setup" "the runner's own test" "the support matrix test"
-	"the fidelity pages test" "unit tests"
+	"the fidelity pages" "unit tests"
 	"the bench's unit tests" "the runner's unit tests" lint "Debian package stage")
 STARTED=()
 HOST_STATE_TAKEN=
@@ -560,9 +560,10 @@ done_stage "the runner's own test"
 stamp "the support matrix (selftests/support_test.sh, support-matrix, docs/kernels.md)"
 host_test support support_test.sh
 done_stage "the support matrix test"
-stamp "the fidelity pages (selftests/fidelity_test.sh, docs/features)"
-host_test fidelity fidelity_test.sh
-done_stage "the fidelity pages test"
+stamp "the fidelity pages (strunner/fidelity.py, docs/features)"
+st_fidelity_check fidelity
+st_group_end fidelity
+done_stage "the fidelity pages"
 st_support_data_check host
 st_support_doc_check "$ST_SRC/docs/kernels.md" host
 stamp "unit tests"
