@@ -742,6 +742,25 @@ st_kdoc_check() {
 # and per page (strunner/fidelity.py); the tree is ST_SRC or ST_ROOT.
 st_fidelity_check() { st_records "${1:-fidelity}" st_py strunner.fidelity "${ST_SRC:-$ST_ROOT}"; }
 
+# --- the support matrix (selftests/support-matrix, strunner/support.py) -------
+# Which feature runs where, as data: asserted against what each guest
+# reports (st_support_assert LABEL KVER BOOT TAPLOG, a result per
+# feature; BOOT is main, short or ops (one NUMA node) or numa), against
+# the gate for a kernel built and not booted (st_support_row_check LABEL
+# KVER) and for every row (st_support_data_check [GROUP]), and against
+# docs/kernels.md's table (st_support_doc_check DOC [GROUP]).  Paths
+# follow ST_SRC; ST_SUPPORT_FILE and ST_SUPPORT_GATE override them.
+st_support_py() {
+	st_py strunner.support "$1" "${ST_SUPPORT_FILE:-${ST_SRC:-$ST_ROOT}/selftests/support-matrix}" \
+		"${ST_SUPPORT_GATE:-${ST_SRC:-$ST_ROOT}/module/kernel/gate_checked.h}" "${@:2}"
+}
+st_support_assert() { st_records "$1" st_support_py assert "$2" "$3" "$4"; }
+st_support_row_check() { st_records "$1" st_support_py row "$2"; }
+st_support_data_check() { st_records "${1:-host}" st_support_py data; }
+st_support_doc_check() {
+	st_records "${2:-host}" st_support_py doc "$1" "${1#"${ST_SRC:-$ST_ROOT}/"}"
+}
+
 # st_objgraph_control GROUP: the positive control of the loop check make
 # check runs on each kernel's objects (strunner.objgraph).
 st_objgraph_control() { st_records "$1" st_py strunner.lint objgraph-control; }

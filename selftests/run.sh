@@ -56,9 +56,6 @@ set -uo pipefail
 st_results_main --budget "$0" "$@"
 # shellcheck source=selftests/pkg.sh
 . "$(dirname "$0")/pkg.sh"
-# the support matrix (selftests/support-matrix) and its checks
-# shellcheck source=selftests/support.sh
-. "$(dirname "$0")/support.sh"
 # the bench's unit tests and smoke run (st_bench_unit, st_bench_smoke)
 # shellcheck source=selftests/bench_vm.sh
 . "$(dirname "$0")/bench_vm.sh"
@@ -77,7 +74,7 @@ st_run_init
 trap 'st_on_signal SIGTERM' TERM
 trap 'st_on_signal SIGINT' INT
 # what is left to do, each named as not run if the run stops first
-TODO=("host setup" "the runner's own test" "the support matrix test"
+TODO=("host setup" "the runner's own test" "the support matrix"
 	"the fidelity pages" "unit tests"
 	"the bench's unit tests" "the runner's unit tests" lint "Debian package stage")
 STARTED=()
@@ -137,7 +134,7 @@ run_unit() {
 # run_kernel KVER [build-only]
 # shellcheck disable=SC2317 # run through st_job_start
 run_kernel() {
-	local kver=$1 out=$ST_BUILD/$1 last rc desc
+	local kver=$1 out=$ST_BUILD/$1 rc desc
 	rm -f "$out/ready"
 	stamp "kernel $kver: build"
 	st_prepare_kernel "$kver"
@@ -557,15 +554,14 @@ done_stage lint
 stamp "the runner's own test (selftests/runner_test.sh)"
 host_test runner runner_test.sh
 done_stage "the runner's own test"
-stamp "the support matrix (selftests/support_test.sh, support-matrix, docs/kernels.md)"
-host_test support support_test.sh
-done_stage "the support matrix test"
+stamp "the support matrix (strunner/support.py, support-matrix, docs/kernels.md)"
+st_support_data_check host
+st_support_doc_check "$ST_SRC/docs/kernels.md" host
+done_stage "the support matrix"
 stamp "the fidelity pages (strunner/fidelity.py, docs/features)"
 st_fidelity_check fidelity
 st_group_end fidelity
 done_stage "the fidelity pages"
-st_support_data_check host
-st_support_doc_check "$ST_SRC/docs/kernels.md" host
 stamp "unit tests"
 run_unit
 st_group_end unit

@@ -17,8 +17,13 @@ set -uo pipefail
 # shellcheck source=selftests/bench_vm.sh
 . "$(dirname "$0")/bench_vm.sh"
 
-# shellcheck source=selftests/host_tap.sh
-. "$(dirname "$0")/host_tap.sh"
+# a scratch directory (kept with KEEP_TMP=1), and KTAP results numbered
+# as they come: ok WHAT, not_ok WHAT (n and failed count them)
+tmp=$(mktemp -d)
+trap '[[ -n ${KEEP_TMP:-} ]] || rm -rf "$tmp"' EXIT
+n=0 failed=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() { n=$((n + 1)) failed=$((failed + 1)); echo "not ok $n - $1"; }
 # this test's files, never the run's own; the fake guests looked at often
 ST_BUILD=$tmp/build ST_RUN=$tmp/build/run ST_POLL=0.2
 export ST_POLL
@@ -289,7 +294,7 @@ dying_records() {
 	st_records host sh -c 'printf "R\037pass\037one\n# working\n"; echo boom >&2; exit 3'
 }
 expect_fail "a records producer that printed one pass, then exited 3" 1 dying_records
-expect_named "a records producer that died" '^not ok .*sh -c .*: exited 3, its results may stop short'
+expect_named "a records producer that died" '^ +not ok .*sh -c .*: exited 3, its results may stop short'
 
 # --- a result's name is the same in every run (guest/lib.sh ktap_name) -----------
 # shellcheck disable=SC2016 # expanded by the guest shell
