@@ -426,9 +426,6 @@ st_newer_kernels() {
 	return 0
 }
 
-# The headers tree of KVER, as the host sees it.
-st_headers_dir() { echo "$(st_chroot_dir "$(st_kernel_env "$1")")/usr/src/linux-headers-$1"; }
-
 # st_ensure_headers KVER: linux-headers-KVER in its release's chroot
 # (made first), installed from backports when that is where it lives.
 st_ensure_headers() { st_py strunner.kernels headers "$ST_CACHE" "$1" || exit 1; }

@@ -67,6 +67,12 @@ def installed(pkg, root="/"):
     return query(pkg, "db:Status-Status", root) == "installed"
 
 
+def release(args):
+    """([-t, RELEASE] or [], the packages) of install's ARGS."""
+    opts = args[:2] if args[:1] == ["-t"] else []
+    return opts, args[len(opts):]
+
+
 def get(args, lock, log, wrap=lambda cmd: cmd, run=subprocess.run):
     """apt-get -y -qq --no-install-recommends ARGS, the command line
     WRAP makes of it (a chroot's), under the lock file LOCK, its output

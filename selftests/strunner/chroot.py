@@ -158,9 +158,8 @@ def make(cache, suite):
 def install(cache, suite, args, is_installed=apt.installed, run=subprocess.run):
     """Installs into SUITE's chroot the packages of ARGS ([-t RELEASE]
     PKG...) that are missing, taking the chroot's lock; its status."""
-    opts = args[:2] if args[:1] == ["-t"] else []
-    missing = [p for p in args[len(opts):]
-               if not is_installed(p, chroot_dir(cache, suite))]
+    opts, pkgs = apt.release(args)
+    missing = [p for p in pkgs if not is_installed(p, chroot_dir(cache, suite))]
     if not missing:
         return 0
     with locked(os.path.join(cache, "chroot", suite + ".lock")):

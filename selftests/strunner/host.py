@@ -98,8 +98,8 @@ def update(cache, force=False, run=subprocess.run, now=None):
 def install(cache, args, is_installed=apt.installed, run=subprocess.run):
     """Installs the packages of ARGS ([-t RELEASE] PKG...) that are
     missing."""
-    opts = args[:2] if args[:1] == ["-t"] else []
-    missing = [p for p in args[len(opts):] if not is_installed(p)]
+    opts, pkgs = apt.release(args)
+    missing = [p for p in pkgs if not is_installed(p)]
     if not missing:
         return
     update(cache, run=run)

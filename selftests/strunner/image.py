@@ -42,9 +42,10 @@ SCX_PKGS = ["clang", "libbpf-dev"]
 KMOD_TOOLS = ("insmod", "rmmod", "lsmod", "modinfo", "modprobe", "depmod")
 
 
-def _run(cmd, **kw):
-    if subprocess.run(cmd, check=False, **kw).returncode != 0:
-        raise Error("%s failed" % " ".join(cmd[:3]))
+def _run(cmd, what):
+    """CMD run; raises Error naming WHAT if it failed."""
+    if subprocess.run(cmd, check=False).returncode != 0:
+        raise Error("%s failed" % what)
 
 
 def helpers(root, build):
@@ -59,7 +60,8 @@ def helpers(root, build):
         if os.access(binary, os.X_OK) and \
                 os.path.getmtime(binary) >= max(os.path.getmtime(src), os.path.getmtime(header)):
             continue
-        _run(["gcc", "-static", "-O2", "-Wall", "-Wextra", "-Werror", "-o", binary, src])
+        _run(["gcc", "-static", "-O2", "-Wall", "-Wextra", "-Werror", "-o", binary, src],
+             "gcc -static " + src)
 
 
 def _libs(ldd_output):
@@ -92,7 +94,8 @@ def scx(cache, root, build):
         _run(chroot.argv(cache, "trixie", [
             "sh", "-c", "cd /tmp/st-scx && "
             "clang -target bpf -O2 -g -Wall -Werror -c st_scx_min.bpf.c -o st_scx_min.bpf.o && "
-            "gcc -O2 -Wall -Wextra -Werror -o st_scx_load st_scx_load.c -lbpf"]))
+            "gcc -O2 -Wall -Wextra -Werror -o st_scx_load st_scx_load.c -lbpf"]),
+             "the sched_ext scheduler's build in the trixie chroot")
         for n in ("st_scx_load", "st_scx_min.bpf.o"):
             shutil.copy(os.path.join(d, n), out)
         ldd = subprocess.run(chroot.argv(cache, "trixie", ["ldd", "/tmp/st-scx/st_scx_load"]),
@@ -108,8 +111,7 @@ def scx(cache, root, build):
 
 def has_scx(cache, kver):
     """Whether KVER was built with sched_ext (its headers' .config)."""
-    config = os.path.join(chroot.chroot_dir(cache, kernels.env(kver)), "usr", "src",
-                          "linux-headers-" + kver, ".config")
+    config = os.path.join(kernels.headers_dir(cache, kver), ".config")
     return "CONFIG_SCHED_CLASS_EXT=y" in read_lines(config)
 
 

@@ -72,6 +72,12 @@ def env(kver):
     return "trixie" if "+deb13" in kver else "bookworm"
 
 
+def headers_dir(cache, kver):
+    """Where KVER's headers are, as the host sees them: in its
+    release's chroot under CACHE."""
+    return os.path.join(chroot.chroot_dir(cache, env(kver)), "usr", "src", "linux-headers-" + kver)
+
+
 def known():
     """Every name suite() takes, in the table's order."""
     return list(NAMES) + [n + "-cloud" for n in NAMES]
@@ -178,8 +184,7 @@ def fetch(cache, env, kver):
 def headers(cache, env, kver):
     """linux-headers-KVER in ENV's chroot, installed (the chroot made
     first) if it is not there; raises Error."""
-    makefile = os.path.join(chroot.chroot_dir(cache, env), "usr", "src",
-                            "linux-headers-" + kver, "Makefile")
+    makefile = os.path.join(headers_dir(cache, kver), "Makefile")
     if os.path.isfile(makefile):
         return
     chroot.make(cache, env)

@@ -326,8 +326,7 @@ def fetch_sparse(d):
 def _headers(cache, kver, as_root):
     """Why KVER's headers are not in its chroot, or ""."""
     env = kernels.env(kver)
-    if os.path.isfile(os.path.join(chroot.chroot_dir(cache, env), "usr", "src",
-                                   "linux-headers-" + kver, "Makefile")):
+    if os.path.isfile(os.path.join(kernels.headers_dir(cache, kver), "Makefile")):
         return ""
     why = "no linux-headers-%s in the %s chroot: make check installs it, as root" % (kver, env)
     if not as_root:
