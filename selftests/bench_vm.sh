@@ -36,9 +36,6 @@ fi
 BENCH_DIR=$ST_ROOT/bench
 
 BENCH_PKGS=(python3 python3-matplotlib python3-scipy dbench linux-perf rt-tests)
-# Where the package installs stbench (pybuild, debian/rules); the guest
-# mirrors it, and its python3 finds it there as Debian's does.
-BENCH_GUEST_DIR=/usr/lib/python3/dist-packages
 BENCH_SMP=8,sockets=2,cores=2,threads=2
 BENCH_CPU=max,vendor=GenuineIntel
 BENCH_MEM=3G
@@ -63,64 +60,9 @@ bench_host_deps() {
 	st_apt_install "${BENCH_PKGS[@]}"
 }
 
-# Copies the python3 interpreter and the part of its stdlib a bench can
-# use; test suites, GUI toolkits, 2to3 and the like stay behind.
-bench_copy_python() {
-	local root=$1 py lib so
-	py=$(readlink -f /usr/bin/python3)
-	lib=/usr/lib/$(basename "$py")
-	st_copy_with_libs "$py" "$root"
-	ln -sf "$(basename "$py")" "$root/usr/bin/python3"
-	mkdir -p "$root$lib"
-	tar -C "$lib" --exclude=./test --exclude=./idlelib --exclude=./tkinter \
-		--exclude=./turtledemo --exclude=./ensurepip --exclude=./lib2to3 \
-		--exclude=./pydoc_data --exclude=./distutils --exclude='./config-*' \
-		--exclude=./site-packages --exclude=./dist-packages --exclude=./lib-dynload \
-		--exclude=./sqlite3 --exclude=./tomllib --exclude=./xmlrpc --exclude=./email \
-		--exclude=./http --exclude=./urllib --exclude=./wsgiref --exclude=./multiprocessing \
-		--exclude=./asyncio --exclude=./concurrent --exclude=./curses --exclude=./dbm \
-		--exclude=./xml --exclude=./html --exclude=./venv --exclude=./unittest \
-		--exclude='*.opt-1.pyc' --exclude='*.opt-2.pyc' -cf - . | tar -C "$root$lib" -xf -
-	mkdir -p "$root$lib/lib-dynload"
-	for so in _ctypes _json _contextvars _queue _typing resource termios mmap _bz2 _lzma _decimal; do
-		for f in "$lib"/lib-dynload/"$so".cpython-*.so; do
-			[[ -f $f ]] && st_copy_with_libs "$f" "$root"
-		done
-	done
-}
-
-# ST_INITRAMFS_HOOK: everything the bench needs in the guest.
-bench_initramfs_hook() {
-	local root=$1 b dst=$1$BENCH_GUEST_DIR
-	bench_copy_python "$root" || return 1
-	for b in perf tbench tbench_srv; do
-		if command -v "$b" >/dev/null; then
-			st_copy_with_libs "$(readlink -f "$(command -v "$b")")" "$root"
-			[[ -e $root/usr/bin/$b ]] || ln -s "$(readlink -f "$(command -v "$b")")" "$root/usr/bin/$b"
-		fi
-	done
-	mkdir -p "$root/usr/share/dbench" "$dst"
-	cp /usr/share/dbench/client.txt "$root/usr/share/dbench/"
-	# the package's layout: the program in /usr/bin (the tree's, which
-	# does what the package's console script does), stbench with the C
-	# sources of its workloads in $BENCH_GUEST_DIR
-	cp "$BENCH_DIR/sched-tune-bench" "$root/usr/bin/"
-	cp -r "$BENCH_DIR/stbench" "$dst/"
-	rm -rf "$dst/stbench/__pycache__"
-	/usr/bin/python3 -m compileall -q "$dst/stbench" >/dev/null
-	# built on the host into the guest's cache, so the guest needs no gcc
-	/usr/bin/python3 "$BENCH_DIR/sched-tune-bench" build-helpers \
-		--cache-dir "$root/var/cache/sched-tune-bench" >/dev/null || return 1
-	printf '%s\n' "$BENCH_GUEST_ARGS" >"$root/st/bench.args"
-}
-
-# bench_extract TAPLOG DIR: the results the guest sent between the markers.
-bench_extract() {
-	local log=$1 dir=$2
-	mkdir -p "$dir"
-	tr -d '\r' <"$log" | sed -n '/^-----BEGIN STBENCH RESULTS-----$/,/^-----END STBENCH RESULTS-----$/p' |
-		sed '1d;$d' | base64 -d | tar -C "$dir" -xzf -
-}
+# ST_INITRAMFS_HOOK: everything the bench needs in the guest
+# (strunner/bench.py hook).
+bench_initramfs_hook() { st_py strunner.bench hook "$BENCH_DIR" "$1" "$BENCH_GUEST_ARGS"; }
 
 # bench_guest KVER MODE OUTDIR: builds everything for KVER and boots it;
 # BENCH_BUILD=0 takes the module make check built already.  Returns
@@ -143,41 +85,19 @@ bench_guest() {
 		ST_GUEST_TIMEOUT=${BENCH_TIMEOUT:-2700} ST_GUEST_SILENCE=${BENCH_TIMEOUT:-2700} st_boot "$ST_VMLINUZ" "$out/initramfs.cpio" "$out/guest" st_mode="$mode"
 }
 
-# What the guest's check of the first smoke run asks for (the
-# configurations and workloads of guest/benchsmoke.sh's
-# t_bench_loaded).
-BENCH_SMOKE_CHECK=(--configs "unloaded,stock,seed,cache_level"
-	--workloads "hackbench,messaging,pipe,tbench,wakelat,numa,cpurate")
-
 # st_bench_smoke KVER: the smoke run, counted through st_result (KTAP of
 # the guest, group "<kver> bench").  The guest turns sched-tune-bench
 # check's lines into results but not its exit status (a check that
 # crashes prints no "not ok"), so the same check runs again here on the
-# results the guest sent back, and its exit status counts.
+# results the guest sent back, and its exit status counts
+# (strunner/bench.py smoke).
 st_bench_smoke() {
 	local kver=$1 out=$ST_BUILD/$1/bench-smoke rc
 	BENCH_GUEST_ARGS=$(tr -s ' \t\n' '   ' <<<"$BENCH_SMOKE_ARGS")
 	bench_guest "$kver" benchsmoke "$out"
 	rc=$?
 	st_guest_verdict "$kver bench" "$rc" "$out/guest" benchsmoke
-	rm -rf "$out/result"
-	if ! bench_extract "$out/guest/tap.log" "$out/result" 2>/dev/null || [[ ! -f $out/result/results.json ]]; then
-		st_result fail "$kver bench" "the smoke run's results came back from the guest"
-		return
-	fi
-	# the report again on the host, with its plots (results.json untouched)
-	/usr/bin/python3 "$BENCH_DIR/sched-tune-bench" report "$out/result" >"$out/report.log" 2>&1 ||
-		sed 's/^/#   report: /' "$out/report.log"
-	/usr/bin/python3 "$BENCH_DIR/sched-tune-bench" check "$out/result" "${BENCH_SMOKE_CHECK[@]}" \
-		>"$out/check.log" 2>&1
-	rc=$?
-	if ((rc == 0)); then
-		st_result pass "$kver bench" "sched-tune-bench check on the smoke run's results exits 0"
-		st_log "sched-tune-bench check: $(grep -c '^ok ' "$out/check.log") ok lines"
-	else
-		st_result fail "$kver bench" "sched-tune-bench check on the smoke run's results exits 0 (exit $rc)"
-		grep -v '^ok ' "$out/check.log" | head -n 20 | sed 's/^/#   /'
-	fi
+	st_records "$kver bench" st_py strunner.bench smoke "$BENCH_DIR" "$out"
 }
 
 # st_bench_unit: the bench's Python unit tests (statistics, report)
@@ -204,7 +124,7 @@ bench_full() {
 		rc=$?
 		st_log "$kver: guest done after $((SECONDS - t0)) s (qemu rc $rc)"
 		grep -a '^\[' "$out/guest/console.log" | tr -d '\r' | tail -n 5 | sed 's/^/#   /'
-		if ! bench_extract "$out/guest/tap.log" "$out" || [[ ! -f $out/report.md ]]; then
+		if ! st_py strunner.bench extract "$out/guest/tap.log" "$out" || [[ ! -f $out/report.md ]]; then
 			st_log "$kver: no results came back; TAP and console tails:"
 			tail -n 20 "$out/guest/tap.log" | tr -d '\r'
 			tail -n 40 "$out/guest/console.log" | tr -d '\r'
