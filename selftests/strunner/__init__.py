@@ -5,6 +5,7 @@ statistics come from the bench's (bench/stbench/stats.py)."""
 import fcntl
 import itertools
 import os
+import sys
 
 
 class Error(Exception):
@@ -71,3 +72,26 @@ def records(recs):
     survive bash's read."""
     for rec in recs:
         print("\x1f".join(str(x).replace("\x1f", " ") for x in rec), flush=True)
+
+
+def cli(words, doc, commands, errors=(Error,)):
+    """The exit status of a module's command line, WORDS (sys.argv[1:]).
+    COMMANDS maps a command, the first word, to (COUNT, FUNCTION), or is
+    one (COUNT, FUNCTION) for a module without commands: FUNCTION takes
+    the other words, COUNT is how many or a test of how many.  FUNCTION
+    returns the status, None for 0; ERRORS it raises print "error: ..."
+    and give 1.  Words that fit no command exit with the usage, DOC's
+    second paragraph."""
+    if isinstance(commands, dict):
+        count, fn = commands.get(words[0], (0, None)) if words else (0, None)
+        words = words[1:]
+    else:
+        count, fn = commands
+    if fn is None or not (count(len(words)) if callable(count) else len(words) == count):
+        sys.exit(doc.split("\n\n")[1])
+    try:
+        rc = fn(*words)
+    except errors as e:
+        print("error: %s" % e, file=sys.stderr)
+        return 1
+    return 0 if rc is None else rc

@@ -26,7 +26,7 @@ import shutil
 import subprocess
 import sys
 
-from strunner import read_lines, read_text, records
+from strunner import cli, read_lines, read_text, records
 
 ABI_FILE = "Documentation/ABI/testing/sysfs-kernel-sched_tune"
 
@@ -138,10 +138,7 @@ def check(src):
 
 
 def main(argv):
-    if len(argv) != 2:
-        sys.exit(__doc__.split("\n\n")[1])
-    records(check(argv[1]))
-    return 0
+    return cli(argv[1:], __doc__, (1, lambda src: records(check(src))))
 
 
 if __name__ == "__main__":

@@ -37,7 +37,7 @@ import subprocess
 import sys
 import time
 
-from strunner import Error, apt, host, locked, log, tail
+from strunner import Error, apt, cli, host, locked, log, tail
 
 ENV = ["PATH=/usr/sbin:/usr/bin:/sbin:/bin", "HOME=/root",
        "DEBIAN_FRONTEND=noninteractive", "LC_ALL=C.UTF-8"]
@@ -179,24 +179,20 @@ def execute(line):
     os.execvp(line[0], line)
 
 
+def _run(cache, suite, *cmd):
+    execute(argv(cache, suite, list(cmd), os.environ.get("ST_CHROOT_TMP", ""),
+                  os.geteuid() == 0))
+
+
 def main(args):
-    cmd = args[1] if len(args) > 1 else ""
-    if cmd == "run" and len(args) > 4:
-        line = argv(args[2], args[3], args[4:], os.environ.get("ST_CHROOT_TMP", ""),
-                    os.geteuid() == 0)
-        execute(line)
-    if cmd == "ensure" and len(args) == 4:
-        try:
-            make(args[2], args[3])
-        except Error as e:
-            print("error: %s" % e, file=sys.stderr)
-            return 1
-        return 0
-    if cmd == "apt" and len(args) > 4:
-        return 1 if apt_get(args[2], args[3], args[4:]) else 0
-    if cmd == "install" and len(args) > 4:
-        return 1 if install(args[2], args[3], args[4:]) else 0
-    sys.exit(__doc__.split("\n\n")[1])
+    return cli(args[1:], __doc__, {
+        "run": (lambda n: n > 2, _run),
+        "ensure": (2, make),
+        "apt": (lambda n: n > 2,
+                lambda cache, suite, *words: 1 if apt_get(cache, suite, list(words)) else 0),
+        "install": (lambda n: n > 2,
+                    lambda cache, suite, *words: 1 if install(cache, suite, list(words)) else 0),
+    })
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ import os
 import re
 import sys
 
-from strunner import read_lines, read_text, records
+from strunner import cli, read_lines, read_text, records
 
 # each table: its heading, its header row, the rows it needs at least
 TABLES = (("Fidelity", "| # | the patch | sched_tune | where | test |", 1),
@@ -150,10 +150,7 @@ def check(src):
 
 
 def main(argv):
-    if len(argv) != 2:
-        sys.exit(__doc__.split("\n\n")[1])
-    records(check(argv[1]))
-    return 0
+    return cli(argv[1:], __doc__, (1, lambda src: records(check(src))))
 
 
 if __name__ == "__main__":

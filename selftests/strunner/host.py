@@ -28,7 +28,7 @@ import subprocess
 import sys
 import time
 
-from strunner import Error, apt, locked, log, read_lines
+from strunner import Error, apt, cli, locked, log, read_lines
 
 # what the bench needs on the host: the guests' userland and tools, the
 # initramfs, the module's DKMS and signing tests
@@ -194,22 +194,17 @@ def state(root="/", run=subprocess.run):
     return out
 
 
+def _state():
+    for line in state():
+        print(line)
+
+
 def main(argv):
-    cmd = argv[1] if len(argv) > 1 else ""
-    try:
-        if cmd == "ensure" and len(argv) == 3:
-            ensure(argv[2])
-        elif cmd == "install" and len(argv) > 3:
-            install(argv[2], argv[3:])
-        elif cmd == "state" and len(argv) == 2:
-            for line in state():
-                print(line)
-        else:
-            sys.exit(__doc__.split("\n\n")[1])
-    except Error as e:
-        print("error: %s" % e, file=sys.stderr)
-        return 1
-    return 0
+    return cli(argv[1:], __doc__, {
+        "ensure": (1, ensure),
+        "install": (lambda n: n > 1, lambda cache, *args: install(cache, list(args))),
+        "state": (0, _state),
+    })
 
 
 if __name__ == "__main__":

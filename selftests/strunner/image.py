@@ -31,7 +31,7 @@ import shutil
 import subprocess
 import sys
 
-from strunner import Error, apt, chroot, kernels, log, read_lines
+from strunner import Error, apt, chroot, cli, kernels, log, read_lines
 
 # what the sched_ext build needs in the Debian 13 chroot
 SCX_PKGS = ["clang", "libbpf-dev"]
@@ -186,24 +186,13 @@ def tree(cache, root, src, build, kver, ko, d):
 
 
 def main(argv):
-    cmd, args = (argv[1], argv[2:]) if len(argv) > 1 else ("", [])
-    try:
-        if cmd == "helpers" and len(args) == 2:
-            helpers(*args)
-        elif cmd == "scx" and len(args) == 3:
-            scx(*args)
-        elif cmd == "tree" and len(args) == 7:
-            tree(*args)
-        elif cmd == "copy" and len(args) == 2:
-            copy(*args)
-        elif cmd == "has-scx" and len(args) == 2:
-            return 0 if has_scx(*args) else 1
-        else:
-            sys.exit(__doc__.split("\n\n")[1])
-    except (Error, OSError) as e:
-        print("error: %s" % e, file=sys.stderr)
-        return 1
-    return 0
+    return cli(argv[1:], __doc__, {
+        "helpers": (2, helpers),
+        "scx": (3, scx),
+        "tree": (7, tree),
+        "copy": (2, copy),
+        "has-scx": (2, lambda cache, kver: 0 if has_scx(cache, kver) else 1),
+    }, (Error, OSError))
 
 
 if __name__ == "__main__":

@@ -32,7 +32,7 @@ import subprocess
 import sys
 import tempfile
 
-from strunner import chroot, kernels, read_lines, records
+from strunner import chroot, cli, kernels, read_lines, records
 
 _GCC = re.compile(r"^[^ :]+:[0-9]+(:[0-9]+)?: (warning|error):")
 _MODPOST = re.compile(r"^(WARNING|ERROR): modpost:")
@@ -146,17 +146,19 @@ def build(cache, kver, src, out, args, sparse=""):
     return rc
 
 
+def _build(cache, kver, src, out, *args):
+    stop_on_sigterm()
+    rc = build(cache, kver, src, out, list(args), os.environ.get("ST_KBUILD_SPARSE", ""))
+    # make killed by a signal: a shell's status for it
+    return 128 - rc if rc < 0 else rc
+
+
 def main(argv):
-    if argv[:1] == ["build"] and len(argv) >= 5:
-        stop_on_sigterm()
-        rc = build(argv[1], argv[2], argv[3], argv[4], argv[5:],
-                   os.environ.get("ST_KBUILD_SPARSE", ""))
-        # make killed by a signal: a shell's status for it
-        return 128 - rc if rc < 0 else rc
-    if argv[:1] == ["verdict"] and len(argv) in (4, 5):
-        records(verdict(argv[1], argv[2], int(argv[3]), argv[4] if len(argv) > 4 else ""))
-        return 0
-    sys.exit(__doc__.split("\n\n")[1])
+    return cli(argv, __doc__, {
+        "build": (lambda n: n > 3, _build),
+        "verdict": (lambda n: n in (3, 4),
+                    lambda kver, out, rc, why="": records(verdict(kver, out, int(rc), why))),
+    })
 
 
 if __name__ == "__main__":

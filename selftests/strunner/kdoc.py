@@ -19,7 +19,7 @@ import re
 import subprocess
 import sys
 
-from strunner import Error, lint, read_lines, records
+from strunner import Error, cli, lint, read_lines, records
 
 _ATTRIBUTES = ("__attribute__", "__printf", "__aligned", "__section")
 _CALL = re.compile(r"[A-Za-z_][A-Za-z0-9_]*[ \t]*\(")
@@ -106,17 +106,18 @@ def check(src, script):
         yield "R", "pass", "%s (%d functions)" % (desc, len(fns))
 
 
-def main(argv):
-    if len(argv) != 4:
-        sys.exit(__doc__.split("\n\n")[1])
+def _check(src, cp_dir, cache):
     try:
-        lint.fetch_checkpatch(argv[2], argv[3])
-        script = os.path.join(argv[2], "kernel-doc")
+        lint.fetch_checkpatch(cp_dir, cache)
+        script = os.path.join(cp_dir, "kernel-doc")
     except Error as e:
         print("# %s" % e, flush=True)
         script = None
-    records(check(argv[1], script))
-    return 0
+    records(check(src, script))
+
+
+def main(argv):
+    return cli(argv[1:], __doc__, (3, _check))
 
 
 if __name__ == "__main__":

@@ -34,7 +34,7 @@ import shutil
 import subprocess
 import sys
 
-from strunner import Error, chroot, log, read_text
+from strunner import Error, chroot, cli, log, read_text
 
 # NAME: (Debian release whose chroot builds it, meta package, the suites
 # its version is taken from, as "SUITE/" in apt-cache madison's third
@@ -247,50 +247,52 @@ def newer(last, envs, run, log=print):
     return sorted(lines, key=lambda x: [int(n) for n in re.findall(r"[0-9]+", x)])
 
 
-def main(argv):
-    cmd, args = (argv[1], argv[2:]) if len(argv) > 1 else ("", [])
-    if cmd == "suite" and len(args) == 1:
-        spec = suite(args[0])
-        if spec is None:
-            return 1
-        print(" ".join(spec))
-    elif cmd == "names" and not args:
-        print(" ".join(known()))
-    elif cmd == "env" and len(args) == 1:
-        print(env(args[0]))
-    elif cmd in ("fetch", "headers") and len(args) == 2:
-        try:
-            (fetch if cmd == "fetch" else headers)(args[0], env(args[1]), args[1])
-        except Error as e:
-            print("error: %s" % e, file=sys.stderr)
-            return 1
-    elif cmd == "resolve" and len(args) == 2:
-        try:
-            # what making the chroot says on stderr: stdout is the answer
-            with contextlib.redirect_stdout(sys.stderr):
-                kver = resolve_in(args[0], args[1])
-            print(kver)
-        except Error as e:
-            print("error: %s" % e, file=sys.stderr)
-            return 1
-    elif cmd == "newer" and len(args) == 2:
-        last = gate_last(args[1])
-        if not last:
-            print("# st_newer_kernels: no ST_GATE_RANGE line in %s" % args[1])
-            return 0
-        # the machine's own lists for Debian 12 until its chroot is made
-        envs = ["bookworm"]
-        if not os.path.isfile(os.path.join(chroot.chroot_dir(args[0], "bookworm"), ".st-ready")):
-            envs = ["host"]
-        if os.path.isfile(os.path.join(chroot.chroot_dir(args[0], "trixie"), ".st-ready")):
-            envs.append("trixie")
-        else:
-            print("# st_newer_kernels: no trixie chroot, its kernels not looked at")
-        for line in newer(last, envs, lambda env, a: apt_cache(args[0], env, a, True)):
-            print(line)
-    else:
-        sys.exit(__doc__.split("\n\n")[1])
+def _suite(name):
+    spec = suite(name)
+    if spec is None:
+        return 1
+    print(" ".join(spec))
     return 0
+
+
+def _resolve(cache, name):
+    # what making the chroot says on stderr: stdout is the answer
+    with contextlib.redirect_stdout(sys.stderr):
+        kver = resolve_in(cache, name)
+    print(kver)
+
+
+def _newer(cache, table):
+    last = gate_last(table)
+    if not last:
+        print("# st_newer_kernels: no ST_GATE_RANGE line in %s" % table)
+        return
+    # the machine's own lists for Debian 12 until its chroot is made
+    envs = ["bookworm"]
+    if not os.path.isfile(os.path.join(chroot.chroot_dir(cache, "bookworm"), ".st-ready")):
+        envs = ["host"]
+    if os.path.isfile(os.path.join(chroot.chroot_dir(cache, "trixie"), ".st-ready")):
+        envs.append("trixie")
+    else:
+        print("# st_newer_kernels: no trixie chroot, its kernels not looked at")
+    for line in newer(last, envs, lambda env, a: apt_cache(cache, env, a, True)):
+        print(line)
+
+
+def _fetch(cache, kver):
+    fetch(cache, env(kver), kver)
+
+
+def main(argv):
+    return cli(argv[1:], __doc__, {
+        "suite": (1, _suite),
+        "names": (0, lambda: print(" ".join(known()))),
+        "env": (1, lambda kver: print(env(kver))),
+        "fetch": (2, _fetch),
+        "headers": (2, lambda cache, kver: headers(cache, env(kver), kver)),
+        "resolve": (2, _resolve),
+        "newer": (2, _newer),
+    })
 
 
 if __name__ == "__main__":

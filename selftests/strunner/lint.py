@@ -46,7 +46,7 @@ import subprocess
 import sys
 import tempfile
 
-from strunner import Error, chroot, host, kbuild, kernels, locked, log, read_lines, records
+from strunner import Error, chroot, cli, host, kbuild, kernels, locked, log, read_lines, records
 
 # checkpatch --strict findings kept, by file: checkpatch's type names,
 # each with its reason (docs/style.md says the same)
@@ -437,22 +437,17 @@ def objgraph_control():
         yield from _findings(out)
 
 
+def _kbuild(root, cache, user_cache, *names):
+    kbuild.stop_on_sigterm()
+    records(kernel_builds(root, cache, user_cache, list(names)))
+
+
 def main(argv):
-    cmd = argv[1] if len(argv) > 1 else ""
-    try:
-        if cmd == "check" and len(argv) == 5:
-            records(check(*argv[2:]))
-        elif cmd == "kbuild" and len(argv) > 5:
-            kbuild.stop_on_sigterm()
-            records(kernel_builds(argv[2], argv[3], argv[4], argv[5:]))
-        elif cmd == "objgraph-control" and len(argv) == 2:
-            records(objgraph_control())
-        else:
-            sys.exit(__doc__.split("\n\n")[1])
-    except Error as e:
-        print("error: %s" % e, file=sys.stderr)
-        return 1
-    return 0
+    return cli(argv[1:], __doc__, {
+        "check": (3, lambda *args: records(check(*args))),
+        "kbuild": (lambda n: n > 3, _kbuild),
+        "objgraph-control": (0, lambda: records(objgraph_control())),
+    })
 
 
 if __name__ == "__main__":

@@ -27,7 +27,7 @@ import os
 import re
 import sys
 
-from strunner import Error, read_lines, records
+from strunner import Error, cli, read_lines, records
 
 FEATURES = ("ratelimit", "cache_level", "numa_scan", "eevdf")
 STATES = ("active", "idle", "inactive", "unsupported")
@@ -247,24 +247,13 @@ def doc_check(matrix, gate, doc, name):
 
 
 def main(argv):
-    cmd, args = (argv[1], argv[2:]) if len(argv) > 1 else ("", [])
-    if cmd == "assert" and len(args) == 5:
-        records(assert_row(*args))
-    elif cmd == "row" and len(args) == 3:
-        records(row_check(*args))
-    elif cmd == "data" and len(args) == 2:
-        records(data_check(*args))
-    elif cmd == "doc" and len(args) == 4:
-        records(doc_check(*args))
-    elif cmd == "expect" and len(args) == 5:
-        try:
-            print(expect(*args))
-        except Error as e:
-            print("error: %s" % e, file=sys.stderr)
-            return 1
-    else:
-        sys.exit(__doc__.split("\n\n")[1])
-    return 0
+    return cli(argv[1:], __doc__, {
+        "assert": (5, lambda *args: records(assert_row(*args))),
+        "row": (3, lambda *args: records(row_check(*args))),
+        "data": (2, lambda *args: records(data_check(*args))),
+        "doc": (4, lambda *args: records(doc_check(*args))),
+        "expect": (5, lambda *args: print(expect(*args))),
+    })
 
 
 if __name__ == "__main__":
