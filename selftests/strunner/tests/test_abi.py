@@ -8,6 +8,7 @@ import tempfile
 import unittest
 
 from strunner import abi
+from util import write
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
@@ -31,13 +32,7 @@ class Abi(unittest.TestCase):
         self.src = tempfile.mkdtemp()
         self.addCleanup(shutil.rmtree, self.src)
         for path, text in TREE.items():
-            self.write(path, text)
-
-    def write(self, path, text):
-        path = os.path.join(self.src, path)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "w") as f:
-            f.write(text)
+            write(self.src, path, text)
 
     def results(self, src=None):
         return [r[1:3] for r in abi.check(src or self.src) if r[0] == "R"]
@@ -58,8 +53,8 @@ class Abi(unittest.TestCase):
         self.assertEqual(abi.params(self.src, ["module/main.c"]), ["alpha", "beta"])
 
     def test_missing_and_extra(self):
-        self.write(abi.ABI_FILE, ABI.replace("stats/hits", "stats/misses")
-                   + WHAT % "/sys/module/sched_tune/parameters/delta")
+        write(self.src, abi.ABI_FILE, ABI.replace("stats/hits", "stats/misses")
+              + WHAT % "/sys/module/sched_tune/parameters/delta")
         self.assertEqual(self.failed(), [
             ("abi: each counter of module/counters.h has its What: /sys/kernel/sched_tune/stats/<name>",
              "  no What: for: hits"),
@@ -69,16 +64,16 @@ class Abi(unittest.TestCase):
              "other than a knob", "  not a module parameter other than a knob: delta")])
 
     def test_test_build_parameter_named(self):
-        self.write(abi.ABI_FILE, ABI + "\t\tsee also gamma\n")
+        write(self.src, abi.ABI_FILE, ABI + "\t\tsee also gamma\n")
         self.assertEqual(self.failed(), [("abi: %s names no parameter of the selftests' build"
                                           % abi.ABI_FILE, "  named: gamma")])
-        self.write(abi.ABI_FILE, ABI)
-        self.write("Kbuild", TREE["Kbuild"].replace("test_inject", "none"))
+        write(self.src, abi.ABI_FILE, ABI)
+        write(self.src, "Kbuild", TREE["Kbuild"].replace("test_inject", "none"))
         self.assertEqual(self.failed()[-1][0], "abi: %s names no parameter of the selftests' "
                          "build (none found in Kbuild's ST_TEST objects)" % abi.ABI_FILE)
 
     def test_unreadable(self):
-        self.write("module/counters.h", "#error broken\n")
+        write(self.src, "module/counters.h", "#error broken\n")
         self.assertEqual(self.results(), [("fail", "abi: module/knobs.h and module/counters.h "
                                                    "read (an empty table)")])
         os.unlink(os.path.join(self.src, abi.ABI_FILE))

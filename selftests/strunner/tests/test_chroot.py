@@ -15,6 +15,7 @@ import types
 import unittest
 
 from strunner import apt, chroot
+from util import write
 
 MIRROR = "http://mirror.invalid/debian"
 
@@ -27,30 +28,27 @@ class AptSources(unittest.TestCase):
     def tearDown(self):
         shutil.rmtree(self.etc)
 
-    def write(self, name, text):
-        with open(os.path.join(self.etc, name), "w") as f:
-            f.write(text)
-
     def test_deb822(self):
-        self.write("sources.list.d/debian.sources",
-                   "Types: deb\nURIs: %s\nSuites: bookworm bookworm-updates\nComponents: main\n"
-                   "Signed-By:\n /usr/share/keyrings/x.gpg\n\n"
-                   "Types: deb\nURIs: %s-security\nSuites: bookworm-security\n" % (MIRROR, MIRROR))
+        write(self.etc, "sources.list.d/debian.sources",
+              "Types: deb\nURIs: %s\nSuites: bookworm bookworm-updates\nComponents: main\n"
+              "Signed-By:\n /usr/share/keyrings/x.gpg\n\n"
+              "Types: deb\nURIs: %s-security\nSuites: bookworm-security\n" % (MIRROR, MIRROR))
         self.assertEqual(apt.uri("bookworm-updates", self.etc), MIRROR)
         self.assertEqual(apt.uri("bookworm-security", self.etc), MIRROR + "-security")
         self.assertEqual(apt.uri("trixie", self.etc), "")
 
     def test_one_line(self):
-        self.write("sources.list", "# deb http://old.invalid/ bookworm main\n"
-                   "deb [arch=amd64 signed-by=/k.gpg] %s bookworm main\n"
-                   "deb-src %s-src bookworm-security main\n"
-                   "deb %s-security bookworm-security main\n" % (MIRROR, MIRROR, MIRROR))
+        write(self.etc, "sources.list", "# deb http://old.invalid/ bookworm main\n"
+              "deb [arch=amd64 signed-by=/k.gpg] %s bookworm main\n"
+              "deb-src %s-src bookworm-security main\n"
+              "deb %s-security bookworm-security main\n" % (MIRROR, MIRROR, MIRROR))
         self.assertEqual(apt.uri("bookworm", self.etc), MIRROR)
         self.assertEqual(apt.uri("bookworm-security", self.etc), MIRROR + "-security")
 
     def test_deb822_first(self):
-        self.write("sources.list", "deb http://list.invalid/ bookworm main\n")
-        self.write("sources.list.d/a.sources", "Types: deb\nURIs: %s\nSuites: bookworm\n" % MIRROR)
+        write(self.etc, "sources.list", "deb http://list.invalid/ bookworm main\n")
+        write(self.etc, "sources.list.d/a.sources",
+              "Types: deb\nURIs: %s\nSuites: bookworm\n" % MIRROR)
         self.assertEqual(apt.uri("bookworm", self.etc), MIRROR)
 
 

@@ -10,6 +10,7 @@ import tempfile
 import unittest
 
 from strunner import fidelity
+from util import write
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
@@ -83,18 +84,12 @@ class Fidelity(unittest.TestCase):
     def setUp(self):
         self.t = tempfile.mkdtemp()
         self.addCleanup(shutil.rmtree, self.t)
-        self.write("module/a.c", MODULE)
-        self.write("selftests/x.sh", 'check "alpha: the first check" true\n'
-                   'check_eq "beta: a check ($n of $m)" "$n" "$m"\n')
-        self.write("selftests/unit/test_a.c", 'ktap_check(ok, "alpha: 50%% of the unit");\n')
+        write(self.t, "module/a.c", MODULE)
+        write(self.t, "selftests/x.sh", 'check "alpha: the first check" true\n'
+              'check_eq "beta: a check ($n of $m)" "$n" "$m"\n')
+        write(self.t, "selftests/unit/test_a.c", 'ktap_check(ok, "alpha: 50%% of the unit");\n')
         for n in ("alpha", "beta"):
-            self.write("docs/features/%s.md" % n, PAGE % {"n": n})
-
-    def write(self, path, text):
-        path = os.path.join(self.t, path)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "w") as f:
-            f.write(text)
+            write(self.t, "docs/features/%s.md" % n, PAGE % {"n": n})
 
     def edit(self, old, new):
         path = os.path.join(self.t, "docs/features/alpha.md")

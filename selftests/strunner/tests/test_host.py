@@ -14,6 +14,7 @@ import types
 import unittest
 
 from strunner import Error, apt, host
+from util import write
 
 MIRROR = "http://mirror.invalid/debian"
 
@@ -41,13 +42,6 @@ class Host(unittest.TestCase):
         os.makedirs(os.path.join(self.etc, "sources.list.d"))
         os.makedirs(self.cache)
 
-    def write(self, name, text):
-        path = os.path.join(self.d, name)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "w") as f:
-            f.write(text)
-        return path
-
     def quiet(self, fn, *args, **kw):
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
@@ -55,15 +49,15 @@ class Host(unittest.TestCase):
         return out.getvalue()
 
     def test_debian12_only(self):
-        host.debian12(self.write("os", 'PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\n'
-                                       "ID=debian\nVERSION_CODENAME=bookworm\n"))
+        host.debian12(write(self.d, "os", 'PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\n'
+                                          "ID=debian\nVERSION_CODENAME=bookworm\n"))
         for text, name in (('PRETTY_NAME="Debian GNU/Linux 13 (trixie)"\nID=debian\n'
                             "VERSION_CODENAME=trixie\n", "Debian GNU/Linux 13 (trixie)"),
                            ("ID=ubuntu\nVERSION_CODENAME=bookworm\n", "an unknown OS"),
                            ("", "an unknown OS")):
             with self.subTest(name=name):
                 with self.assertRaises(Error) as cm:
-                    host.debian12(self.write("os", text))
+                    host.debian12(write(self.d, "os", text))
                 self.assertIn("and this is %s: refusing" % name, str(cm.exception))
         with self.assertRaises(Error):
             host.debian12(os.path.join(self.d, "none"))
@@ -72,16 +66,16 @@ class Host(unittest.TestCase):
         with self.assertRaises(Error) as cm:
             host.add_backports(self.etc)
         self.assertIn("no apt source for bookworm in", str(cm.exception))
-        self.write("etc/sources.list", "deb %s bookworm main\n" % MIRROR)
+        write(self.d, "etc/sources.list", "deb %s bookworm main\n" % MIRROR)
         self.assertEqual(self.quiet(host.add_backports, self.etc),
                          "# adding bookworm-backports from %s\n" % MIRROR)
         self.assertEqual(apt.uri("bookworm-backports", self.etc), MIRROR)
         self.assertFalse(host.add_backports(self.etc))
 
     def test_backports_disabled_is_none(self):
-        self.write("etc/sources.list", "deb %s bookworm main\n" % MIRROR)
-        self.write("etc/sources.list.d/b.sources", "Types: deb\nURIs: http://old.invalid/\n"
-                   "Suites: bookworm-backports\nEnabled: no\n")
+        write(self.d, "etc/sources.list", "deb %s bookworm main\n" % MIRROR)
+        write(self.d, "etc/sources.list.d/b.sources", "Types: deb\nURIs: http://old.invalid/\n"
+              "Suites: bookworm-backports\nEnabled: no\n")
         self.assertEqual(apt.uri("bookworm-backports", self.etc), "")
         self.assertTrue(self.quiet(host.add_backports, self.etc))
         self.assertEqual(apt.uri("bookworm-backports", self.etc), MIRROR)
@@ -134,11 +128,11 @@ class Host(unittest.TestCase):
         dpkg = os.path.join(self.d, "root", "var", "lib", "dpkg")
         os.makedirs(os.path.join(dpkg, "info"))
         open(os.path.join(dpkg, "available"), "w").close()
-        self.write("root/var/lib/dpkg/status",
-                   "Package: gcc\nStatus: install ok installed\nArchitecture: amd64\n"
-                   "Version: 4:12.2.0-3\n\n"
-                   "Package: sparse\nStatus: deinstall ok config-files\nArchitecture: amd64\n"
-                   "Version: 0.6.4-3\n")
+        write(self.d, "root/var/lib/dpkg/status",
+              "Package: gcc\nStatus: install ok installed\nArchitecture: amd64\n"
+              "Version: 4:12.2.0-3\n\n"
+              "Package: sparse\nStatus: deinstall ok config-files\nArchitecture: amd64\n"
+              "Version: 0.6.4-3\n")
         root = os.path.join(self.d, "root")
         self.assertTrue(apt.installed("gcc", root))
         self.assertEqual(apt.query("gcc", "Version", root), "4:12.2.0-3")
@@ -158,7 +152,7 @@ class Host(unittest.TestCase):
                  "lib/modules/6.1.0-57-amd64/modules.dep":
                      "updates/dkms/sched_tune.ko.xz:\nkernel/other.ko:\n"}
         for path, text in files.items():
-            self.write(os.path.join("root", path), text)
+            write(self.d, os.path.join("root", path), text)
         before = host.state(root)
         text = "\n".join(before)
         for path in ("etc/modprobe.d/sched_tune.conf ", "var/lib/dkms/mok.pub ",
@@ -174,7 +168,7 @@ class Host(unittest.TestCase):
                            ("var/lib/dkms/mok.pub", "kez"),
                            ("etc/modprobe.d/sched-tune-new.conf", "")):
             with self.subTest(change=path):
-                self.write(os.path.join("root", path), text)
+                write(self.d, os.path.join("root", path), text)
                 self.assertNotEqual(host.state(root), before)
                 before = host.state(root)
         os.unlink(os.path.join(root, "lib/modules/6.1.0-57-amd64/updates/dkms/sched_tune.ko.xz"))

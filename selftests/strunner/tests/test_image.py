@@ -11,6 +11,7 @@ import time
 import unittest
 
 from strunner import Error, chroot, image
+from util import write
 
 
 class Image(unittest.TestCase):
@@ -18,17 +19,10 @@ class Image(unittest.TestCase):
         self.d = tempfile.mkdtemp()
         self.addCleanup(shutil.rmtree, self.d)
 
-    def write(self, path, text):
-        path = os.path.join(self.d, path)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "w") as f:
-            f.write(text)
-        return path
-
     def test_version(self):
-        path = self.write("changelog", "sched-tune (0.9.3-1) unstable; urgency=medium\n\n  * x\n")
+        path = write(self.d, "changelog", "sched-tune (0.9.3-1) unstable; urgency=medium\n\n  * x\n")
         self.assertEqual(image.version(path), "0.9.3-1")
-        self.assertEqual(image.version(self.write("c2", "nonsense\n")), "")
+        self.assertEqual(image.version(write(self.d, "c2", "nonsense\n")), "")
         self.assertEqual(image.version(os.path.join(self.d, "none")), "")
 
     def test_libs(self):
@@ -44,8 +38,8 @@ class Image(unittest.TestCase):
         for kver, env, line, want in (("7.3.4+deb13-amd64", "trixie", "CONFIG_SCHED_CLASS_EXT=y", True),
                                       ("6.12.95+deb12-amd64", "bookworm",
                                        "# CONFIG_SCHED_CLASS_EXT is not set", False)):
-            self.write(os.path.join(chroot.chroot_dir(cache, env), "usr", "src",
-                                    "linux-headers-" + kver, ".config"), "X=y\n%s\n" % line)
+            write(chroot.chroot_dir(cache, env), "usr/src/linux-headers-%s/.config" % kver,
+                  "X=y\n%s\n" % line)
             self.assertEqual(image.has_scx(cache, kver), want)
         self.assertFalse(image.has_scx(cache, "6.1.0-57-amd64"))
 
@@ -59,9 +53,10 @@ class Image(unittest.TestCase):
 
     def test_helpers_only_when_stale(self):
         root = os.path.join(self.d, "tree")
-        self.write("tree/selftests/helpers/st_sched.h", "#define X 1\n")
-        self.write("tree/selftests/helpers/st_a.c", '#include "st_sched.h"\nint main(void) { return X - 1; }\n')
-        self.write("tree/bench/stbench/st_numa_work.c", "int main(void) { return 0; }\n")
+        write(self.d, "tree/selftests/helpers/st_sched.h", "#define X 1\n")
+        write(self.d, "tree/selftests/helpers/st_a.c",
+              '#include "st_sched.h"\nint main(void) { return X - 1; }\n')
+        write(self.d, "tree/bench/stbench/st_numa_work.c", "int main(void) { return 0; }\n")
         build = os.path.join(self.d, "build")
         image.helpers(root, build)
         names = sorted(os.listdir(os.path.join(build, "helpers")))
@@ -73,7 +68,7 @@ class Image(unittest.TestCase):
         os.utime(os.path.join(root, "selftests", "helpers", "st_sched.h"), (later, later))
         image.helpers(root, build)
         self.assertGreater(os.path.getmtime(os.path.join(build, "helpers", "st_a")), made)
-        self.write("tree/selftests/helpers/st_b.c", "int main(void) { int x; return; }\n")
+        write(self.d, "tree/selftests/helpers/st_b.c", "int main(void) { int x; return; }\n")
         with self.assertRaises(Error):
             image.helpers(root, build)
 
@@ -83,7 +78,7 @@ class Image(unittest.TestCase):
         root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(image.__file__))))
         d = os.path.join(self.d, "initramfs")
         build = os.path.join(self.d, "build")
-        self.write("build/helpers/st_x", "x")
+        write(self.d, "build/helpers/st_x", "x")
         image.tree(os.path.join(self.d, "cache"), root, root, build, "6.1.0-57-amd64", "", d)
         for path in ("init", "bin/busybox", "st/bin/st_x", "st/lib.sh", "st/README.md",
                      "st/sysfs-kernel-sched_tune", "st/kver", "st/version"):

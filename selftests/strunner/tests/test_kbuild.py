@@ -10,6 +10,7 @@ import unittest
 from unittest import mock
 
 from strunner import chroot, kbuild, kernels
+from util import write
 
 # the chroot's make as a shell: in the copy (where the chroot sees it:
 # its /tmp, bound or under the chroot's directory), an object made, the
@@ -24,9 +25,7 @@ class Kbuild(unittest.TestCase):
         self.addCleanup(shutil.rmtree, self.d)
         self.src = os.path.join(self.d, "src")
         for path in ("Kbuild", "module/a.c", "build/old.o", ".git/HEAD", "module/build/b.c"):
-            os.makedirs(os.path.dirname(os.path.join(self.src, path)), exist_ok=True)
-            with open(os.path.join(self.src, path), "w") as f:
-                f.write(path)
+            write(self.src, path, path)
         os.symlink("Kbuild", os.path.join(self.src, "link"))
         self.calls = []
 

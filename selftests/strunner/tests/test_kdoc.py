@@ -8,6 +8,7 @@ import tempfile
 import unittest
 
 from strunner import kdoc
+from util import write
 
 SOURCE = """\
 #include "x.h"
@@ -57,16 +58,8 @@ class Kdoc(unittest.TestCase):
     def setUp(self):
         self.src = tempfile.mkdtemp()
         self.addCleanup(shutil.rmtree, self.src)
-        self.write("module/a.c", SOURCE)
-        self.write("module/sub/x.h", "int st_documented(void);\n")
-
-    def write(self, path, text, mode=0o644):
-        path = os.path.join(self.src, path)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "w") as f:
-            f.write(text)
-        os.chmod(path, mode)
-        return path
+        write(self.src, "module/a.c", SOURCE)
+        write(self.src, "module/sub/x.h", "int st_documented(void);\n")
 
     def test_functions(self):
         self.assertEqual(kdoc.functions(self.src), [("module/a.c:8", "st_documented", True),
@@ -74,8 +67,8 @@ class Kdoc(unittest.TestCase):
                                                     ("module/a.c:32", "st_attr", False)])
 
     def test_check(self):
-        script = self.write("kd/kernel-doc", KERNEL_DOC, 0o755)
-        self.write("module/bad.h", "\n")
+        script = write(self.src, "kd/kernel-doc", KERNEL_DOC, 0o755)
+        write(self.src, "module/bad.h", "\n")
         recs = list(kdoc.check(self.src, script))
         self.assertEqual([r[1:3] for r in recs if r[0] == "R"], [
             ("pass", "kdoc: kernel-doc -none -Wall -v module/a.c"),

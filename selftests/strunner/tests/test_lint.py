@@ -9,6 +9,7 @@ import tempfile
 import unittest
 
 from strunner import Error, lint
+from util import write
 
 # a checkpatch.pl that prints the findings in the file named FINDINGS
 # beside it, with the linted file's name, and fails if there are any
@@ -27,14 +28,6 @@ class Lint(unittest.TestCase):
     def setUp(self):
         self.root = tempfile.mkdtemp()
         self.addCleanup(shutil.rmtree, self.root)
-
-    def write(self, path, text, mode=0o644):
-        path = os.path.join(self.root, path)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "w") as f:
-            f.write(text)
-        os.chmod(path, mode)
-        return path
 
     def test_ignored(self):
         self.assertEqual(lint.ignored("module/kernel/ksym.h"), "MACRO_ARG_REUSE")
@@ -59,26 +52,21 @@ class Lint(unittest.TestCase):
         self.assertEqual(left, findings[1:2] + findings[3:])
 
     def test_files(self):
-        self.write("a.sh", "echo\n")
-        self.write("bin/tool", "#!/bin/bash\necho\n")
-        self.write("bin/dash", "#!/usr/bin/env sh\n")
-        self.write("bin/perl", "#!/usr/bin/perl\n")
-        self.write("build/x.sh", "echo\n")
-        self.write("module/a.c", "")
-        self.write("module/build/b.c", "")
-        self.write("selftests/x.h", "")
-        self.write("docs/y.c", "")
-        self.write("bench/sched-tune-bench", "")
-        self.write("selftests/strunner/__pycache__/z.py", "")
-        self.write("selftests/strunner/z.py", "")
+        for path, text in (("a.sh", "echo\n"), ("bin/tool", "#!/bin/bash\necho\n"),
+                           ("bin/dash", "#!/usr/bin/env sh\n"), ("bin/perl", "#!/usr/bin/perl\n"),
+                           ("build/x.sh", "echo\n"), ("module/a.c", ""), ("module/build/b.c", ""),
+                           ("selftests/x.h", ""), ("docs/y.c", ""), ("bench/sched-tune-bench", ""),
+                           ("selftests/strunner/__pycache__/z.py", ""),
+                           ("selftests/strunner/z.py", "")):
+            write(self.root, path, text)
         self.assertEqual(lint.shell_files(self.root), ["a.sh", "bin/dash", "bin/tool"])
         self.assertEqual(lint.c_files(self.root), ["module/a.c", "selftests/x.h"])
         self.assertEqual(lint.py_files(self.root), ["bench/sched-tune-bench",
                                                     "selftests/strunner/z.py"])
 
     def test_each(self):
-        self.write("good.sh", "ok\n")
-        self.write("bad.sh", "bad\n")
+        write(self.root, "good.sh", "ok\n")
+        write(self.root, "bad.sh", "bad\n")
         cmd = ["sh", "-c", 'if grep -q bad "$1"; then echo "$1:1: bad"; exit 1; fi', "sh"]
         self.assertEqual(list(lint.each(self.root, "/c", "t", "pkg", ["bad.sh", "good.sh"], cmd)),
                          [("R", "fail", "t bad.sh"), ("C", "  bad.sh:1: bad"),
@@ -91,19 +79,19 @@ class Lint(unittest.TestCase):
         self.assertEqual(asked, [("/c", ["pkg"])] if os.geteuid() == 0 else [])
 
     def test_checkpatch(self):
-        script = self.write("cp/checkpatch.pl", CHECKPATCH)
-        self.write("module/a.c", 'x\n\treturn "long";\n')
-        self.write("selftests/b.c", "x\n")
+        script = write(self.root, "cp/checkpatch.pl", CHECKPATCH)
+        write(self.root, "module/a.c", 'x\n\treturn "long";\n')
+        write(self.root, "selftests/b.c", "x\n")
         self.assertEqual(list(lint.checkpatch(self.root, script, "module/a.c")),
                          [("R", "pass", "checkpatch --strict module/a.c")])
-        self.write("cp/FINDINGS", "2: CHECK:LONG_LINE: too long\n")
+        write(self.root, "cp/FINDINGS", "2: CHECK:LONG_LINE: too long\n")
         self.assertEqual(list(lint.checkpatch(self.root, script, "module/a.c")),
                          [("R", "pass", "checkpatch --strict module/a.c "
                            "(kept: 1 on lines that show why)")])
         self.assertEqual(list(lint.checkpatch(self.root, script, "selftests/b.c")),
                          [("R", "fail", "checkpatch --strict selftests/b.c"),
                           ("C", "  selftests/b.c:2: CHECK:LONG_LINE: too long")])
-        self.write("cp/FINDINGS", "1: WARNING:VOLATILE: do not use volatile\n")
+        write(self.root, "cp/FINDINGS", "1: WARNING:VOLATILE: do not use volatile\n")
         recs = list(lint.checkpatch(self.root, script, "module/a.c"))
         self.assertEqual(recs[0], ("R", "fail", "checkpatch --strict module/a.c"))
         os.environ["ST_ECHO"] = "1"
@@ -120,7 +108,7 @@ class Lint(unittest.TestCase):
             calls.append(pkg)
             if len(calls) == 1:
                 return ""
-            return self.write(os.path.join(into, pkg + "_1.0_all.deb"), "")
+            return write(into, pkg + "_1.0_all.deb", "")
 
         def unpack(deb, x):
             for n in ("a", "b/c"):
@@ -144,7 +132,7 @@ class Lint(unittest.TestCase):
         self.assertEqual(str(cm.exception), "apt-get download thing failed")
         with self.assertRaises(Error) as cm:
             lint.fetch(d, "thing", ["a"], lambda deb, x: None, None,
-                       lambda pkg, into: self.write(os.path.join(into, "thing_1_all.deb"), ""))
+                       lambda pkg, into: write(into, "thing_1_all.deb", ""))
         self.assertEqual(str(cm.exception), "thing_1_all.deb has no a")
         self.assertEqual(os.listdir(os.path.dirname(d)), ["thing.lock"])
 

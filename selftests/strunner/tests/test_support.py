@@ -13,6 +13,7 @@ import tempfile
 import unittest
 
 from strunner import Error, support
+from util import write
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 MATRIX = os.path.join(ROOT, "selftests", "support-matrix")
@@ -63,18 +64,11 @@ class Support(unittest.TestCase):
                                                                        "lib.sh")],
                                  env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                  text=True, check=False).stdout
-            cls.logs[name] = cls.write(name, out)
+            cls.logs[name] = write(cls.d, name, out)
 
     @classmethod
     def tearDownClass(cls):
         shutil.rmtree(cls.d)
-
-    @classmethod
-    def write(cls, name, text):
-        path = os.path.join(cls.d, name)
-        with open(path, "w") as f:
-            f.write(text)
-        return path
 
     def check(self, want, recs):
         recs = list(recs)
@@ -86,8 +80,8 @@ class Support(unittest.TestCase):
                           "numa_scan idle, eevdf inactive\n", f.read())
 
     def test_assert(self):
-        crlf = self.write("crlf", open(self.logs["one-node"]).read().replace("\n", "\r\n"))
-        unchecked = self.write("unchecked", open(self.logs["one-node"]).read().replace(
+        crlf = write(self.d, "crlf", open(self.logs["one-node"]).read().replace("\n", "\r\n"))
+        unchecked = write(self.d, "unchecked", open(self.logs["one-node"]).read().replace(
             "ratelimit active,", "ratelimit active (unchecked),"))
         for what, want, kver, boot, log in (
                 ("6.12 main boot, one node", (4, 0), M612, "main", "one-node"),
@@ -132,7 +126,7 @@ class Support(unittest.TestCase):
                 support.expect(MATRIX, GATE, kver, f, boot)
 
     def matrix(self, text):
-        return self.write("matrix", text)
+        return write(self.d, "matrix", text)
 
     def test_data(self):
         real = open(MATRIX).read()
@@ -169,10 +163,10 @@ class Support(unittest.TestCase):
         order = self.matrix(re.sub(r"^kernel .*", "kernel ratelimit numa_scan cache_level eevdf "
                                    "version", real, flags=re.M))
         self.check((0, rows), support.data_check(order, GATE))
-        gate = self.write("gate.h", re.sub(r", *118\)$", ", 117)", open(GATE).read(), flags=re.M))
+        gate = write(self.d, "gate.h", re.sub(r", *118\)$", ", 117)", open(GATE).read(), flags=re.M))
         n118 = sum(1 for line in real.splitlines() if line.split()[-1:] == ["6.12.118"])
         self.check((rows - n118, n118), support.data_check(MATRIX, gate))
-        self.check((0, rows), support.data_check(MATRIX, self.write("empty.h", "")))
+        self.check((0, rows), support.data_check(MATRIX, write(self.d, "empty.h", "")))
         self.check((0, 1), support.data_check(os.path.join(self.d, "none"), GATE))
 
     def test_doc(self):
@@ -211,7 +205,7 @@ class Support(unittest.TestCase):
                                                                  "## Kernels\n"), (0, 1))):
             with self.subTest(what=what):
                 self.assertNotEqual(text, real)
-                doc = self.write("kernels.md", text)
+                doc = write(self.d, "kernels.md", text)
                 self.check(want, support.doc_check(MATRIX, GATE, doc, "kernels.md"))
         section = real.split("## Support matrix\n", 1)
         rest = section[1].split("\n## ", 1)
@@ -223,7 +217,8 @@ class Support(unittest.TestCase):
             with self.subTest(what=what):
                 text = section[0] + "## Support matrix\n" + table + "\n## " + rest[1]
                 self.assertNotEqual(text, real)
-                self.check((0, 1), support.doc_check(MATRIX, GATE, self.write("k.md", text), "k.md"))
+                doc = write(self.d, "k.md", text)
+                self.check((0, 1), support.doc_check(MATRIX, GATE, doc, "k.md"))
 
 
 if __name__ == "__main__":
