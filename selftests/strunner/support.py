@@ -55,14 +55,22 @@ def kernels(matrix):
     return [w[0] for w in _rows(matrix)[1]]
 
 
-def lookup(matrix, gate, kver):
+def _table(matrix, gate):
+    """(header, rows, ranges): what lookup() reads of MATRIX (None and
+    no rows if it cannot be read) and GATE."""
+    head, rows = _rows(matrix) if os.access(matrix, os.R_OK) else (None, [])
+    return head, rows, ranges(gate)
+
+
+def lookup(matrix, gate, kver, table=None):
     """(the row's kernel, {feature: state}) of KVER, checked against
-    GATE; raises Error saying why there is none."""
+    GATE; raises Error saying why there is none.  TABLE is what
+    _table() read of them, once for a check of many kernels."""
     # a cloud kernel is its generic twin built with fewer drivers
     key = kver[:-len("-cloud-amd64")] + "-amd64" if kver.endswith("-cloud-amd64") else kver
-    if not os.access(matrix, os.R_OK):
+    head, rows, checked = table or _table(matrix, gate)
+    if head is None:
         raise Error("no %s" % matrix)
-    head, rows = _rows(matrix)
     want = "kernel %s version" % " ".join(FEATURES)
     if head != want:
         raise Error("%s: header '%s', not '%s'" % (matrix, head, want))
@@ -84,7 +92,6 @@ def lookup(matrix, gate, kver):
     s = re.match(r"^([0-9]+\.[0-9]+)\.", key)
     if (m and v != "%s.%s" % m.groups()) or (s and v.rsplit(".", 1)[0] != s.group(1)):
         raise Error("row %s: version %s is not the kernel's" % (key, v))
-    checked = ranges(gate)
     series, sub = v.rsplit(".", 1)
     states = {}
     for f, state in zip(FEATURES, row):
@@ -174,11 +181,12 @@ def row_check(matrix, gate, kver):
 
 def data_check(matrix, gate):
     """One record per row of MATRIX: it agrees with GATE."""
-    found = kernels(matrix)
+    table = _table(matrix, gate)
+    found = [w[0] for w in table[1]]
     for k in found:
         desc = "selftests/support-matrix: %s agrees with gate_checked.h" % k
         try:
-            yield "R", "pass", "%s (%s)" % (desc, states_text(lookup(matrix, gate, k)[1]))
+            yield "R", "pass", "%s (%s)" % (desc, states_text(lookup(matrix, gate, k, table)[1]))
         except Error as e:
             yield "R", "fail", "%s: %s" % (desc, e)
     if not found:
@@ -195,6 +203,7 @@ def doc_check(matrix, gate, doc, name):
     comma-separated), each state cell's first word that of every kernel
     it names; then one that every kernel of MATRIX has a row."""
     section, col, rows, seen = "", None, 0, set()
+    table = _table(matrix, gate)
     for line in read_lines(doc):
         if line.startswith("## "):
             section = line[3:]
@@ -223,7 +232,7 @@ def doc_check(matrix, gate, doc, name):
         bad = [] if kvers else ["a row naming no kernel"]
         for k in kvers:
             try:
-                key, states = lookup(matrix, gate, k)
+                key, states = lookup(matrix, gate, k, table)
             except Error as e:
                 bad.append(str(e))
                 continue
@@ -238,7 +247,7 @@ def doc_check(matrix, gate, doc, name):
     if col is None or rows == 0:
         yield "R", "fail", "%s: a table under '## Support matrix' with kernel rows" % name
         return
-    missing = [k for k in kernels(matrix) if k not in seen]
+    missing = [w[0] for w in table[1] if w[0] not in seen]
     desc = "%s support matrix has every kernel of selftests/support-matrix" % name
     if missing:
         yield "R", "fail", "%s (missing: %s)" % (desc, " ".join(missing))
