@@ -29,7 +29,7 @@ import subprocess
 import sys
 import tarfile
 
-from strunner import Error, image, read_lines, records
+from strunner import Error, cli, image, read_lines, records
 
 PYTHON = "/usr/bin/python3"
 # where the package installs stbench (pybuild, debian/rules); the guest
@@ -174,20 +174,11 @@ def smoke(bench, out):
 
 
 def main(argv):
-    cmd, args = (argv[1], argv[2:]) if len(argv) > 1 else ("", [])
-    try:
-        if cmd == "hook" and len(args) == 3:
-            hook(*args)
-        elif cmd == "extract" and len(args) == 2:
-            extract(*args)
-        elif cmd == "smoke" and len(args) == 2:
-            records(smoke(*args))
-        else:
-            sys.exit(__doc__.split("\n\n")[1])
-    except (Error, OSError) as e:
-        print("error: %s" % e, file=sys.stderr)
-        return 1
-    return 0
+    return cli(argv[1:], __doc__, {
+        "hook": (3, hook),
+        "extract": (2, extract),
+        "smoke": (2, lambda bench, out: records(smoke(bench, out))),
+    }, (Error, OSError))
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-"""The two .debs as built, held to what they must hold (pkg.sh
-pkg_contents, pkg_contents_bench, pkg_kernel_table).
+"""The two .debs as built, held to what they must hold (strunner.pkg's
+checks of them).
 
     python3 -m strunner.debpkg contents DEB SRC VERSION CONF
     python3 -m strunner.debpkg contents-bench DEB SRC VERSION
@@ -27,7 +27,7 @@ import subprocess
 import sys
 import tempfile
 
-from strunner import Error, read_lines, records
+from strunner import Error, cli, read_lines, records
 
 # The kernel releases dkms.conf must admit (True) or decline (False):
 # Debian's 6.1, 6.12 and 7.3 kernels of the amd64 and cloud-amd64
@@ -220,20 +220,11 @@ def kernels(conf, table=None):
 
 
 def main(argv):
-    cmd, args = (argv[1], argv[2:]) if len(argv) > 1 else ("", [])
-    try:
-        if cmd == "contents" and len(args) == 4:
-            records(contents(*args))
-        elif cmd == "contents-bench" and len(args) == 3:
-            records(contents_bench(*args))
-        elif cmd == "kernels" and len(args) == 1:
-            records(kernels(*args))
-        else:
-            sys.exit(__doc__.split("\n\n")[1])
-    except (Error, OSError) as e:
-        print("error: %s" % e, file=sys.stderr)
-        return 1
-    return 0
+    return cli(argv[1:], __doc__, {
+        "contents": (4, lambda *a: records(contents(*a))),
+        "contents-bench": (3, lambda *a: records(contents_bench(*a))),
+        "kernels": (1, lambda conf: records(kernels(conf))),
+    }, (Error, OSError))
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 """A module's signature checked as the kernel checks it (mod_verify_sig),
-on the host, with openssl (pkg.sh pkg_sig_verify, pkg_sig_selftest).
+on the host, with openssl (strunner.pkg's checks of DKMS's modules).
 
     python3 -m strunner.modsig verify KO CERT
     python3 -m strunner.modsig selftest KO CERT
@@ -26,7 +26,7 @@ import subprocess
 import sys
 import tempfile
 
-from strunner import Error, records
+from strunner import Error, cli, records
 
 MARKER = b"~Module signature appended~\n"
 # struct module_signature, then the marker
@@ -167,21 +167,18 @@ def selftest(ko, cert):
     yield "R", "pass" if same and not ok else "fail", name, ""
 
 
+def _verify(ko, cert):
+    good, why = verify(ko, cert)
+    for line in why:
+        print(line)
+    return 0 if good else 1
+
+
 def main(argv):
-    cmd, args = (argv[1], argv[2:]) if len(argv) > 1 else ("", [])
-    try:
-        if cmd == "verify" and len(args) == 2:
-            ok, out = verify(*args)
-            for line in [] if ok else out:
-                print(line)
-            return 0 if ok else 1
-        if cmd == "selftest" and len(args) == 2:
-            records(selftest(*args))
-            return 0
-        sys.exit(__doc__.split("\n\n")[1])
-    except (Error, OSError) as e:
-        print("error: %s" % e, file=sys.stderr)
-        return 1
+    return cli(argv[1:], __doc__, {
+        "verify": (2, _verify),
+        "selftest": (2, lambda ko, cert: records(selftest(ko, cert))),
+    }, (Error, OSError))
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ import tempfile
 import unittest
 
 from strunner import Error, bench
+from util import write
 
 # a stand-in for bench/sched-tune-bench: "report" exits REPORT_RC,
 # "check" prints two lines and exits CHECK_RC (the environment's)
@@ -48,11 +49,7 @@ class Bench(unittest.TestCase):
         self.addCleanup(os.environ.pop, "REPORT_RC", None)
 
     def write(self, path, text):
-        path = os.path.join(self.d, path)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "w") as f:
-            f.write(text)
-        return path
+        return write(self.d, path, text)
 
     def smoke_out(self, tap):
         """A smoke run's OUT whose guest printed TAP, and a bench dir

@@ -10,6 +10,7 @@ import tempfile
 import unittest
 
 from strunner import debpkg
+from util import write
 
 VER = "0.9.1"
 GOOD_CONF = ('PACKAGE_NAME="sched-tune"\nPACKAGE_VERSION="%s"\n'
@@ -28,10 +29,7 @@ class DebPkg(unittest.TestCase):
         self.write(os.path.join(self.src, "dkms.conf"), GOOD_CONF)
 
     def write(self, path, text, mode=0o644):
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "w") as f:
-            f.write(text)
-        os.chmod(path, mode)
+        write("/", path, text, mode)
 
     def deb(self, name, files, control, scripts=None):
         """A .deb of FILES (path: text) with CONTROL's fields."""

@@ -1,0 +1,93 @@
+# SPDX-License-Identifier: GPL-2.0
+"""strunner.pkg: what a root holds before and after a purge, what a
+purge or dkms remove must not leave, the module DKMS installed, the
+statuses make check's kernel jobs wait for, and lintian's verdict (a
+stand-in lintian that prints tags)."""
+
+import os
+import shutil
+import tempfile
+import unittest
+
+from strunner import Error, pkg
+from util import write
+
+
+class Pkg(unittest.TestCase):
+    def setUp(self):
+        self.d = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, self.d)
+
+    def root(self, *paths):
+        for p in paths:
+            write(self.d, "root/" + p, "")
+        return os.path.join(self.d, "root")
+
+    def test_snapshot(self):
+        root = self.root("usr/bin/x", "var/lib/dpkg/status", "var/log/apt/history.log",
+                         "tmp/y", "var/lib/dkms/mok.pub")
+        os.symlink("/usr/bin", os.path.join(root, "bin"))
+        self.assertEqual(pkg.snapshot(root), {
+            ".", "./usr", "./usr/bin", "./usr/bin/x", "./var", "./var/lib",
+            "./var/lib/dkms", "./var/lib/dkms/mok.pub", "./bin"})
+
+    def test_purge_allowed(self):
+        for p, allowed in (("./var/lib/dkms/mok.key", True), ("./var/lib/dkms/mok.pub", True),
+                           ("./lib/modules/6.1.0-57-amd64/modules.dep.bin", True),
+                           ("./usr/lib/modules/7.3.4+deb13-amd64/modules.alias", True),
+                           ("./var/lib/dkms/sched-tune", False),
+                           ("./lib/modules/6.1.0-57-amd64/updates/sched_tune.ko", False)):
+            with self.subTest(p):
+                self.assertEqual(bool(pkg.PURGE_ALLOWED.search(p)), allowed)
+
+    def test_leftovers(self):
+        root = self.root("usr/bin/x", "lib/modules/k/modules.dep")
+        self.assertEqual(pkg.leftovers(root), [])
+        write(root, "lib/modules/k/modules.dep", "updates/dkms/sched_tune.ko.xz:\n")
+        root = self.root("usr/src/sched-tune-0.1.0/dkms.conf", "var/lib/dkms/sched-tune/x",
+                         "var/cache/sched-tune-bench/x",
+                         "lib/modules/k/updates/dkms/sched_tune.ko.xz")
+        self.assertEqual(pkg.leftovers(root), [
+            "usr/src/sched-tune-0.1.0", "var/lib/dkms/sched-tune",
+            "var/cache/sched-tune-bench", "lib/modules/k/updates/dkms/sched_tune.ko.xz",
+            "lib/modules/k/modules.dep"])
+        self.assertNotIn("var/cache/sched-tune-bench", pkg.leftovers(root, bench=False))
+
+    def test_installed_module(self):
+        root = self.root("lib/modules/k/updates/dkms/sched_tune.ko.xz", "lib/modules/j/x.ko")
+        self.assertEqual(pkg.installed_module(root, "k"),
+                         "lib/modules/k/updates/dkms/sched_tune.ko.xz")
+        self.assertEqual(pkg.installed_module(root, "j"), "")
+        self.assertEqual(pkg.installed_module(root, "none"), "")
+
+    def test_ko_status(self):
+        pkg.ko_status(self.d, "a", "verified")
+        pkg.ko_close(self.d, ["a", "b"])
+        with open(os.path.join(self.d, "ko", "a", "status")) as f:
+            self.assertEqual(f.read(), "verified\n")
+        with open(os.path.join(self.d, "ko", "b", "status")) as f:
+            self.assertEqual(f.read(), "the package stage installed no module for it "
+                             "(pkg results)\n")
+        self.assertFalse(os.path.exists(os.path.join(self.d, "ko", "a", "status.new")))
+
+    def test_lintian(self):
+        for out, rc, verdict in (("I: p: some-info [x]\n", 0, "pass"),
+                                 ("W: p: a-warning\n", 0, "fail"),
+                                 ("", 2, "fail")):
+            with self.subTest(out=out, rc=rc):
+                cmd = ["sh", "-c", "printf '%s'; echo 'running with root privileges' >&2; "
+                       "exit %d" % (out, rc)]
+                recs = list(pkg.lintian(cmd, "/x/p_1_all.deb", "2.116"))
+                self.assertEqual([r for r in recs if r[0] == "R"],
+                                 [("R", verdict, "lintian 2.116 on p_1_all.deb: no error, "
+                                   "no warning", "")])
+                self.assertEqual([r[0] for r in recs if r[0].startswith("#")],
+                                 ["#   lintian: " + x for x in out.splitlines()])
+
+    def test_install_refuses(self):
+        with self.assertRaises(Error):
+            list(pkg.install("sid", self.d, self.d, self.d))
+
+
+if __name__ == "__main__":
+    unittest.main()
