@@ -16,12 +16,20 @@ fields survive bash's read), for lib.sh st_ingest_tap:
     R <pass|fail|skip> <name> <skip reason>   a result
     C <text>                                   a comment or a subtest title
     P <top-level plan or empty> <top-level results>   last
+
+    python3 -m strunner.ktap run NAME LOG CMD...
+
+runs the producer CMD, its output in LOG, and prints the records of its
+KTAP, then one failure, naming NAME, where it printed no result, where
+its plan is not its count of results, or where it exited non-zero with
+no failure among them (a crash after its last result), with LOG's tail.
 """
 
 import re
+import subprocess
 import sys
 
-from strunner import records
+from strunner import read_lines, records
 
 _RESULT = re.compile(r"^(not )?ok [0-9]* *-? *")
 _SKIP = re.compile(r"# *(SKIP|skip) *(.*)$")
@@ -78,7 +86,37 @@ def parse(lines):
     yield "P", plan, n
 
 
+def run(name, log, cmd):
+    """Yields the records of the producer CMD's KTAP (its output in LOG),
+    then its verdict."""
+    with open(log, "w") as f:
+        rc = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, check=False).returncode
+    lines = read_lines(log)
+    failed = False
+    plan, count = "", 0
+    for rec in parse(lines):
+        if rec[0] == "P":
+            plan, count = rec[1], rec[2]
+            continue
+        failed |= rec[0] == "R" and rec[1] == "fail"
+        yield rec
+    why = None
+    if count == 0:
+        why = "%s printed no results (exit %d)" % (name, rc)
+    elif plan != str(count):
+        why = "%s: plan 1..%s but %d results" % (name, plan, count)
+    elif rc != 0 and not failed:
+        why = "%s exited %d with no failure counted" % (name, rc)
+    if why:
+        yield "R", "fail", why, ""
+        yield from (("#   " + x,) for x in lines[-20:])
+    yield "P", plan, count
+
+
 def main(argv):
+    if argv[:1] == ["run"] and len(argv) > 3:
+        records(run(argv[1], argv[2], argv[3:]))
+        return 0
     try:
         with open(argv[0], encoding="utf-8", errors="replace", newline="\n") as f:
             records(parse(f))
