@@ -5,6 +5,9 @@ statistics come from the bench's (bench/stbench/stats.py)."""
 import fcntl
 import itertools
 import os
+import shutil
+import signal
+import subprocess
 import sys
 
 
@@ -66,6 +69,45 @@ def locked(path):
     return f
 
 
+def copy_tree(src, dst):
+    """SRC's tree into DST (made), as tar would: links kept, the top
+    level's build/ and .git/ left out."""
+    shutil.copytree(src, dst, symlinks=True, dirs_exist_ok=True,
+                    ignore=lambda d, names: [n for n in names
+                                             if d == src and n in ("build", ".git")])
+
+
+def run_logged(cmd, log_path, append=False, env=None):
+    """CMD's status, its output (stderr too) in LOG_PATH."""
+    with open(log_path, "a" if append else "w") as f:
+        return subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, env=env,
+                              check=False).returncode
+
+
+def stop_on_sigterm():
+    """SIGTERM (make check's deadline) ends this process by SystemExit,
+    so that its finally clauses run: a build's make killed and its copy
+    removed, a mount taken down."""
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(128 + signal.SIGTERM))
+
+
+def check(name, good):
+    """A result record: NAME passed if GOOD."""
+    return "R", "pass" if good else "fail", name, ""
+
+
+def missing(name, items, how=" (missing:%s)"):
+    """A result NAME that fails with the ITEMS missing named after it
+    (HOW, each item after a space)."""
+    return check(name + (how % "".join(" " + x for x in items) if items else ""), not items)
+
+
+def found(name, items, how=" (%s)"):
+    """A result NAME that fails with the ITEMS found named after it
+    (HOW, each item before a space)."""
+    return check(name + (how % "".join(x + " " for x in items) if items else ""), not items)
+
+
 def records(recs):
     """Prints RECS, tuples of fields, one a line for lib.sh st_records:
     fields split by the unit separator (0x1f), so that empty ones
@@ -92,6 +134,8 @@ def cli(words, doc, commands, errors=(Error,)):
     try:
         rc = fn(*words)
     except errors as e:
+        sys.stdout.flush()
         print("error: %s" % e, file=sys.stderr)
         return 1
+    assert rc is None or isinstance(rc, int), "%r is no exit status" % (rc,)
     return 0 if rc is None else rc

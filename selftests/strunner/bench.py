@@ -12,7 +12,8 @@ ROOT, python3 with the part of its stdlib a bench can use, perf, tbench
 and dbench's client file where this machine has them, the bench (BENCH,
 the tree's bench/) as its package lays it out, its workloads built on
 the host into the guest's cache, and ARGS, the guest's bench options, in
-/st/bench.args.  "extract": the results the guest sent between the two
+/st/bench.args; it fails where dbench's client file, the byte-compiling
+or the build of a workload fails.  "extract": the results the guest sent between the two
 marker lines of its KTAP (base64 of a tar.gz) unpacked into DIR.
 "smoke": records (lib.sh st_records) of the smoke run in OUT (its guest
 in OUT/guest): the results came back, and sched-tune-bench check on
@@ -29,7 +30,7 @@ import subprocess
 import sys
 import tarfile
 
-from strunner import Error, cli, image, read_lines, records
+from strunner import Error, check, cli, image, read_lines, records, run_logged
 
 PYTHON = "/usr/bin/python3"
 # where the package installs stbench (pybuild, debian/rules); the guest
@@ -136,31 +137,28 @@ def extract(taplog, d):
         raise Error("the results in %s do not unpack: %s" % (taplog, e)) from None
 
 
-def _run_logged(argv, log_path):
-    with open(log_path, "w") as f:
-        return subprocess.run(argv, stdout=f, stderr=subprocess.STDOUT,
-                              check=False).returncode
-
-
 def smoke(bench, out):
     """Yields the records of the smoke run in OUT."""
     result = os.path.join(out, "result")
     shutil.rmtree(result, ignore_errors=True)
+    name = "the smoke run's results came back from the guest"
     try:
         extract(os.path.join(out, "guest", "tap.log"), result)
     except Error as e:
         yield "L", str(e)
+        yield check(name, False)
+        return
     if not os.path.isfile(os.path.join(result, "results.json")):
-        yield "R", "fail", "the smoke run's results came back from the guest", ""
+        yield check(name, False)
         return
     prog = os.path.join(bench, "sched-tune-bench")
     # the report again on the host, with its plots (results.json untouched)
     report_log = os.path.join(out, "report.log")
-    if _run_logged([PYTHON, prog, "report", result], report_log) != 0:
+    if run_logged([PYTHON, prog, "report", result], report_log) != 0:
         for line in read_lines(report_log):
             yield ("#   report: " + line,)
     check_log = os.path.join(out, "check.log")
-    rc = _run_logged([PYTHON, prog, "check", result] + SMOKE_CHECK, check_log)
+    rc = run_logged([PYTHON, prog, "check", result] + SMOKE_CHECK, check_log)
     lines = read_lines(check_log)
     name = "sched-tune-bench check on the smoke run's results exits 0"
     if rc == 0:

@@ -59,12 +59,19 @@ def chroot_dir(cache, suite):
     return os.path.join(cache, "chroot", suite)
 
 
+def in_root(d, cmd):
+    """The command line that runs CMD (a list) as root in the tree D,
+    with a clean environment and a /proc of its own."""
+    return ["unshare", "--mount-proc=" + os.path.join(d, "proc"), "chroot", d,
+            "/usr/bin/env", "-i"] + ENV + cmd
+
+
 def argv(cache, suite, cmd, tmp="", root=True):
     """The command line that runs CMD (a list) in SUITE's chroot."""
     d = chroot_dir(cache, suite)
     proc = "--mount-proc=" + os.path.join(d, "proc")
     if root and not tmp:
-        return ["unshare", proc, "chroot", d, "/usr/bin/env", "-i"] + ENV + cmd
+        return in_root(d, cmd)
     user = [] if root else ["--map-root-user"]
     return (["unshare"] + user + ["--mount", "--pid", "--fork", proc,
                                   "sh", "-c", BIND, "sh", d, tmp]

@@ -2,32 +2,29 @@
 """The two .debs as built, held to what they must hold (strunner.pkg's
 checks of them).
 
-    python3 -m strunner.debpkg contents DEB SRC VERSION CONF
-    python3 -m strunner.debpkg contents-bench DEB SRC VERSION
-    python3 -m strunner.debpkg kernels CONF
-
-"contents": sched-tune-dkms's .deb DEB holds the module's source (every
+contents(): sched-tune-dkms's .deb DEB holds the module's source (every
 module/*.[ch] of the tree SRC) in /usr/src/sched-tune-VERSION with its
 docs, nothing built, nothing in /etc, /lib, /boot or /usr/lib, no
 bench; its maintainer scripts load nothing; it depends on dkms only;
 its dkms.conf, copied to CONF, has VERSION and no deprecated directive.
-"contents-bench": sched-tune-bench's .deb DEB holds the program, every
+contents_bench(): sched-tune-bench's .deb DEB holds the program, every
 file of SRC/bench/stbench (its modules, the C sources of its workloads)
 in dist-packages with the project's metadata, the docs, no compiled
 Python (py3compile makes it at install), nothing else; it depends on
-python3 only and recommends what a full report uses.  "kernels": which
+python3 only and recommends what a full report uses.  kernels(): which
 kernel releases the dkms.conf CONF admits, read as DKMS reads it
-(sourced by bash, matched with =~), against KERNELS.  Each prints
-records (lib.sh st_records); errors print "error: ..." and exit 1.
+(sourced by bash, matched with =~), against KERNELS.  Each yields
+records (lib.sh st_records).
 """
 
+import io
 import os
 import re
 import subprocess
-import sys
+import tarfile
 import tempfile
 
-from strunner import Error, cli, read_lines, records
+from strunner import Error, check, found, missing, read_lines
 
 # The kernel releases dkms.conf must admit (True) or decline (False):
 # Debian's 6.1, 6.12 and 7.3 kernels of the amd64 and cloud-amd64
@@ -71,6 +68,17 @@ def field(deb, name):
     return _out(["dpkg-deb", "-f", deb, name]).strip()
 
 
+def member(deb, path):
+    """The bytes of the file PATH ("./usr/...") DEB holds."""
+    p = subprocess.run(["dpkg-deb", "--fsys-tarfile", deb], stdout=subprocess.PIPE,
+                       stderr=subprocess.DEVNULL, check=False)
+    try:
+        with tarfile.open(fileobj=io.BytesIO(p.stdout)) as t:
+            return t.extractfile(path).read()
+    except (tarfile.TarError, KeyError, AttributeError):
+        raise Error("no %s in %s" % (path, deb)) from None
+
+
 def tree_files(top, sub, pattern):
     """The files under TOP/SUB whose names match PATTERN, as paths
     relative to TOP, sorted."""
@@ -79,21 +87,6 @@ def tree_files(top, sub, pattern):
         found += [os.path.relpath(os.path.join(d, f), top) for f in files
                   if re.search(pattern, f)]
     return sorted(found)
-
-
-def _ok(name, ok):
-    return "R", "pass" if ok else "fail", name, ""
-
-
-def _missing(name, missing, how=" (missing:%s)"):
-    """A result NAME that fails with what is MISSING named after it."""
-    return _ok(name + (how % "".join(" " + x for x in missing) if missing else ""),
-               not missing)
-
-
-def _found(name, found, how=" (%s)"):
-    """A result NAME that fails with what was FOUND named after it."""
-    return _ok(name + (how % "".join(x + " " for x in found) if found else ""), not found)
 
 
 def _grep(rx, lines):
@@ -108,43 +101,41 @@ def contents(deb, src, ver, conf):
     want = [s + "/dkms.conf", s + "/Kbuild", s + "/Makefile", s + "/module/main.c",
             s + "/module/kernel/ksym.c", doc + "README.md.gz", doc + "sysfs-kernel-sched_tune.gz",
             doc + "copyright", doc + "examples/sched_tune.conf"]
-    yield _missing("contents: module source in /usr/src/sched-tune-%s, README.md, "
-                   "sysfs-kernel-sched_tune, copyright, examples/sched_tune.conf" % ver,
-                   [x for x in want if x not in have])
-    yield _missing("contents: every module/*.[ch] of the tree",
-                   [f for f in tree_files(src, "module", r"\.[ch]$") if s + "/" + f not in have])
+    yield missing("contents: module source in /usr/src/sched-tune-%s, README.md, "
+                  "sysfs-kernel-sched_tune, copyright, examples/sched_tune.conf" % ver,
+                  [x for x in want if x not in have])
+    yield missing("contents: every module/*.[ch] of the tree",
+                  [f for f in tree_files(src, "module", r"\.[ch]$") if s + "/" + f not in have])
     listed = sorted(have)
-    yield _found("contents: no build output, hidden file, selftests or debian/ in the package",
-                 _grep(r"\.(o|ko|ko\.[a-z]+|mod|cmd|a)$|/\.|/(debian|selftests|build)(/|$)",
-                       listed))
-    yield _found("contents: nothing in /etc, /lib, /boot, /usr/lib (the package configures "
-                 "and loads nothing)", _grep(r"^\./(etc|lib|boot|usr/lib)(/|$)", listed))
-    yield _found("contents: no bench in sched-tune-dkms (sched-tune-bench has it)",
-                 _grep(r"^\./usr/(bin|share/man|share/sched-tune|lib/python3)(/|$)|\.py$",
-                       listed))
+    yield found("contents: no build output, hidden file, selftests or debian/ in the package",
+                _grep(r"\.(o|ko|ko\.[a-z]+|mod|cmd|a)$|/\.|/(debian|selftests|build)(/|$)",
+                      listed))
+    yield found("contents: nothing in /etc, /lib, /boot, /usr/lib (the package configures "
+                "and loads nothing)", _grep(r"^\./(etc|lib|boot|usr/lib)(/|$)", listed))
+    yield found("contents: no bench in sched-tune-dkms (sched-tune-bench has it)",
+                _grep(r"^\./usr/(bin|share/man|share/sched-tune|lib/python3)(/|$)|\.py$",
+                      listed))
     with tempfile.TemporaryDirectory() as d:
         _out(["dpkg-deb", "-e", deb, d + "/control"])
         loads = [f for f in ("preinst", "postinst", "prerm", "postrm", "config", "triggers")
                  if _grep(r"\b(modprobe|insmod)\b", read_lines(os.path.join(d, "control", f)))]
-        yield _found("maintainer scripts never load the module (no modprobe/insmod)",
-                     loads, " (in %s)")
+        yield found("maintainer scripts never load the module (no modprobe/insmod)",
+                    loads, " (in %s)")
         dep = field(deb, "Depends")
         yield "L", "Depends: %s; Recommends: %s" % (dep, field(deb, "Recommends"))
-        yield _ok("sched-tune-dkms depends on dkms only (Depends: %s)" % dep,
-                  re.fullmatch(r"dkms( \([^)]*\))?", dep))
-        yield _ok("Architecture: all", field(deb, "Architecture") == "all")
-        _out(["dpkg-deb", "-x", deb, d + "/x"])
-        with open(d + "/x" + s[1:] + "/dkms.conf", "rb") as f, open(conf, "wb") as g:
-            g.write(f.read())
+        yield check("sched-tune-dkms depends on dkms only (Depends: %s)" % dep,
+                    re.fullmatch(r"dkms( \([^)]*\))?", dep))
+        yield check("Architecture: all", field(deb, "Architecture") == "all")
+    with open(conf, "wb") as f:
+        f.write(member(deb, s + "/dkms.conf"))
     lines = read_lines(conf)
-    yield _ok('packaged dkms.conf: PACKAGE_VERSION="%s", the changelog\'s' % ver,
-              'PACKAGE_VERSION="%s"' % ver in lines)
+    yield check('packaged dkms.conf: PACKAGE_VERSION="%s", the changelog\'s' % ver,
+                'PACKAGE_VERSION="%s"' % ver in lines)
     deprecated = r"^\s*(CLEAN|REMAKE_INITRD|MODULES_CONF[A-Z_]*|POST_BUILD_CLEAN)\b"
-    found = ["%s:%s" % (p, re.match(deprecated, x).group(0))
-             for p in (conf, os.path.join(src, "dkms.conf"))
-             for x in read_lines(p) if re.match(deprecated, x)]
-    yield _found("dkms.conf: no deprecated directive (CLEAN, REMAKE_INITRD, MODULES_CONF*)",
-                 found)
+    bad = ["%s:%s" % (p, re.match(deprecated, x).group(0))
+           for p in (conf, os.path.join(src, "dkms.conf"))
+           for x in read_lines(p) if re.match(deprecated, x)]
+    yield found("dkms.conf: no deprecated directive (CLEAN, REMAKE_INITRD, MODULES_CONF*)", bad)
 
 
 def contents_bench(deb, src, ver):
@@ -155,33 +146,33 @@ def contents_bench(deb, src, ver):
     want = ["./usr/bin/sched-tune-bench", info + "METADATA", info + "entry_points.txt",
             doc + "README.bench.md.gz", doc + "copyright",
             "./usr/share/man/man1/sched-tune-bench.1.gz"]
-    missing = [x for x in want if x not in have]
-    missing += [f for f in tree_files(os.path.join(src, "bench"), "stbench", r"\.(py|c)$")
-                if DIST + "/" + f not in have]
-    yield _missing("sched-tune-bench contents: /usr/bin/sched-tune-bench, every "
-                   "bench/stbench/*.py and the workloads' C sources (stbench/*.c) in "
-                   "/usr/lib/python3/dist-packages, sched_tune_bench-%s.dist-info, "
-                   "README.bench.md, the man page" % ver, missing)
+    lost = [x for x in want if x not in have]
+    lost += [f for f in tree_files(os.path.join(src, "bench"), "stbench", r"\.(py|c)$")
+             if DIST + "/" + f not in have]
+    yield missing("sched-tune-bench contents: /usr/bin/sched-tune-bench, every "
+                  "bench/stbench/*.py and the workloads' C sources (stbench/*.c) in "
+                  "/usr/lib/python3/dist-packages, sched_tune_bench-%s.dist-info, "
+                  "README.bench.md, the man page" % ver, lost)
     listed = sorted(have)
-    yield _found("sched-tune-bench contents: no __pycache__, no .pyc",
-                 _grep(r"__pycache__|\.py[co]$", listed))
+    yield found("sched-tune-bench contents: no __pycache__, no .pyc",
+                _grep(r"__pycache__|\.py[co]$", listed))
     allowed = (r"^\.$|^\./usr(/bin|/lib|/lib/python3|/share|/share/doc)?$|"
                r"^\./usr/bin/sched-tune-bench$|^\./usr/lib/python3/dist-packages$|"
                r"^\./usr/lib/python3/dist-packages/(stbench|sched_tune_bench-[^/]*\.dist-info)(/|$)|"
                r"^\./usr/share/(doc/sched-tune-bench|man)(/|$)")
-    yield _found("sched-tune-bench contents: nothing outside /usr/bin/sched-tune-bench, stbench "
-                 "and its dist-info in /usr/lib/python3/dist-packages, its docs and man page",
-                 [x for x in listed if not re.search(allowed, x)])
+    yield found("sched-tune-bench contents: nothing outside /usr/bin/sched-tune-bench, stbench "
+                "and its dist-info in /usr/lib/python3/dist-packages, its docs and man page",
+                [x for x in listed if not re.search(allowed, x)])
     dep, rec = field(deb, "Depends"), field(deb, "Recommends")
     yield "L", "sched-tune-bench: Depends: %s; Recommends: %s; Suggests: %s" % (
         dep, rec, field(deb, "Suggests"))
-    yield _ok("sched-tune-bench depends on python3 only (Depends: %s)" % dep,
-              re.fullmatch(r"python3(:any)?( \([^)]*\))?", dep))
-    yield _missing("sched-tune-bench recommends what a full report uses (module, hackbench, "
-                   "perf, tbench, gcc, scipy, plots)",
-                   [p for p in BENCH_RECOMMENDS
+    yield check("sched-tune-bench depends on python3 only (Depends: %s)" % dep,
+                re.fullmatch(r"python3(:any)?( \([^)]*\))?", dep))
+    yield missing("sched-tune-bench recommends what a full report uses (module, hackbench, "
+                  "perf, tbench, gcc, scipy, plots)",
+                  [p for p in BENCH_RECOMMENDS
                     if not re.search(r"(^|[ ,|])%s([ ,|]|$)" % re.escape(p), rec)])
-    yield _ok("sched-tune-bench: Architecture: all", field(deb, "Architecture") == "all")
+    yield check("sched-tune-bench: Architecture: all", field(deb, "Architecture") == "all")
     with tempfile.TemporaryDirectory() as d:
         _out(["dpkg-deb", "-e", deb, d])
 
@@ -190,8 +181,8 @@ def contents_bench(deb, src, ver):
         ok = (has("postinst", "py3compile -p sched-tune-bench") and
               has("prerm", "py3clean -p sched-tune-bench") and
               has("postrm", "rm -rf /var/cache/sched-tune-bench"))
-    yield _ok("sched-tune-bench: postinst byte-compiles its modules (py3compile), prerm "
-              "cleans them (py3clean), postrm purge removes /var/cache/sched-tune-bench", ok)
+    yield check("sched-tune-bench: postinst byte-compiles its modules (py3compile), prerm "
+                "cleans them (py3clean), postrm purge removes /var/cache/sched-tune-bench", ok)
 
 
 # read as DKMS reads it: sourced by bash, each release matched with =~
@@ -213,19 +204,7 @@ def kernels(conf, table=None):
              for (want, k), g in zip(table, got) if (g == "1") != want]
     if len(got) != len(table):
         wrong.append("(bash read %d of %d)" % (len(got), len(table)))
-    yield _missing("dkms.conf admits Debian's 6.1, 6.12 and 7.3 amd64 and cloud-amd64 kernels "
-                   "only (%d releases)" % len(table), wrong, ", wrong:%s")
-    yield _ok("dkms.conf: BUILD_EXCLUSIVE_ARCH admits x86_64 only",
-              out[len(table):] == ["arch"])
-
-
-def main(argv):
-    return cli(argv[1:], __doc__, {
-        "contents": (4, lambda *a: records(contents(*a))),
-        "contents-bench": (3, lambda *a: records(contents_bench(*a))),
-        "kernels": (1, lambda conf: records(kernels(conf))),
-    }, (Error, OSError))
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    yield missing("dkms.conf admits Debian's 6.1, 6.12 and 7.3 amd64 and cloud-amd64 kernels "
+                  "only (%d releases)" % len(table), wrong, ", wrong:%s")
+    yield check("dkms.conf: BUILD_EXCLUSIVE_ARCH admits x86_64 only",
+                out[len(table):] == ["arch"])

@@ -27,12 +27,11 @@ build failed (RC, or WHY) or the build could not run it.
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
 
-from strunner import chroot, cli, kernels, read_lines, records
+from strunner import chroot, cli, copy_tree, kernels, read_lines, records, stop_on_sigterm
 
 _GCC = re.compile(r"^[^ :]+:[0-9]+(:[0-9]+)?: (warning|error):")
 _MODPOST = re.compile(r"^(WARNING|ERROR): modpost:")
@@ -91,20 +90,6 @@ def verdict(kver, out, rc, why=""):
                 yield "L", "  " + x
 
 
-def _copy(src, dst):
-    """SRC's tree into DST (made), as tar would: links kept, the top
-    level's build/ and .git/ left out."""
-    shutil.copytree(src, dst, symlinks=True, dirs_exist_ok=True,
-                    ignore=lambda d, names: [n for n in names
-                                             if d == src and n in ("build", ".git")])
-
-
-def stop_on_sigterm():
-    """SIGTERM (make check's deadline) ends this process by SystemExit,
-    so that a build's make is killed and its copy removed."""
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(128 + signal.SIGTERM))
-
-
 def build(cache, kver, src, out, args, sparse=""):
     """make's status of SRC built against KVER in OUT (see above)."""
     env = kernels.env(kver)
@@ -123,7 +108,7 @@ def build(cache, kver, src, out, args, sparse=""):
         hdir = tempfile.mkdtemp(prefix="st-kbuild-%s." % kver)
         cdir, bind = "/tmp", hdir
     try:
-        _copy(src, hdir)
+        copy_tree(src, hdir)
         check = sparse
         if sparse.startswith("/"):
             shutil.copy(sparse, os.path.join(hdir, ".st-sparse"))
@@ -140,7 +125,7 @@ def build(cache, kver, src, out, args, sparse=""):
             if checked != 0:
                 with open(os.path.join(out, "sparse.log"), "a") as f:
                     f.write("%sthe sparse pass's make exited %d\n" % (OWN, checked))
-        _copy(hdir, out)
+        copy_tree(hdir, out)
     finally:
         shutil.rmtree(hdir, ignore_errors=True)
     return rc
@@ -154,7 +139,7 @@ def _build(cache, kver, src, out, *args):
 
 
 def main(argv):
-    return cli(argv, __doc__, {
+    return cli(argv[1:], __doc__, {
         "build": (lambda n: n > 3, _build),
         "verdict": (lambda n: n in (3, 4),
                     lambda kver, out, rc, why="": records(verdict(kver, out, int(rc), why))),
@@ -162,4 +147,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(main(sys.argv))

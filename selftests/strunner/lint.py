@@ -46,7 +46,8 @@ import subprocess
 import sys
 import tempfile
 
-from strunner import Error, chroot, cli, host, kbuild, kernels, locked, log, read_lines, records
+from strunner import Error, chroot, cli, host, kbuild, kernels, locked, log, read_lines, records, \
+    stop_on_sigterm
 
 # checkpatch --strict findings kept, by file: checkpatch's type names,
 # each with its reason (docs/style.md says the same)
@@ -438,7 +439,7 @@ def objgraph_control():
 
 
 def _kbuild(root, cache, user_cache, *names):
-    kbuild.stop_on_sigterm()
+    stop_on_sigterm()
     records(kernel_builds(root, cache, user_cache, list(names)))
 
 

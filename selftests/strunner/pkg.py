@@ -31,17 +31,16 @@ import subprocess
 import sys
 import time
 
-from strunner import Error, apt, chroot, cli, debpkg, kernels, ktap, modsig, read_lines, \
-    read_text, records
+from strunner import Error, apt, check, chroot, cli, copy_tree, debpkg, found, kernels, \
+    ktap, missing, modsig, read_lines, read_text, records, run_logged, stop_on_sigterm
 
 T0 = float(os.environ.get("PKG_T0", time.time()))
-ENV = ["PATH=/usr/sbin:/usr/bin:/sbin:/bin", "HOME=/root",
-       "DEBIAN_FRONTEND=noninteractive", "LC_ALL=C.UTF-8"]
+# autopkgtest's environment, as a user's shell would have it
+AUTOPKGTEST_ENV = ["PATH=/usr/sbin:/usr/bin:/sbin:/bin", "HOME=/root", "LC_ALL=C.UTF-8"]
 LINTIAN = ["lintian", "--fail-on", "error,warning", "-I", "-E", "--pedantic"]
 NAMES = {"bookworm": "Debian 12", "trixie": "Debian 13"}
 # what the bench's Recommends pull in (debian/control), each resolved
-BENCH_RECOMMENDS = ("rt-tests", "linux-perf", "dbench", "gcc", "python3-scipy",
-                    "python3-matplotlib")
+BENCH_RECOMMENDS = [p for p in debpkg.BENCH_RECOMMENDS if p != "sched-tune-dkms"]
 # what a snapshot of a root leaves out: the package manager's own
 # bookkeeping, logs and caches (AppStream's catalog too, which Debian
 # 13's apt-get update fetches, as autopkgtest runs it), the kernel's
@@ -62,44 +61,24 @@ def say(text):
     return "L", "[pkg, %d s] %s" % (time.time() - T0, text)
 
 
-def ok(name, good):
-    return "R", "pass" if good else "fail", name, ""
-
-
 def comments(lines, prefix="#   "):
     """Records of LINES shown as comments."""
     return [(prefix + x,) for x in lines]
 
 
-def run_log(cmd, log, append=False, **kw):
-    """CMD's status, its output in LOG."""
-    with open(log, "a" if append else "w") as f:
-        return subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, check=False,
-                              **kw).returncode
-
-
-def inside(root, cmd):
-    """The command line of CMD as root in the overlay ROOT, with a clean
-    environment and a /proc of its own (as strunner.chroot runs)."""
-    return ["unshare", "--mount-proc=%s/proc" % root, "chroot", root,
-            "/usr/bin/env", "-i"] + ENV + cmd
-
-
 def out_in(root, cmd):
     """CMD's standard output in ROOT, stripped."""
-    return subprocess.run(inside(root, cmd), stdout=subprocess.PIPE,
+    return subprocess.run(chroot.in_root(root, cmd), stdout=subprocess.PIPE,
                           stderr=subprocess.DEVNULL, text=True, check=False).stdout.strip()
+
+
+def logged_in(root, cmd, log, append=True):
+    """CMD's status in ROOT, its output added to LOG."""
+    return run_logged(chroot.in_root(root, cmd), log, append)
 
 
 def version_in(root, pkg):
     return out_in(root, ["dpkg-query", "-W", "-f=${Version}", pkg])
-
-
-def copy_tree(src, dst):
-    """The tree SRC, less build/ and .git, copied to DST."""
-    shutil.copytree(src, dst, symlinks=True, dirs_exist_ok=True,
-                    ignore=lambda d, names: [n for n in names
-                                             if d == src and n in ("build", ".git")])
 
 
 # --- overlays on the cached chroots ------------------------------------------
@@ -130,7 +109,7 @@ def overlay_down(root):
 def snapshot(root):
     """Every path of ROOT ("./..."), on its file system, but those of
     SNAPSHOT_PRUNE and below."""
-    found = {"."}
+    seen = {"."}
     dev = os.lstat(root).st_dev
 
     def walk(d, rel):
@@ -138,18 +117,18 @@ def snapshot(root):
             r = rel + "/" + e.name
             if r in SNAPSHOT_PRUNE:
                 continue
-            found.add(r)
+            seen.add(r)
             if e.is_dir(follow_symlinks=False) and e.stat(follow_symlinks=False).st_dev == dev:
                 walk(e.path, r)
     walk(root, ".")
-    return found
+    return seen
 
 
 def leftovers(root, bench=True):
     """What a purge or a dkms remove must not leave in ROOT: the source
     trees, DKMS's entry, the bench's cache and stbench (BENCH), a module
     or its modules.dep line."""
-    paths = ["usr/src/sched-tune-*", "var/lib/dkms/sched-tune"]
+    paths = ["usr/src/sched-tune*", "var/lib/dkms/sched-tune"]
     if bench:
         paths += ["var/cache/sched-tune-bench", "usr/lib/python3/dist-packages/stbench"]
     left = [p for pattern in paths for p in _glob(root, pattern)]
@@ -175,15 +154,19 @@ def debs(build, src):
     deb, bdeb = ("%s/sched-tune-%s_%s_all.deb" % (out, p, ver) for p in ("dkms", "bench"))
     yield say("make deb (%s)" % ver)
     shutil.rmtree(out, ignore_errors=True)
+    # the tree autopkgtest takes debian/tests from, this stage's
+    shutil.rmtree(os.path.join(build, "src"), ignore_errors=True)
     log = os.path.join(build, "deb-bookworm.log")
     name = ("make deb builds sched-tune-dkms_%s_all.deb and sched-tune-bench_%s_all.deb "
             "(Debian 12" % (ver, ver))
-    if run_log(["make", "-C", src, "deb", "DEB_OUT=" + out], log) == 0 and \
+    # the caller's environment, less what make check's Python runs with
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PKG_T0")}
+    if run_logged(["make", "-C", src, "deb", "DEB_OUT=" + out], log, env=env) == 0 and \
             os.path.isfile(deb) and os.path.isfile(bdeb):
-        yield ok(name + ": debhelper %s, dh-dkms %s, dh-python %s)" % tuple(
+        yield check(name + ": debhelper %s, dh-dkms %s, dh-python %s)" % tuple(
             apt.query(p, "Version") for p in ("debhelper", "dh-dkms", "dh-python")), True)
     else:
-        yield ok(name + ")", False)
+        yield check(name + ")", False)
         yield from comments(read_lines(log)[-30:])
         return
     for d in (deb, bdeb):
@@ -211,48 +194,49 @@ def lintian(cmd, deb, ver, where=""):
     yield from comments(lines, "#   lintian: ")
     yield "L", "lintian on %s: %d info/pedantic/experimental tags" % (
         os.path.basename(deb), len([x for x in lines if re.match(r"[IPX]: ", x)]))
-    yield ok("lintian %s%s on %s: no error, no warning" % (ver, where, os.path.basename(deb)),
-             p.returncode == 0 and not [x for x in lines if re.match(r"[EW]: ", x)])
+    yield check("lintian %s%s on %s: no error, no warning" % (ver, where, os.path.basename(deb)),
+                p.returncode == 0 and not [x for x in lines if re.match(r"[EW]: ", x)])
 
 
 # --- chroots --------------------------------------------------------------------
 
-def prepare_chroot(cache, suite):
-    """SUITE's cached chroot with DKMS, openssl (DKMS's signing key) and
-    the headers of its supported kernels, in both flavours, plus one
-    unsupported kernel: the rt flavour of one whose rt headers pull no
-    kernel image (6.1's, 7.3's).  Returns (supported, unsupported)."""
-    chroot.make(cache, suite)
+def chroot_kernels(cache, suite):
+    """The kernels SUITE's chroot holds the headers of: its supported
+    kernels, in both flavours, and one it declines, the rt flavour of
+    one whose rt headers pull no kernel image (6.1's, 7.3's).  Returns
+    (supported, unsupported)."""
+    names = {"bookworm": ("stable", "backports", "stable-cloud", "backports-cloud"),
+             "trixie": ("trixie", "trixie-backports", "trixie-cloud",
+                        "trixie-backports-cloud")}[suite]
+    ks = [kernels.resolve_in(cache, n) for n in names]
+    return ks, [re.sub("-amd64$", "", ks[0 if suite == "bookworm" else 1]) + "-rt-amd64"]
 
+
+def prepare_chroot(cache, suite, ks, unsup):
+    """SUITE's cached chroot with DKMS, openssl (DKMS's signing key) and
+    the headers of the kernels KS and UNSUP (chroot_kernels)."""
     def install(*args):
         if chroot.install(cache, suite, list(args)) != 0:
             raise Error("apt-get install %s in the %s chroot" % (" ".join(args), suite))
+    bpo = ["-t", suite + "-backports", "linux-headers-" + ks[1], "linux-headers-" + ks[3]]
     if suite == "bookworm":
-        ks = [kernels.resolve_in(cache, n) for n in ("stable", "backports", "stable-cloud",
-                                                      "backports-cloud")]
         # python3 (the bench), as on any Debian server: what purge leaves
         # behind is then the package's own doing
         install("dkms", "openssl", "python3", "apt-utils", "gcc", "libc6-dev", "kmod")
         install("linux-headers-" + ks[0], "linux-headers-" + ks[2])
-        install("-t", "bookworm-backports", "linux-headers-" + ks[1], "linux-headers-" + ks[3])
-        unsup = [re.sub("-amd64$", "", ks[0]) + "-rt-amd64"]
+        install(*bpo)
         install("linux-headers-" + unsup[0])
     else:
-        ks = [kernels.resolve_in(cache, n) for n in ("trixie", "trixie-backports",
-                                                      "trixie-cloud", "trixie-backports-cloud")]
         install("dkms", "openssl", "python3", "apt-utils", "kmod", "build-essential",
                 "debhelper", "dh-dkms", "dh-python", "pybuild-plugin-pyproject",
                 "python3-setuptools", "lintian")
         install("linux-headers-" + ks[0], "linux-headers-" + ks[2])
-        unsup = [re.sub("-amd64$", "", ks[1]) + "-rt-amd64"]
-        install("-t", "trixie-backports", "linux-headers-" + ks[1], "linux-headers-" + ks[3],
-                "linux-headers-" + unsup[0])
+        install(*bpo, "linux-headers-" + unsup[0])
     for k in ks + unsup:
         # the build links are absolute: resolve them in the chroot
         if subprocess.run(["chroot", chroot.chroot_dir(cache, suite), "test", "-e",
                            "/lib/modules/%s/build/include" % k], check=False).returncode:
             raise Error("no headers of %s in the %s chroot" % (k, suite))
-    return ks, unsup
 
 
 # --- the modules DKMS built, for make check's guests ------------------------------
@@ -271,10 +255,9 @@ def ko_status(build, k, text):
     os.rename(os.path.join(d, "status.new"), os.path.join(d, "status"))
 
 
-def ko_keep(build, g, root, k, ko, selftest):
+def ko_keep(build, root, k, ko):
     """Records of KO (relative to ROOT) verified against ROOT's
-    /var/lib/dkms/mok.pub and kept; SELFTEST: also that the check can
-    fail (strunner.modsig selftest)."""
+    /var/lib/dkms/mok.pub and kept, with its status."""
     d = os.path.join(build, "ko", k)
     shutil.rmtree(d, ignore_errors=True)
     rel = os.path.relpath(ko, "lib/modules/" + k)
@@ -282,7 +265,15 @@ def ko_keep(build, g, root, k, ko, selftest):
     os.makedirs(os.path.dirname(f))
     shutil.copy(os.path.join(root, ko), f)
     cert = os.path.join(d, "mok.pub")
-    shutil.copy(os.path.join(root, "var/lib/dkms/mok.pub"), cert)
+    name = ("%s: its signature verifies against /var/lib/dkms/mok.pub (openssl cms, over the "
+            "module's bytes)" % k)
+    try:
+        shutil.copy(os.path.join(root, "var/lib/dkms/mok.pub"), cert)
+    except OSError as e:
+        yield "L", str(e)
+        yield check(name, False)
+        ko_status(build, k, "DKMS left no mok.pub to verify its module against (pkg results)")
+        return
     subj = subprocess.run(["openssl", "x509", "-inform", "DER", "-in", cert, "-noout",
                            "-subject", "-serial", "-nameopt", "compat"],
                           stdout=subprocess.PIPE, text=True, check=False).stdout
@@ -290,8 +281,7 @@ def ko_keep(build, g, root, k, ko, selftest):
         k, ko, modsig.modinfo(f, "signer").strip(), modsig.modinfo(f, "sig_key").strip(),
         " ".join(subj.split("\n")))
     good, why = modsig.verify(f, cert)
-    yield ok("%s: its signature verifies against /var/lib/dkms/mok.pub (openssl cms, over "
-             "the module's bytes)" % k, good)
+    yield check(name, good)
     if not good:
         yield from [(x,) for x in why]
         ko_status(build, k, "its signature did not verify against DKMS's mok.pub (pkg results)")
@@ -301,8 +291,16 @@ def ko_keep(build, g, root, k, ko, selftest):
     with open(os.path.join(d, "sha256"), "w") as out:
         out.write(p.stdout)
     ko_status(build, k, "verified")
-    if selftest:
-        yield from modsig.selftest(f, cert)
+
+
+def kept(build, k):
+    """The module and certificate ko_keep kept and verified for K, or
+    None."""
+    d = os.path.join(build, "ko", k)
+    if read_lines(os.path.join(d, "status"), 1) != ["verified"]:
+        return None
+    rel = read_lines(os.path.join(d, "sha256"), 1)[0].split("  ", 1)[1]
+    return os.path.join(d, "lib", rel), os.path.join(d, "mok.pub")
 
 
 def ko_close(build, ks):
@@ -339,21 +337,20 @@ def autopkgtest(build, src, suite, root, deb, bdeb):
     if not os.path.isdir(tree):
         copy_tree(src, tree)
     log = out + ".log"
-    rc = run_log(["env", "-i"] + ENV[:2] + ["LC_ALL=C.UTF-8", "autopkgtest", "-B",
-                                            "--output-dir=" + out, deb, bdeb, tree + "/", "--",
-                                            "chroot", "-r", "unshare --mount-proc=%s/proc" % root,
-                                            root], log)
+    rc = run_logged(["env", "-i"] + AUTOPKGTEST_ENV +
+                    ["autopkgtest", "-B", "--output-dir=" + out, deb, bdeb, tree + "/", "--",
+                     "chroot", "-r", "unshare --mount-proc=%s/proc" % root, root], log)
     summary = read_lines(os.path.join(out, "summary"))
     yield "L", "pkg %s: autopkgtest exited %d; its summary: %s" % (
         NAMES[suite], rc, "".join(x + ";" for x in summary))
-    yield ok("autopkgtest %s ran debian/tests, every test passed" % apt.query("autopkgtest",
-                                                                              "Version"), rc == 0)
+    yield check("autopkgtest %s ran debian/tests, every test passed" %
+                apt.query("autopkgtest", "Version"), rc == 0)
     if rc != 0:
         yield from comments([x for x in read_lines(log) if re.search(
             r"^(autopkgtest \[[^]]*\]: (ERROR|WARNING)|E: )|badpkg|blame", x)][:10])
     verdicts = dict(x.split()[:2] for x in summary if len(x.split()) >= 2)
     for t in ("bench", "dkms"):
-        yield ok("autopkgtest: %s PASS" % t, verdicts.get(t) == "PASS")
+        yield check("autopkgtest: %s PASS" % t, verdicts.get(t) == "PASS")
         plan, count = "", 0
         stdout = os.path.join(out, t + "-stdout")
         if os.path.isfile(stdout):
@@ -362,8 +359,8 @@ def autopkgtest(build, src, suite, root, deb, bdeb):
                     plan, count = rec[1], rec[2]
                 else:
                     yield rec
-        yield ok("autopkgtest: %s printed its plan and every result" % t,
-                 plan != "" and plan == str(count))
+        yield check("autopkgtest: %s printed its plan and every result" % t,
+                    plan != "" and plan == str(count))
 
 
 def install_test(build, src, suite, root, deb, bdeb, ks, unsup):
@@ -382,19 +379,18 @@ def install_test(build, src, suite, root, deb, bdeb, ks, unsup):
     # README.md's install line installs the Recommends: each resolves
     # here (apt-get -s: installed already, or would be)
     shutil.copy(bdeb, os.path.join(root, "tmp"))
-    p = subprocess.run(inside(root, ["apt-get", "install", "-s",
-                                     "./tmp/" + os.path.basename(bdeb)]),
+    p = subprocess.run(chroot.in_root(root, ["apt-get", "install", "-s",
+                                             "./tmp/" + os.path.basename(bdeb)]),
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, check=False)
     os.unlink(os.path.join(root, "tmp", os.path.basename(bdeb)))
     sim = p.stdout.splitlines()
-    missing = [n for n in BENCH_RECOMMENDS
-               if not out_in(root, ["dpkg-query", "-W", "-f=${db:Status-Abbrev}", n])
-               .startswith("ii") and not [x for x in sim if x.startswith("Inst %s " % n)]]
-    yield ok("with its Recommends (apt install without --no-install-recommends), apt would "
-             "install rt-tests, linux-perf, dbench, gcc, python3-scipy and python3-matplotlib" +
-             ("".join(" " + x for x in missing).join((" (not:", ")")) if missing else ""),
-             not missing)
-    if missing:
+    lost = [n for n in BENCH_RECOMMENDS
+            if not out_in(root, ["dpkg-query", "-W", "-f=${db:Status-Abbrev}", n])
+            .startswith("ii") and not [x for x in sim if x.startswith("Inst %s " % n)]]
+    yield missing("with its Recommends (apt install without --no-install-recommends), apt would "
+                  "install rt-tests, linux-perf, dbench, gcc, python3-scipy and "
+                  "python3-matplotlib", lost, " (not:%s)")
+    if lost:
         yield from comments([x for x in sim if re.match(r"(E|W): ", x)][:5])
     yield say("%s: autopkgtest: bench (sched-tune-bench alone), dkms (both; DKMS builds for %s)"
               % (g, " ".join(ks)))
@@ -408,42 +404,42 @@ def install_test(build, src, suite, root, deb, bdeb, ks, unsup):
                     if x.startswith("Setting up autopkgtest-satdep")), len(apt_log) - 1)
         yield from comments([x for x in apt_log[start:end + 1]
                              if not re.match(r"^readelf: |^ *$", x)][:60], "#   apt: ")
-    yield ok("no DKMS deprecation warning about dkms.conf",
-             not [x for x in apt_log if "deprecat" in x.lower()])
+    yield check("no DKMS deprecation warning about dkms.conf",
+                not [x for x in apt_log if "deprecat" in x.lower()])
     tested = False
     for k in ks:
         ko = installed_module(root, k)
         if ko:
-            yield from ko_keep(build, g, root, k, ko, not tested)
-            tested = True
+            yield from ko_keep(build, root, k, ko)
+            # the first module verified: the check can fail, too
+            if not tested and kept(build, k):
+                yield from modsig.selftest(*kept(build, k))
+                tested = True
         else:
-            yield ok("%s: a module to verify and keep (DKMS installed none)" % k, False)
+            yield check("%s: a module to verify and keep (DKMS installed none)" % k, False)
             ko_status(build, k, "DKMS installed no module for it (pkg results)")
     for k in unsup:
         line = next((x for x in apt_log if "not built for " + k in x), "")
-        yield ok("%s (unsupported): the install says so: '%s'" % (k, line), bool(line))
+        yield check("%s (unsupported): the install says so: '%s'" % (k, line), bool(line))
 
     yield say("%s: apt purge sched-tune-dkms sched-tune-bench" % g)
     log = os.path.join(build, "purge-%s.log" % suite)
-    good = run_log(inside(root, ["apt-get", "purge", "-y", "sched-tune-dkms",
-                                 "sched-tune-bench"]), log) == 0
-    yield ok("apt purge sched-tune-dkms sched-tune-bench succeeds", good)
+    good = logged_in(root, ["apt-get", "purge", "-y", "sched-tune-dkms", "sched-tune-bench"],
+                     log, False) == 0
+    yield check("apt purge sched-tune-dkms sched-tune-bench succeeds", good)
     if not good:
         yield from comments(read_lines(log)[-20:])
-    status = subprocess.run(inside(root, ["dpkg-query", "-W", "-f=${Package} ${db:Status-Abbrev}\n",
-                                          "sched-tune-dkms", "sched-tune-bench"]),
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                            check=False).stdout.splitlines()
-    yield ok("after purge: dpkg knows neither package (status '%s')" % ", ".join(status),
-             all(re.match(r"^\S+ .n", x) for x in status))
-    left = leftovers(root)
-    yield ok("after purge: no /usr/src tree, no /var/lib/dkms entry, no bench cache or "
-             "stbench, no .ko or modules.dep line under /lib/modules" +
-             (" (left: %s )" % " ".join(left) if left else ""), not left)
+    status = out_in(root, ["dpkg-query", "-W", "-f=${Package} ${db:Status-Abbrev}\n",
+                           "sched-tune-dkms", "sched-tune-bench"]).splitlines()
+    yield check("after purge: dpkg knows neither package (status '%s')" % ", ".join(status),
+                all(re.match(r"^\S+ .n", x) for x in status))
+    yield found("after purge: no /usr/src tree, no /var/lib/dkms entry, no bench cache or "
+                "stbench, no .ko or modules.dep line under /lib/modules", leftovers(root),
+                " (left: %s)")
     new = sorted(p for p in snapshot(root) - before if not PURGE_ALLOWED.search(p))[:20]
-    yield ok("after purge: no file or directory new anywhere but DKMS's signing key and "
-             "depmod's indexes (no __pycache__, no /var/cache/sched-tune-bench)" +
-             (" (new: %s )" % " ".join(new) if new else ""), not new)
+    yield found("after purge: no file or directory new anywhere but DKMS's signing key and "
+                "depmod's indexes (no __pycache__, no /var/cache/sched-tune-bench)", new,
+                " (new: %s)")
 
 
 def tree_test(build, src, suite, root, k, ver):
@@ -457,33 +453,31 @@ def tree_test(build, src, suite, root, k, ver):
     g = "pkg " + NAMES[suite]
     log = os.path.join(build, "tree-%s.log" % k)
     dk = version_in(root, "dkms")
-    open(log, "w").close()
     if not os.path.isdir(os.path.join(root, "tmp", "st-src")):
         copy_tree(src, os.path.join(root, "tmp", "st-src"))
     yield say("%s: DKMS from the tree, for %s" % (g, k))
     name = ("from the tree (dkms %s): dkms add . registers sched-tune/%s (debian/changelog's), "
             "no deprecation warning" % (dk, ver))
-    good = run_log(inside(root, ["sh", "-c", "cd /tmp/st-src && dkms add ."]), log) == 0 and \
+    good = logged_in(root, ["sh", "-c", "cd /tmp/st-src && dkms add ."], log, False) == 0 and \
         "sched-tune/%s: added" % ver in out_in(root, ["dkms", "status", "-m", "sched-tune"]) and \
         "deprecat" not in read_text(log).lower()
-    yield ok(name, good)
+    yield check(name, good)
     if not good:
         yield from comments(read_lines(log))
-    yield ok("from the tree: dkms install sched-tune/%s -k %s" % (ver, k),
-             run_log(inside(root, ["dkms", "install", "sched-tune/" + ver, "-k", k]), log,
-                     append=True) == 0)
+    yield check("from the tree: dkms install sched-tune/%s -k %s" % (ver, k),
+                logged_in(root, ["dkms", "install", "sched-tune/" + ver, "-k", k], log) == 0)
     ko = installed_module(root, k)
-    yield ok("from the tree: %s: DKMS installed sched_tune under /lib/modules/%s/updates" %
-             (k, k), bool(ko))
+    yield check("from the tree: %s: DKMS installed sched_tune under /lib/modules/%s/updates" %
+                (k, k), bool(ko))
     if ko:
         vm = out_in(root, ["modinfo", "-F", "vermagic", "/" + ko]).split(" ")[0]
-        yield ok("from the tree: %s: vermagic '%s'" % (k, vm), vm == k)
-        yield ok("from the tree: %s: modinfo -F version = %s" % (k, ver),
-                 out_in(root, ["modinfo", "-F", "version", "/" + ko]) == ver)
+        yield check("from the tree: %s: vermagic '%s'" % (k, vm), vm == k)
+        yield check("from the tree: %s: modinfo -F version = %s" % (k, ver),
+                    out_in(root, ["modinfo", "-F", "version", "/" + ko]) == ver)
         good, why = modsig.verify(os.path.join(root, ko),
                                   os.path.join(root, "var/lib/dkms/mok.pub"))
-        yield ok("from the tree: %s: its signature verifies against /var/lib/dkms/mok.pub "
-                 "(openssl cms)" % k, good)
+        yield check("from the tree: %s: its signature verifies against /var/lib/dkms/mok.pub "
+                    "(openssl cms)" % k, good)
         if not good:
             yield from [(x,) for x in why]
     else:
@@ -492,51 +486,49 @@ def tree_test(build, src, suite, root, k, ver):
             if "make.log" in files:
                 yield from comments(read_lines(os.path.join(d, "make.log"))[-20:],
                                     "#   make.log: ")
-    yield ok("from the tree: dkms remove sched-tune/%s --all" % ver,
-             run_log(inside(root, ["dkms", "remove", "sched-tune/" + ver, "--all"]), log,
-                     append=True) == 0)
+    yield check("from the tree: dkms remove sched-tune/%s --all" % ver,
+                logged_in(root, ["dkms", "remove", "sched-tune/" + ver, "--all"], log) == 0)
     shutil.rmtree(os.path.join(root, "usr", "src", "sched-tune-" + ver), ignore_errors=True)
-    left = leftovers(root, bench=False)
-    yield ok("from the tree: after dkms remove and rm -r /usr/src/sched-tune-%s, no "
-             "/var/lib/dkms entry, no .ko or modules.dep line" % ver +
-             (" (left: %s )" % " ".join(left) if left else ""), not left)
+    yield found("from the tree: after dkms remove and rm -r /usr/src/sched-tune-%s, no "
+                "/var/lib/dkms entry, no .ko or modules.dep line" % ver,
+                leftovers(root, bench=False), " (left: %s)")
 
 
 def rebuild_trixie(build, src, root, deb, bdeb, ver):
-    """Records of the .debs built with Debian 13's tools in ROOT, and
-    compared with Debian 12's DEB and BDEB; returns their paths in
-    the last record's place, ("debs", deb13, bdeb13), or none."""
+    """Yields the records of the .debs built with Debian 13's tools in
+    ROOT, and compared with Debian 12's DEB and BDEB; returns their
+    paths, or None."""
     copy_tree(src, os.path.join(root, "tmp", "st-src"))
     yield say("pkg Debian 13: make deb")
     d13 = [os.path.join(root, "tmp", "st-deb", os.path.basename(x)) for x in (deb, bdeb)]
     log = os.path.join(build, "deb-trixie.log")
     name = ("make deb builds sched-tune-dkms_%s_all.deb and sched-tune-bench_%s_all.deb with "
             "Debian 13's debhelper, dh-dkms and dh-python" % (ver, ver))
-    good = run_log(inside(root, ["make", "-C", "/tmp/st-src", "deb", "DEB_OUT=/tmp/st-deb"]),
-                   log) == 0 and all(os.path.isfile(x) for x in d13)
-    yield ok(name, good)
+    good = run_logged(chroot.in_root(root, ["make", "-C", "/tmp/st-src", "deb",
+                                            "DEB_OUT=/tmp/st-deb"]),
+                      log) == 0 and all(os.path.isfile(x) for x in d13)
+    yield check(name, good)
     if not good:
         yield from comments(read_lines(log)[-30:])
     if not all(os.path.isfile(x) for x in d13):
-        return
+        return None
     lintian_ver = version_in(root, "lintian")
     for d12, d in zip((deb, bdeb), d13):
         shutil.copy(d, os.path.join(build, os.path.basename(d) + "13"))
         p12, p13 = debpkg.paths(d12), debpkg.paths(d)
-        yield ok("%s: same files as the Debian 12 build" % os.path.basename(d), p12 == p13)
+        yield check("%s: same files as the Debian 12 build" % os.path.basename(d), p12 == p13)
         if p12 != p13:
             yield from comments(["< " + x for x in sorted(set(p12) - set(p13))] +
                                 ["> " + x for x in sorted(set(p13) - set(p12))])
         yield "L", "pkg Debian 13: %s: Depends: %s (Debian 12's build: %s)" % (
             os.path.basename(d), debpkg.field(d, "Depends"), debpkg.field(d12, "Depends"))
-        yield from lintian(inside(root, LINTIAN + ["/tmp/st-deb/" + os.path.basename(d)]), d,
-                           lintian_ver, " (Debian 13)")
-    conf = subprocess.run("dpkg-deb --fsys-tarfile '%s' | tar -xO './usr/src/sched-tune-%s/"
-                          "dkms.conf'" % (d13[0], ver), shell=True, stdout=subprocess.PIPE,
-                          check=False).stdout
+        yield from lintian(chroot.in_root(root, LINTIAN + ["/tmp/st-deb/" +
+                                                           os.path.basename(d)]),
+                           d, lintian_ver, " (Debian 13)")
+    conf = debpkg.member(d13[0], "./usr/src/sched-tune-%s/dkms.conf" % ver)
     with open(os.path.join(build, "dkms.conf"), "rb") as f:
-        yield ok("same dkms.conf as the Debian 12 build", f.read() == conf)
-    yield ("debs",) + tuple(d13)
+        yield check("same dkms.conf as the Debian 12 build", f.read() == conf)
+    return d13
 
 
 def install(suite, build, src, cache):
@@ -546,43 +538,42 @@ def install(suite, build, src, cache):
     g = "pkg " + NAMES[suite]
     ver = version(src)
     deb, bdeb = ("%s/deb/sched-tune-%s_%s_all.deb" % (build, p, ver) for p in ("dkms", "bench"))
+    if not (os.path.isfile(deb) and os.path.isfile(bdeb)):
+        yield "L", "%s: no .debs to install (pkg results)" % g
+        return
     yield say("%s chroot: DKMS and headers" % NAMES[suite])
+    chroot.make(cache, suite)
+    ks, unsup = chroot_kernels(cache, suite)
+    # every kernel job that waits for a module is told, whatever happens
     try:
-        ks, unsup = prepare_chroot(cache, suite)
-    except Error as e:
-        yield "L", str(e)
-        yield ok("%s chroot with dkms and the headers of its kernels (amd64, cloud-amd64) and "
-                 "an unsupported kernel" % NAMES[suite], False)
-        return
-    try:
+        try:
+            prepare_chroot(cache, suite, ks, unsup)
+        except Error as e:
+            yield "L", str(e)
+            yield check("%s chroot with dkms and the headers of %s (amd64, cloud-amd64) and an "
+                        "unsupported kernel" % (NAMES[suite], ", ".join(ks)), False)
+            return
         root = overlay(cache, suite, os.path.join(build, suite))
-    except Error as e:
-        yield ok(str(e), False)
-        ko_close(build, ks)
-        return
-    try:
-        yield "L", "%s: dkms %s; supported %s; unsupported %s" % (
-            g, version_in(root, "dkms"), " ".join(ks), " ".join(unsup))
-        if suite == "trixie":
-            yield "L", "%s: debhelper %s, dh-dkms %s, dh-python %s" % (
-                g, version_in(root, "debhelper"), version_in(root, "dh-dkms"),
-                version_in(root, "dh-python"))
-            got = None
-            for rec in rebuild_trixie(build, src, root, deb, bdeb, ver):
-                if rec[0] == "debs":
-                    got = rec[1:]
-                else:
-                    yield rec
-            deb, bdeb = got or (None, None)
-        if deb:
-            yield from install_test(build, src, suite, root, deb, bdeb, ks, unsup)
-        yield from tree_test(build, src, suite, root, ks[1], ver)
+        try:
+            yield "L", "%s: dkms %s; supported %s; unsupported %s" % (
+                g, version_in(root, "dkms"), " ".join(ks), " ".join(unsup))
+            if suite == "trixie":
+                yield "L", "%s: debhelper %s, dh-dkms %s, dh-python %s" % (
+                    g, version_in(root, "debhelper"), version_in(root, "dh-dkms"),
+                    version_in(root, "dh-python"))
+                deb, bdeb = (yield from rebuild_trixie(build, src, root, deb, bdeb, ver)) or \
+                    (None, None)
+            if deb:
+                yield from install_test(build, src, suite, root, deb, bdeb, ks, unsup)
+            yield from tree_test(build, src, suite, root, ks[1], ver)
+        finally:
+            overlay_down(root)
     finally:
-        overlay_down(root)
         ko_close(build, ks)
 
 
 def main(argv):
+    stop_on_sigterm()
     return cli(argv[1:], __doc__, {
         "debs": (2, lambda *a: records(debs(*a))),
         "install": (4, lambda *a: records(install(*a))),

@@ -104,8 +104,12 @@ class Bench(unittest.TestCase):
         self.assertIn(("#   report: report: drawn",), recs)
 
     def test_smoke_no_results(self):
+        whole = results_block({"results.json": "{}\n", "big": "x" * 100000}).splitlines()
+        # a block whose archive stops short, results.json first in it
+        cut = "\n".join(whole[:len(whole) // 2] + whole[-1:]) + "\n"
         for name, tap in (("no block", "ok 1 - x\n"),
-                          ("no results.json", results_block({"other": "x\n"}))):
+                          ("no results.json", results_block({"other": "x\n"})),
+                          ("cut short", cut)):
             with self.subTest(name):
                 b, out = self.smoke_out(tap)
                 recs = [r for r in bench.smoke(b, out) if r[0] == "R"]

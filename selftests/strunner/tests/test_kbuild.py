@@ -9,7 +9,7 @@ import tempfile
 import unittest
 from unittest import mock
 
-from strunner import chroot, kbuild, kernels
+from strunner import chroot, copy_tree, kbuild, kernels
 from util import write
 
 # the chroot's make as a shell: in the copy (where the chroot sees it:
@@ -45,7 +45,7 @@ class Kbuild(unittest.TestCase):
 
     def test_copy_as_tar(self):
         dst = os.path.join(self.d, "dst")
-        kbuild._copy(self.src, dst)
+        copy_tree(self.src, dst)
         found = sorted(os.path.relpath(os.path.join(d, n), dst)
                        for d, _, names in os.walk(dst) for n in names)
         self.assertEqual(found, ["Kbuild", "link", "module/a.c", "module/build/b.c"])

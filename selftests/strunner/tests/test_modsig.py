@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import tempfile
 import unittest
+from unittest import mock
 
 from strunner import Error, modsig
 
@@ -77,14 +78,23 @@ class ModSig(unittest.TestCase):
         _, _, other = make_cert(self.d, "other", serial="0x99")
         self.assertFalse(modsig.verify_blob(blob, other)[0])
         self.assertEqual(modsig.verify_blob(DATA, der), (False, ["#   no module signature marker"]))
+        ok, why = modsig.verify(os.path.join(self.d, "none.ko.zst"), der)
+        self.assertFalse(ok)
+        self.assertTrue(why[0].startswith("#   zstd -qdc "), why)
 
     def test_selftest(self):
         key, pem, der = make_cert(self.d, "mok")
         ko = os.path.join(self.d, "m.ko")
         with open(ko, "wb") as f:
             f.write(sign(self.d, DATA, key, pem))
-        recs = list(modsig.selftest(ko, der))
+        # modinfo reads no signer from a blob that is no ELF: as it reads
+        # the same one from the module and its twin
+        with mock.patch.object(modsig, "modinfo", return_value="DKMS module signing key\n"):
+            recs = list(modsig.selftest(ko, der))
         self.assertEqual([r[1] for r in recs if r[0] == "R"], ["pass", "pass"], recs)
+        # a twin that modinfo cannot tell apart by names is not shown
+        recs = list(modsig.selftest(ko, der))
+        self.assertEqual([r[1] for r in recs if r[0] == "R"], ["pass", "fail"], recs)
         # a twin is signed under the certificate's subject and serial, and
         # its signature fails against it
         d = os.path.join(self.d, "twin")

@@ -8,6 +8,7 @@ import os
 import shutil
 import tempfile
 import unittest
+from unittest import mock
 
 from strunner import Error, pkg
 from util import write
@@ -69,6 +70,39 @@ class Pkg(unittest.TestCase):
             self.assertEqual(f.read(), "the package stage installed no module for it "
                              "(pkg results)\n")
         self.assertFalse(os.path.exists(os.path.join(self.d, "ko", "a", "status.new")))
+
+    def test_kept(self):
+        self.assertIsNone(pkg.kept(self.d, "k"))
+        write(self.d, "ko/k/sha256", "abc  updates/dkms/sched_tune.ko.xz\n")
+        pkg.ko_status(self.d, "k", "its signature did not verify")
+        self.assertIsNone(pkg.kept(self.d, "k"))
+        pkg.ko_status(self.d, "k", "verified")
+        self.assertEqual(pkg.kept(self.d, "k"), (
+            os.path.join(self.d, "ko/k/lib/updates/dkms/sched_tune.ko.xz"),
+            os.path.join(self.d, "ko/k/mok.pub")))
+
+    def test_chroot_fails(self):
+        """A chroot that cannot be made ready fails by name, and each of its
+        kernels gets a status: its kernel job waits no longer."""
+        src = write(self.d, "src/debian/changelog", "sched-tune (0.1.0) unstable; urgency=low\n")
+        src = os.path.dirname(os.path.dirname(src))
+        for p in ("dkms", "bench"):
+            write(self.d, "b/deb/sched-tune-%s_0.1.0_all.deb" % p, "")
+        build = os.path.join(self.d, "b")
+        with mock.patch.object(pkg.chroot, "make"), \
+                mock.patch.object(pkg, "chroot_kernels", return_value=(["k1", "k2"], ["k3"])), \
+                mock.patch.object(pkg, "prepare_chroot", side_effect=Error("apt-get failed")):
+            recs = list(pkg.install("bookworm", build, src, self.d))
+        self.assertIn(("R", "fail", "Debian 12 chroot with dkms and the headers of k1, k2 "
+                       "(amd64, cloud-amd64) and an unsupported kernel", ""), recs)
+        for k in ("k1", "k2"):
+            with open(os.path.join(build, "ko", k, "status")) as f:
+                self.assertIn("installed no module", f.read())
+
+    def test_no_debs(self):
+        src = write(self.d, "src/debian/changelog", "sched-tune (0.1.0) unstable; urgency=low\n")
+        recs = list(pkg.install("trixie", self.d, os.path.dirname(os.path.dirname(src)), self.d))
+        self.assertEqual([r[0] for r in recs], ["L"])
 
     def test_lintian(self):
         for out, rc, verdict in (("I: p: some-info [x]\n", 0, "pass"),
