@@ -362,22 +362,6 @@ st_apt_install() { st_py strunner.host install "$ST_CACHE" "$@" || exit 1; }
 # $ST_CACHE/chroot/<suite> and fed from the machine's own mirrors
 # (strunner/chroot.py says why and how).
 
-st_chroot_dir() { echo "$ST_CACHE/chroot/$1"; }
-
-# st_in_chroot SUITE CMD...: CMD as root in the chroot, with a /proc of
-# its own in a private mount namespace.  ST_CHROOT_TMP=DIR: the caller's
-# DIR is the chroot's /tmp there; a user who is not root reads the
-# chroot and builds there (make lint).
-st_in_chroot() { st_py strunner.chroot run "$ST_CACHE" "$@"; }
-
-# st_chroot_apt SUITE ARGS...: apt-get in the chroot, one at a time; its
-# log's end on failure.
-st_chroot_apt() { st_py strunner.chroot apt "$ST_CACHE" "$@"; }
-
-# st_chroot_ensure SUITE: makes the chroot once (debootstrap, installed
-# first), refreshes its package lists twice a day.
-st_chroot_ensure() { st_py strunner.chroot ensure "$ST_CACHE" "$1" || exit 1; }
-
 # st_chroot_install SUITE [-t RELEASE] PKG...: installs into the cached
 # chroot only what is missing.
 st_chroot_install() { st_py strunner.chroot install "$ST_CACHE" "$@"; }
@@ -489,12 +473,11 @@ st_check_tailcalls() { st_py strunner.tailcalls "$1"; }
 
 # --- guest image ---------------------------------------------------------------
 
-# The guests' static helpers, the sched_ext test scheduler, a binary
-# with its libraries and the initramfs's tree (strunner/image.py).
+# The guests' static helpers, the sched_ext test scheduler and the
+# initramfs's tree (strunner/image.py).
 st_build_helpers() { st_py strunner.image helpers "$ST_ROOT" "$ST_BUILD"; }
 st_build_scx() { st_py strunner.image scx "$ST_CACHE" "$ST_ROOT" "$ST_BUILD"; }
 st_kernel_has_scx() { st_py strunner.image has-scx "$ST_CACHE" "$1"; }
-st_copy_with_libs() { st_py strunner.image copy "$1" "$2"; }
 
 # st_build_initramfs KVER KO OUT: the guest's initramfs, OUT: busybox,
 # hackbench, the helpers, the guest scripts, the module KO, the test

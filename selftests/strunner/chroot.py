@@ -1,10 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
-"""make check's cached Debian chroots (lib.sh st_in_chroot,
-st_chroot_ensure, st_chroot_apt, st_chroot_install).
+"""make check's cached Debian chroots (lib.sh st_chroot_install; the
+kernels, builds and package stage of strunner).
 
     python3 -m strunner.chroot run CACHE SUITE CMD...
-    python3 -m strunner.chroot ensure CACHE SUITE
-    python3 -m strunner.chroot apt CACHE SUITE ARGS...
     python3 -m strunner.chroot install CACHE SUITE [-t RELEASE] PKG...
 
 Modules are built in a chroot of each kernel's Debian release
@@ -21,13 +19,13 @@ signals sent to it are CMD's.  ST_CHROOT_TMP=DIR: the caller's DIR is
 the chroot's /tmp there.  A user who is not root is root in a user
 namespace of its own (with a PID namespace its /proc needs), where the
 chroot's files, owned by the real root, are read-only: it reads the
-package lists and builds in its ST_CHROOT_TMP (make lint).
+package lists and builds in its ST_CHROOT_TMP (make lint).  "run" is
+how a developer gets into the chroot a build took place in.
 
-"ensure" makes the chroot once (debootstrap installed first) and
-refreshes its package lists twice a day; "apt" is apt-get in it, its
-log's end printed if it failed; "install" installs only what is
-missing.  Two benches at once take turns on each chroot's locks.  A
-failure of "ensure" prints "error: ..." and exits 1.
+ensure() makes the chroot once (make() installs debootstrap first) and
+refreshes its package lists twice a day; apt_get() is apt-get in it,
+its log's end printed if it failed; "install" installs only what is
+missing.  Two benches at once take turns on each chroot's locks.
 """
 
 import os
@@ -194,9 +192,6 @@ def _run(cache, suite, *cmd):
 def main(args):
     return cli(args[1:], __doc__, {
         "run": (lambda n: n > 2, _run),
-        "ensure": (2, make),
-        "apt": (lambda n: n > 2,
-                lambda cache, suite, *words: 1 if apt_get(cache, suite, list(words)) else 0),
         "install": (lambda n: n > 2,
                     lambda cache, suite, *words: 1 if install(cache, suite, list(words)) else 0),
     })

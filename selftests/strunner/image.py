@@ -1,13 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
 """What the guests boot from: their static helpers, the sched_ext test
 scheduler and the initramfs tree (lib.sh st_build_helpers, st_build_scx,
-st_build_initramfs, st_copy_with_libs).
+st_build_initramfs).
 
     python3 -m strunner.image helpers ROOT BUILD
     python3 -m strunner.image scx CACHE ROOT BUILD
     python3 -m strunner.image has-scx CACHE KVER
     python3 -m strunner.image tree CACHE ROOT SRC BUILD KVER KO DIR
-    python3 -m strunner.image copy BINARY DIR
 
 "helpers": the selftests' C helpers (ROOT/selftests/helpers) and the
 bench's NUMA workload built static into BUILD/helpers, again only where
@@ -20,8 +19,9 @@ hackbench, kmod's tools, the helpers, the guest scripts, the module KO
 (also where DKMS installs it, indexed by depmod, with the package's
 example options file; none if KO is ""), the test modules, livepatch and
 sched_ext scheduler built for KVER, /st/kver and /st/version (SRC's
-debian/changelog).  "copy": BINARY and the libraries ldd names, at their
-paths under DIR.  Errors print "error: ..." and exit 1.
+debian/changelog).  copy() puts a binary and the libraries ldd names at
+their paths under a tree (the bench's guest too).  Errors print
+"error: ..." and exit 1.
 """
 
 import glob
@@ -190,7 +190,6 @@ def main(argv):
         "helpers": (2, helpers),
         "scx": (3, scx),
         "tree": (7, tree),
-        "copy": (2, copy),
         "has-scx": (2, lambda cache, kver: 0 if has_scx(cache, kver) else 1),
     }, (Error, OSError))
 
