@@ -160,9 +160,11 @@ st_cleanup() { is_loaded && st_unload; true; }
 # What every unit leaves as it found it, one "key value" line each: CPUs
 # online, sched_ext, livepatches, modules of ours (sched_tune, the st_*
 # test modules), ftrace's tracer, trace events, kprobe events, trace
-# instances, tracing_on, kernel.ftrace_enabled, NUMA balancing and its
-# scan periods.  A leftover would fail or skew the next unit instead.
+# instances, tracing_on, kernel.ftrace_enabled, the sched features, NUMA
+# balancing and its scan periods.  A leftover would fail or skew the next
+# unit instead.
 ST_NB_DBG=/sys/kernel/debug/sched/numa_balancing
+SCHED_FEATS=/sys/kernel/debug/sched/features
 st_state() {
 	echo "cpus_online $(cat /sys/devices/system/cpu/online 2>/dev/null)"
 	echo "sched_ext $(cat /sys/kernel/sched_ext/state 2>/dev/null)"
@@ -180,10 +182,20 @@ st_state() {
 	# the units' CPU hogs: one left behind keeps a CPU busy with no
 	# util_est and skews every placement after it
 	echo "spinners $(st_spinners | wc -l)"
+	echo "sched_features $(cat $SCHED_FEATS 2>/dev/null)"
 	echo "numa_balancing $(cat /proc/sys/kernel/numa_balancing 2>/dev/null)"
 	echo "numa_scan_ms $(cat "$ST_NB_DBG/scan_delay_ms" "$ST_NB_DBG/scan_period_min_ms" \
 		"$ST_NB_DBG/scan_period_max_ms" 2>/dev/null | tr '\n' ' ')"
 }
+# delay_dequeue_off: from 6.12 a task that blocks while not eligible
+# stays queued (sched feature DELAY_DEQUEUE), and its wakeup ends in
+# ttwu_runnable(), before select_task_rq() and ttwu_queue_wakelist():
+# no placement or queueing rule sees it.  Turns it off where the kernel
+# has it, and says whether it did; delay_dequeue_on puts it back.
+delay_dequeue_off() {
+	grep -qw DELAY_DEQUEUE $SCHED_FEATS 2>/dev/null && echo NO_DELAY_DEQUEUE >$SCHED_FEATS 2>/dev/null
+}
+delay_dequeue_on() { echo DELAY_DEQUEUE >$SCHED_FEATS; }
 # st_spinners: the pids of the units' CPU hogs (sh -c 'while :; do :; done'),
 # one a line; the pattern's [e] keeps grep from matching itself
 st_spinners() {
@@ -279,6 +291,7 @@ st_state_restore() {
 	# hooks outliving every module of ours: nothing to put back, the
 	# failure is the finding
 	ours_in_ftrace) ;;
+	sched_features) for f in $2; do echo "$f" >$SCHED_FEATS; done ;;
 	numa_balancing) echo "$2" >/proc/sys/kernel/numa_balancing ;;
 	numa_scan_ms)
 		# shellcheck disable=SC2086 # three numbers

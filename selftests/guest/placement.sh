@@ -350,15 +350,14 @@ t_prev_bias() {
 	# tasks sleep (cpu0 kept 200 to 280 that no task held, 2026-12-05),
 	# and with it the room the checks above count on.
 	wr prev_bias 1 >/dev/null
-	feats=/sys/kernel/debug/sched/features
-	if grep -qw UTIL_EST $feats 2>/dev/null && echo NO_UTIL_EST >$feats 2>/dev/null; then
+	if grep -qw UTIL_EST "$SCHED_FEATS" 2>/dev/null && echo NO_UTIL_EST >"$SCHED_FEATS" 2>/dev/null; then
 		s0=$(stat_get prev_bias_target_room)
 		pb_wakemig_few 0 "$pb_gap"
 		tr=$(($(stat_get prev_bias_target_room) - s0))
-		echo UTIL_EST >$feats
+		echo UTIL_EST >"$SCHED_FEATS"
 		check_eq "prev_bias=1: with NO_UTIL_EST the target's room is not tested (prev_bias_target_room +$tr)" "$tr" 0
 	else
-		ktap_skip "prev_bias: NO_UTIL_EST" "$feats has no writable UTIL_EST"
+		ktap_skip "prev_bias: NO_UTIL_EST" "$SCHED_FEATS has no writable UTIL_EST"
 	fi
 	wr prev_bias 0 >/dev/null
 	echo "$schedstats" >/proc/sys/kernel/sched_schedstats
@@ -421,11 +420,8 @@ t_sync_short() {
 	# every wakeup through select_task_rq_fair: from 6.12 a task that
 	# sleeps owing time stays queued (DELAY_DEQUEUE) and is woken where
 	# it is, which no placement rule sees
-	feats=/sys/kernel/debug/sched/features
 	ss_delay=
-	if grep -qw DELAY_DEQUEUE $feats 2>/dev/null && echo NO_DELAY_DEQUEUE >$feats 2>/dev/null; then
-		ss_delay=1
-	fi
+	delay_dequeue_off && ss_delay=1
 	SS_CPUS=0-$(($(nproc) - 1))
 	if [ "$(cat /sys/devices/system/cpu/cpu0/topology/thread_siblings_list 2>/dev/null)" != 0 ]; then
 		SS_CPUS=0,3
@@ -552,7 +548,7 @@ t_sync_short() {
 		test "$SS_CHECKED" -le $((rc - pk + $(nproc)))
 	wr prev_bias 0 >/dev/null
 	[ -n "$cost" ] && echo "$cost" >"$SS_COST_DBG"
-	[ -n "$ss_delay" ] && echo DELAY_DEQUEUE >$feats
+	[ -n "$ss_delay" ] && delay_dequeue_on
 	pb_spin_stop
 
 	hosted_end sync_short
