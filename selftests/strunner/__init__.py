@@ -52,6 +52,11 @@ def log(text):
     print("# " + text, flush=True)
 
 
+def comments(lines, prefix="#   "):
+    """Records of LINES shown as comments, each after PREFIX."""
+    return [(prefix + x,) for x in lines]
+
+
 def tail(path, n=30):
     """Prints PATH's last N lines, the log of a command that failed, as
     comments (a stream of records or results passes them on)."""

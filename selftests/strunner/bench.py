@@ -30,7 +30,7 @@ import subprocess
 import sys
 import tarfile
 
-from strunner import Error, check, cli, image, read_lines, records, run_logged
+from strunner import Error, check, cli, comments, image, read_lines, records, run_logged
 
 PYTHON = "/usr/bin/python3"
 # where the package installs stbench (pybuild, debian/rules); the guest
@@ -155,8 +155,7 @@ def smoke(bench, out):
     # the report again on the host, with its plots (results.json untouched)
     report_log = os.path.join(out, "report.log")
     if run_logged([PYTHON, prog, "report", result], report_log) != 0:
-        for line in read_lines(report_log):
-            yield ("#   report: " + line,)
+        yield from comments(read_lines(report_log), "#   report: ")
     check_log = os.path.join(out, "check.log")
     rc = run_logged([PYTHON, prog, "check", result] + SMOKE_CHECK, check_log)
     lines = read_lines(check_log)
@@ -167,8 +166,7 @@ def smoke(bench, out):
             x.startswith("ok ") for x in lines)
     else:
         yield "R", "fail", "%s (exit %d)" % (name, rc), ""
-        for line in [x for x in lines if not x.startswith("ok ")][:20]:
-            yield ("#   " + line,)
+        yield from comments([x for x in lines if not x.startswith("ok ")][:20])
 
 
 def main(argv):

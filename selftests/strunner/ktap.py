@@ -29,7 +29,7 @@ import re
 import subprocess
 import sys
 
-from strunner import read_lines, records
+from strunner import comments, read_lines, records
 
 _RESULT = re.compile(r"^(not )?ok [0-9]* *-? *")
 _SKIP = re.compile(r"# *(SKIP|skip) *(.*)$")
@@ -109,7 +109,7 @@ def run(name, log, cmd):
         why = "%s exited %d with no failure counted" % (name, rc)
     if why:
         yield "R", "fail", why, ""
-        yield from (("#   " + x,) for x in lines[-20:])
+        yield from comments(lines[-20:])
     yield "P", plan, count
 
 

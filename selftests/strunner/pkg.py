@@ -31,8 +31,8 @@ import subprocess
 import sys
 import time
 
-from strunner import Error, apt, check, chroot, cli, copy_tree, debpkg, found, kernels, \
-    ktap, missing, modsig, read_lines, read_text, records, run_logged, stop_on_sigterm
+from strunner import Error, apt, check, chroot, cli, comments, copy_tree, debpkg, found, image, \
+    kernels, ktap, missing, modsig, read_lines, read_text, records, run_logged, stop_on_sigterm
 
 T0 = float(os.environ.get("PKG_T0", time.time()))
 # autopkgtest's environment, as a user's shell would have it
@@ -59,11 +59,6 @@ PURGE_ALLOWED = re.compile(r"^\./var/lib/dkms/mok\.(key|pub)$|"
 def say(text):
     """A record of a line for the log, with the stage's clock."""
     return "L", "[pkg, %d s] %s" % (time.time() - T0, text)
-
-
-def comments(lines, prefix="#   "):
-    """Records of LINES shown as comments."""
-    return [(prefix + x,) for x in lines]
 
 
 def out_in(root, cmd):
@@ -178,11 +173,10 @@ def debs(build, src):
 
 def version(src):
     """debian/changelog's version."""
-    p = subprocess.run(["dpkg-parsechangelog", "-l", os.path.join(src, "debian", "changelog"),
-                        "-S", "Version"], stdout=subprocess.PIPE, text=True, check=False)
-    if p.returncode != 0 or not p.stdout.strip():
-        raise Error("dpkg-parsechangelog read no version from %s/debian/changelog" % src)
-    return p.stdout.strip()
+    ver = image.version(os.path.join(src, "debian", "changelog"))
+    if not ver:
+        raise Error("no version in %s/debian/changelog" % src)
+    return ver
 
 
 def lintian(cmd, deb, ver, where=""):
@@ -257,7 +251,8 @@ def ko_status(build, k, text):
 
 def ko_keep(build, root, k, ko):
     """Records of KO (relative to ROOT) verified against ROOT's
-    /var/lib/dkms/mok.pub and kept, with its status."""
+    /var/lib/dkms/mok.pub and kept, with its status; returns the module
+    and certificate kept, or None."""
     d = os.path.join(build, "ko", k)
     shutil.rmtree(d, ignore_errors=True)
     rel = os.path.relpath(ko, "lib/modules/" + k)
@@ -291,16 +286,7 @@ def ko_keep(build, root, k, ko):
     with open(os.path.join(d, "sha256"), "w") as out:
         out.write(p.stdout)
     ko_status(build, k, "verified")
-
-
-def kept(build, k):
-    """The module and certificate ko_keep kept and verified for K, or
-    None."""
-    d = os.path.join(build, "ko", k)
-    if read_lines(os.path.join(d, "status"), 1) != ["verified"]:
-        return None
-    rel = read_lines(os.path.join(d, "sha256"), 1)[0].split("  ", 1)[1]
-    return os.path.join(d, "lib", rel), os.path.join(d, "mok.pub")
+    return f, cert
 
 
 def ko_close(build, ks):
@@ -410,10 +396,10 @@ def install_test(build, src, suite, root, deb, bdeb, ks, unsup):
     for k in ks:
         ko = installed_module(root, k)
         if ko:
-            yield from ko_keep(build, root, k, ko)
+            kept = yield from ko_keep(build, root, k, ko)
             # the first module verified: the check can fail, too
-            if not tested and kept(build, k):
-                yield from modsig.selftest(*kept(build, k))
+            if not tested and kept:
+                yield from modsig.selftest(*kept)
                 tested = True
         else:
             yield check("%s: a module to verify and keep (DKMS installed none)" % k, False)

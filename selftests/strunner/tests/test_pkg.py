@@ -71,15 +71,41 @@ class Pkg(unittest.TestCase):
                              "(pkg results)\n")
         self.assertFalse(os.path.exists(os.path.join(self.d, "ko", "a", "status.new")))
 
-    def test_kept(self):
-        self.assertIsNone(pkg.kept(self.d, "k"))
-        write(self.d, "ko/k/sha256", "abc  updates/dkms/sched_tune.ko.xz\n")
-        pkg.ko_status(self.d, "k", "its signature did not verify")
-        self.assertIsNone(pkg.kept(self.d, "k"))
-        pkg.ko_status(self.d, "k", "verified")
-        self.assertEqual(pkg.kept(self.d, "k"), (
-            os.path.join(self.d, "ko/k/lib/updates/dkms/sched_tune.ko.xz"),
-            os.path.join(self.d, "ko/k/mok.pub")))
+    def keep(self, good):
+        """ko_keep's records and what it returned, its signature check
+        GOOD."""
+        ko = "lib/modules/k/updates/dkms/sched_tune.ko.xz"
+        root = self.root(ko, "var/lib/dkms/mok.pub")
+        gen = pkg.ko_keep(self.d, root, "k", ko)
+        recs = []
+        with mock.patch.object(pkg.modsig, "verify", return_value=(good, ["#   bad"])), \
+                mock.patch.object(pkg.modsig, "modinfo", return_value="x"):
+            while True:
+                try:
+                    recs.append(next(gen))
+                except StopIteration as e:
+                    return recs, e.value
+
+    def test_ko_keep(self):
+        """What ko_keep keeps is what it returns, and the sha256 the
+        initramfs hook reads names it; a module that does not verify is
+        neither returned nor verified."""
+        recs, kept = self.keep(True)
+        d = os.path.join(self.d, "ko", "k")
+        self.assertEqual(kept, (os.path.join(d, "lib/updates/dkms/sched_tune.ko.xz"),
+                                os.path.join(d, "mok.pub")))
+        self.assertTrue(os.path.isfile(kept[0]))
+        with open(os.path.join(d, "sha256")) as f:
+            self.assertTrue(f.read().endswith("  updates/dkms/sched_tune.ko.xz\n"))
+        with open(os.path.join(d, "status")) as f:
+            self.assertEqual(f.read(), "verified\n")
+        self.assertIn("pass", [r[1] for r in recs if r[0] == "R"])
+        recs, kept = self.keep(False)
+        self.assertIsNone(kept)
+        self.assertIn("fail", [r[1] for r in recs if r[0] == "R"])
+        self.assertIn(("#   bad",), recs)
+        with open(os.path.join(d, "status")) as f:
+            self.assertIn("did not verify", f.read())
 
     def test_chroot_fails(self):
         """A chroot that cannot be made ready fails by name, and each of its
