@@ -103,7 +103,8 @@ st_results_main() {
 # Python modules: fields split by 0x1f, so empty ones survive read) into
 # st_result under GROUP: "R VERDICT NAME [SKIP-REASON]" a result, "C TEXT"
 # a comment of GROUP's, "L TEXT" a line for the log, "# ..." one as it
-# is (what a module logs while it works), "P PLAN COUNT" the
+# is (what a module logs while it works), "G GROUP" the group of the
+# records after it, "P PLAN COUNT" the
 # top-level plan and results of a KTAP stream, into ST_TAP_PLAN (empty
 # when the stream had none, e.g. a hang) and ST_TAP_COUNT.  CMD exiting
 # non-zero (a Python error) fails: its records may stop short.
@@ -114,6 +115,7 @@ st_records() {
 	while IFS=$'\x1f' read -r kind a b c; do
 		case $kind in
 		R) st_result "$a" "$group" "$b" "$c" ;;
+		G) group=$a ;;
 		C) echo "# [$group] $a" ;;
 		L) st_log "$a" ;;
 		P) ST_TAP_PLAN=$a ST_TAP_COUNT=$b ;;
@@ -514,13 +516,16 @@ ST_GUEST_WATCHDOGS=${ST_GUEST_WATCHDOGS-rcupdate.rcu_cpu_stall_timeout=300 rcupd
 # (st_silence=), which its workloads' timeouts stay under, and its pace
 # goes to $ST_RUN/pace (st_factor).  Returns qemu's status, 124 for a
 # hung or stopped guest.
-st_boot() {
+st_boot() { st_qemu_env st_py strunner.qemu "$3" "$1" "$2" "${@:4}"; }
+# st_qemu_env CMD...: CMD with the guest's settings, the run's deadline
+# and its budget in its environment, where strunner/qemu.py reads them.
+st_qemu_env() {
 	local cmdline="console=ttyS0 panic=-1 log_buf_len=8M unknown_nmi_panic panic_print=0x40 softlockup_all_cpu_backtrace=1 $ST_GUEST_WATCHDOGS $ST_MEMDEBUG st_silence=$ST_GUEST_SILENCE"
 	ST_QEMU=$ST_QEMU ST_QEMU_ACCEL=$ST_QEMU_ACCEL ST_QEMU_CPU=$ST_QEMU_CPU \
 		ST_MEM=$ST_MEM ST_QEMU_SMP=$ST_QEMU_SMP ST_QEMU_EXTRA=$ST_QEMU_EXTRA ST_CMDLINE=$cmdline \
 		ST_GUEST_TIMEOUT=$ST_GUEST_TIMEOUT ST_GUEST_SILENCE=$ST_GUEST_SILENCE \
 		ST_DEADLINE=${ST_DEADLINE:-} ST_DEADLINE_WHY="$(st_deadline_why)" ST_RUN=$ST_RUN \
-		st_py strunner.qemu "$3" "$1" "$2" "${@:4}"
+		ST_BUDGET=$ST_BUDGET ST_SHORT=${ST_SHORT:-0} "$@"
 }
 
 # Everything up to a bootable image for one kernel: headers, vmlinuz,
@@ -550,57 +555,6 @@ st_guest_feature() {
 # clock) is printed with its ratios, not held.
 ST_IC_FEATURES="ratelimit cache_level eevdf prev_bias sync_short all"
 ST_IC_MAX_PCT=${ST_IC_MAX_PCT:-2}
-
-# st_icount_boot OUTDIR [GUEST-WORDS...]: boots ST_VMLINUZ with
-# OUTDIR/../initramfs.cpio in the icount guest and runs guest/icount.sh.
-# tsc=reliable: under icount the kernel finds the TSCs of the two sockets
-# unsynchronized and falls back to hpet and the unstable sched_clock_cpu()
-# path, which no server with a stable TSC runs; the vCPUs' TSCs all derive
-# from one virtual clock, so they are in fact synchronized.
-# No ST_MEMDEBUG: the cost is the kernel's as users boot it.  With
-# KFENCE's sample every millisecond and SLUB's checks, a configuration's
-# runs on 6.12 and 7.3 varied by up to 2% and one module's medians went
-# from +0.4% to +2.7% a boot; without them, runs within 0.5% and a module
-# loaded without hooks at +0.03% or less (docs/hook-cost.md).
-st_icount_boot() {
-	local out=$1
-	shift
-	ST_MEMDEBUG='' ST_QEMU_ACCEL=tcg,thread=single ST_QEMU_CPU=max ST_QEMU_SMP=2,sockets=2,cores=1,threads=1 \
-		ST_QEMU_EXTRA="-icount shift=0,sleep=off" \
-		st_boot "$ST_VMLINUZ" "$(dirname "$out")/initramfs.cpio" "$out" st_mode=icount tsc=reliable "$@"
-}
-
-# The statistics and verdicts of the icount boots' TAPLOGs (one per
-# boot) are selftests/strunner/icount.py's, with the bench's statistics:
-# per configuration the paired ratio to each repetition's unloaded run
-# and its median's interval from order statistics.
-# st_icount_table KVER TAPLOG...: markdown rows, one per configuration:
-# instructions per round trip (median, min-max, spread), the ratio of
-# medians to unloaded, the paired ratio and the migrations of the timed
-# rounds (min-max).
-st_icount_table() { st_py strunner.icount table "$@"; }
-
-# st_icount_pcts TAPLOG...: "FEATURE PCT DETAILS" per feature of
-# ST_IC_FEATURES measured in the TAPLOGs, PCT its paired ratio's excess
-# over unloaded with its interval in DETAILS, or its median's where no
-# repetition paired.
-st_icount_pcts() { st_py strunner.icount pcts --features "$ST_IC_FEATURES" "$@"; }
-
-# st_icount_results LABEL TAPLOG [TAPLOG2]: one st_result per feature
-# configuration measured: its instructions per round trip at most
-# ST_IC_MAX_PCT percent over unloaded's, one estimate (the paired median
-# and its interval) over the runs of both boots where a second,
-# independent one was made (a feature over the limit in TAPLOG, or not
-# measured there): never the better of two.  The figure is
-# deterministic, so this is an assertion on a benchmark, not a timing
-# test.  One never measured in either boot has no result here: its guest
-# said so (icount.sh).
-st_icount_results() {
-	local label=$1
-	shift
-	[[ -n ${2:-} ]] || set -- "$1"
-	st_records "$label" st_py strunner.icount results --max "$ST_IC_MAX_PCT" --features "$ST_IC_FEATURES" "$@"
-}
 
 # --- what a guest must run, and what it did ------------------------------------
 # The units a boot runs come from one list: guest/tests.sh's ALL_UNITS
@@ -636,42 +590,38 @@ st_guest_verdict() {
 	st_records "$label" st_py strunner.guest verdict "$ST_TESTS" "$ST_SPLAT" "$label" "$rc" "$dir" "$@"
 }
 
-# st_icount_measure LABEL OUTDIR [GUEST-WORDS...]: an icount boot of the
-# kernel whose ST_VMLINUZ and OUTDIR/../initramfs.cpio (any initramfs of
-# st_build_initramfs) are ready, its table, and one st_result per
-# configuration that ran and one per held configuration (ST_IC_FEATURES).
-# Single boots vary (beside another guest, runs of 3,000 round trips by
-# about 1%): a configuration over the limit is measured again in a boot
-# of its own (OUTDIR-2), and is then held on one estimate over the runs
-# of both (st_icount_results).  So is one the first boot never measured
-# apart (a 6.1 pair that ends on one
-# CPU in most runs of a boot): the first boot reports it
-# ("# icount_lost", st_ic_second=1), the second must measure it.
+# st_icount_measure LABEL OUTDIR [GUEST-WORDS...]: the icount boot of
+# the kernel whose ST_VMLINUZ and OUTDIR/../initramfs.cpio (any initramfs
+# of st_build_initramfs) are ready, with its table and one st_result
+# per held configuration (ST_IC_FEATURES), and a second, independent
+# boot (OUTDIR-2) where one is over ST_IC_MAX_PCT or was never measured
+# apart, held then on one estimate over the runs of both: never the
+# better of two (strunner/icount.py measure).  The figure is
+# deterministic, so this is an assertion on a benchmark, not a timing
+# test.
+# tsc=reliable: under icount the kernel finds the TSCs of the two sockets
+# unsynchronized and falls back to hpet and the unstable sched_clock_cpu()
+# path, which no server with a stable TSC runs; the vCPUs' TSCs all derive
+# from one virtual clock, so they are in fact synchronized.
+# No ST_MEMDEBUG: the cost is the kernel's as users boot it.  With
+# KFENCE's sample every millisecond and SLUB's checks, a configuration's
+# runs on 6.12 and 7.3 varied by up to 2% and one module's medians went
+# from +0.4% to +2.7% a boot; without them, runs within 0.5% and a module
+# loaded without hooks at +0.03% or less (docs/hook-cost.md).
 st_icount_measure() {
-	local label=$1 out=$2 rc first lost second='' t0=$SECONDS
+	local label=$1 out=$2
 	shift 2
-	rm -rf "${out:?}-2"
-	st_icount_boot "$out" "$@" st_ic_second=1
-	rc=$?
-	st_guest_verdict "$label" "$rc" "$out" icount
-	st_icount_table "$label" "$out/tap.log" | sed 's/^/# /'
-	first=$(st_icount_pcts "$out/tap.log")
-	lost=$(tr -d '\r' <"$out/tap.log" | sed -n 's/^# icount_lost//p' | head -n1)
-	if [[ -n $lost ]] ||
-		{ [[ -n $first ]] && ! awk -v x="$ST_IC_MAX_PCT" '$2 > x { exit 1 }' <<<"$first"; }; then
-		if [[ -n $lost ]]; then st_log "$label: never measured apart:$lost; a second, independent boot"
-		else st_log "$label: a configuration over $ST_IC_MAX_PCT%, a second, independent boot"; fi
-		# as long as the first, which this run just measured
-		if st_budget_ok "$label" "icount: a second, independent boot" $((SECONDS - t0)) measured; then
-			st_icount_boot "$out-2" "$@"
-			rc=$?
-			st_guest_verdict "$label, second boot" "$rc" "$out-2" icount
-			st_icount_table "$label, second boot" "$out-2/tap.log" | sed 's/^/# /'
-			second=$out-2/tap.log
-		fi
-	fi
-	st_icount_results "$label" "$out/tap.log" "$second"
+	ST_MEMDEBUG='' ST_QEMU_ACCEL=tcg,thread=single ST_QEMU_CPU=max ST_QEMU_SMP=2,sockets=2,cores=1,threads=1 \
+		ST_QEMU_EXTRA="-icount shift=0,sleep=off" st_qemu_env \
+		st_records "$label" st_py strunner.icount measure --max "$ST_IC_MAX_PCT" \
+		--features "$ST_IC_FEATURES" "$ST_TESTS" "$ST_SPLAT" "$label" "$ST_VMLINUZ" "$out" \
+		st_mode=icount tsc=reliable "$@"
 }
+# st_icount_table KVER TAPLOG...: markdown rows, one per configuration:
+# instructions per round trip (median, min-max, spread), the ratio of
+# medians to unloaded, the paired ratio and the migrations of the timed
+# rounds (min-max).
+st_icount_table() { st_py strunner.icount table "$@"; }
 
 # st_icount_short LABEL OUTDIR: make check's short run of st_icount_measure,
 # 3000 round trips x 5 repetitions (about a minute).

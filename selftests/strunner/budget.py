@@ -15,6 +15,7 @@ at that factor, rounded up.
 
 import os
 import sys
+import time
 
 from strunner import number, read_lines
 
@@ -53,6 +54,30 @@ def _three(f):
 def estimate(secs, f):
     """SECS reference seconds at factor F, whole seconds rounded up."""
     return int(secs * f + 0.999)
+
+
+def fits(run, env, desc, need):
+    """Whether DESC, NEED seconds measured in this run, fits before RUN's
+    deadline (a qemu.Run); if not, yields the records of DESC not run
+    (lib.sh st_not_run: a failure, or a skip in a run declared short,
+    ST_SHORT=1, when only the budget dropped it) and returns False."""
+    if run.deadline is None:
+        return True
+    if run.stopped():
+        yield "R", "fail", "%s: not run" % desc, ""
+        yield "L", "%s: not run: the run stopped: %s" % (desc, run.reason())
+        return False
+    left = run.deadline - int(time.time())
+    if need <= left:
+        return True
+    why = "it needs about %d s, %d s are left before the deadline (ST_BUDGET=%s s)" % (
+        need, left, env.get("ST_BUDGET", "?"))
+    if env.get("ST_SHORT") == "1":
+        yield "R", "skip", desc, "not run in a short run (ST_SHORT=1): " + why
+    else:
+        yield "R", "fail", "%s: not run" % desc, ""
+        yield "L", "%s: not run: %s" % (desc, why)
+    return False
 
 
 def main(argv):
