@@ -193,15 +193,8 @@ run_kernel() {
 	fi
 	ST_INITRAMFS_HOOK=pkg_initramfs_hook st_build_initramfs "$kver" "$ST_KO" "$out/initramfs.cpio" &&
 		touch "$out/ready"
-	# SMT cores: one LLC, two L2s of two threads each, so the cache level
-	# has both kinds of pair (st_topology=smt makes their checks strict)
-	# knob and parameter parsing, its fuzz, and the refusals (decided
-	# before any hook is placed, by the wrapper's code for the whole 6.12
-	# series: gate, kallsyms, BTF) are the same code on both 6.12s: once,
-	# on Debian 12's (the user's ST_GUEST_ARGS come last and win)
-	local skip=
-	[[ $kver == "$K612_OPS" && $kver != "$K612" ]] &&
-		skip=st_skip=knobs,knob_fuzz,stats_reset,params,param_livepatch,gate_refusal,ksym_missing,btf_refusal,all_unsupported
+	local skip main_skip
+	skip=$(kernel_skip "$kver")
 	# what the module does with its own state whatever the sublevel, on
 	# one 6.12 each: the soak's leak check and the rate limit's slot
 	# table on Debian 12's; the tracers beside our hooks, the toggles
@@ -209,42 +202,19 @@ run_kernel() {
 	# direct_hooks=0 boot runs the first two too (the two 6.12 lanes were
 	# about 3400 s each on 2026-12-04; the scopes took 101 s of each main
 	# boot on 2026-12-05)
-	local main_skip=$skip
+	main_skip=$skip
 	if [[ $K612_OPS != "$K612" ]]; then
 		[[ $kver == "$K612_OPS" ]] && main_skip+=,soak,ratelimit_slots
 		[[ $kver == "$K612" ]] && main_skip=st_skip=tracers,toggle_stress,cache_stress,scope
 	fi
-	# the ftrace_ops boot is about the hooks: decisions that add no hook
-	# of their own (level none, the adaptive quota, prev_bias, sync_short,
-	# the trace events and scopes, which the policies test and emit),
-	# the refusals and what the module does before it hooks (modprobe,
-	# the topology it reads) run in the direct-call boots only.  The soak
-	# too: toggle_stress, unload_clean and tracers take the ops path on,
-	# off and out under load, unload_clean with the leak check.
-	local ops_skip=${skip:-st_skip=}${skip:+,}cache_none,ratelimit_adaptive,prev_bias,sync_short
-	ops_skip+=,trace_events,scope
-	ops_skip+=,gate_refusal,ksym_missing,btf_refusal,all_unsupported
-	ops_skip+=,modprobe,cache_topology,cache_bad_input,soak
-	# and what the table, the gate and the eevdf policy decide whatever
-	# calls them: the rate limit's slots, the functions' sizes, the
-	# group levels counted and the slices restored
-	ops_skip+=,ratelimit_slots,gate_sizes,eevdf_groups,eevdf_restore
+	# SMT cores: one LLC, two L2s of two threads each, so the cache level
+	# has both kinds of pair (st_topology=smt makes their checks strict)
 	# shellcheck disable=SC2086 # ST_GUEST_ARGS is a list of words on purpose
 	ST_QEMU_SMP="$ST_SMP,sockets=1,cores=$((ST_SMP / 2)),threads=2" \
 		guest_run "$kver" "$out/guest" tests st_topology=smt $main_skip ${ST_GUEST_ARGS:-} || return 0
 	local boot=main
 	[[ " ${SHORT[*]} " == *" $kver "* ]] && boot=short
 	st_support_assert "$kver" "$kver" "$boot" "$out/guest/tap.log"
-	# The ftrace_ops fallback, which the boots above never take: the whole
-	# functional suite again, every load with direct_hooks=0, on one 6.12.
-	desc="the functional suite with direct_hooks=0"
-	if [[ $kver == "$K612_OPS" ]] && stage_on ST_OPS_BOOT "$kver direct_hooks=0" "$desc"; then
-		# shellcheck disable=SC2086
-		ST_QEMU_SMP="$ST_SMP,sockets=1,cores=$((ST_SMP / 2)),threads=2" \
-			guest_run "$kver direct_hooks=0" "$out/guest-ops" tests st_topology=smt \
-			st_load_args=direct_hooks=0 $ops_skip ${ST_GUEST_ARGS:-}
-		st_support_assert "$kver direct_hooks=0" "$kver" ops "$out/guest-ops/tap.log"
-	fi
 	# numa_scan needs two NUMA nodes, which would split the cache-level
 	# guest's LLC: a boot of its own, on kernels where the feature exists
 	local numa_log=$out/guest/tap.log
@@ -273,34 +243,82 @@ run_kernel() {
 	echo "# matrix: $kver $(st_guest_feature "$out/guest/tap.log" ratelimit) $(st_guest_feature "$out/guest/tap.log" cache_level) $(st_guest_feature "$numa_log" numa_scan) $(st_guest_feature "$out/guest/tap.log" eevdf)"
 }
 
-# run_cost KVER PID: the hook-cost and bench boots of Debian 12's 6.12, a
-# job of their own beside the kernel's (PID), which builds the module and
-# the initramfs they boot first: its lane then ends with the others.
-# shellcheck disable=SC2317 # run through st_job_start
-run_cost() {
-	local kver=$1 pid=$2 out=$ST_BUILD/$1 desc why=
-	while [[ ! -f $out/ready ]] && kill -0 "$pid" 2>/dev/null && ! st_stopped; do sleep 2; done
-	[[ -f $out/ready ]] || why="the kernel's job ended before its initramfs was built"
-	st_prepare_kernel "$kver"
+# kernel_skip KVER: the units KVER's boots leave to Debian 12's 6.12
+# (st_skip=...), or nothing: knob and parameter parsing, its fuzz, and
+# the refusals (decided before any hook is placed, by the wrapper's code
+# for the whole 6.12 series: gate, kallsyms, BTF) are the same code on
+# both 6.12s (the user's ST_GUEST_ARGS come last and win).
+# shellcheck disable=SC2317 # run in the kernel jobs
+kernel_skip() {
+	[[ $1 == "$K612_OPS" && $1 != "$K612" ]] || return 0
+	echo st_skip=knobs,knob_fuzz,stats_reset,params,param_livepatch,gate_refusal,ksym_missing,btf_refusal,all_unsupported
+}
+
+# ops_skip KVER: the units the direct_hooks=0 boot leaves out.  The
+# ftrace_ops boot is about the hooks: decisions that add no hook of
+# their own (level none, the adaptive quota, prev_bias, sync_short, the
+# trace events and scopes, which the policies test and emit), the
+# refusals and what the module does before it hooks (modprobe, the
+# topology it reads) run in the direct-call boots only.  The soak too:
+# toggle_stress, unload_clean and tracers take the ops path on, off and
+# out under load, unload_clean with the leak check.  And what the table,
+# the gate and the eevdf policy decide whatever calls them: the rate
+# limit's slots, the functions' sizes, the group levels counted and the
+# slices restored.
+# shellcheck disable=SC2317 # run in the kernel jobs
+ops_skip() {
+	local skip
+	skip=$(kernel_skip "$1")
+	echo "${skip:-st_skip=}${skip:+,}cache_none,ratelimit_adaptive,prev_bias,sync_short,trace_events,scope,gate_refusal,ksym_missing,btf_refusal,all_unsupported,modprobe,cache_topology,cache_bad_input,soak,ratelimit_slots,gate_sizes,eevdf_groups,eevdf_restore"
+}
+
+# The boots that run as jobs of their own, beside their kernel's.
+declare -A BOOT_DESC=(
+	# the ftrace_ops fallback, which the other boots never take: the
+	# functional suite again, every load with direct_hooks=0, on one 6.12
+	[direct_hooks=0]="the functional suite with direct_hooks=0"
 	# the hooks' cost in instructions (qemu icount, exact): each feature
 	# with its hooks in and its decisions stock under 2% (docs/hook-cost.md)
-	desc="hook cost in instructions (qemu icount), short"
-	if [[ -n $why ]]; then
-		st_not_run "$kver icount" "$desc" "$why"
-	elif stage_on ST_ICOUNT "$kver icount" "$desc" &&
-		st_budget_ok "$kver icount" "$desc" "${ST_EST[icount]}"; then
+	[icount]="hook cost in instructions (qemu icount), short"
+	# sched-tune-bench's smoke run (bench/README.md), 6.12 only
+	[bench]="sched-tune-bench smoke run"
+)
+
+# run_boot KVER PID BOOT: KVER's BOOT (BOOT_DESC) as a job of its own
+# beside the kernel's (PID), which builds the module and the initramfs
+# it boots first: the lanes then end closer together.  Each boot is held
+# to the budget when its turn comes.
+# shellcheck disable=SC2317 # run through st_job_start
+run_boot() {
+	local kver=$1 pid=$2 boot=$3 out=$ST_BUILD/$1 desc=${BOOT_DESC[$3]}
+	while [[ ! -f $out/ready ]] && kill -0 "$pid" 2>/dev/null && ! st_stopped; do sleep 2; done
+	if [[ ! -f $out/ready ]]; then
+		st_not_run "$kver $boot" "$desc" "the kernel's job ended before its initramfs was built"
+		return
+	fi
+	st_prepare_kernel "$kver"
+	case $boot in
+	direct_hooks=0)
+		stage_on ST_OPS_BOOT "$kver $boot" "$desc" || return 0
+		# shellcheck disable=SC2046,SC2086 # lists of words
+		ST_QEMU_SMP="$ST_SMP,sockets=1,cores=$((ST_SMP / 2)),threads=2" \
+			guest_run "$kver $boot" "$out/guest-ops" tests st_topology=smt \
+			st_load_args=direct_hooks=0 $(ops_skip "$kver") ${ST_GUEST_ARGS:-}
+		st_support_assert "$kver $boot" "$kver" ops "$out/guest-ops/tap.log"
+		;;
+	icount)
+		stage_on ST_ICOUNT "$kver icount" "$desc" &&
+			st_budget_ok "$kver icount" "$desc" "${ST_EST[icount]}" || return 0
 		stamp "$kver icount: hook cost, short"
 		st_icount_short "$kver icount" "$out/icount"
-	fi
-	# sched-tune-bench's smoke run (bench/README.md): one more boot, 6.12 only
-	desc="sched-tune-bench smoke run"
-	if [[ -n $why ]]; then
-		st_not_run "$kver bench" "$desc" "$why"
-	elif stage_on ST_BENCH_SMOKE "$kver bench" "$desc" &&
-		st_budget_ok "$kver bench" "$desc" "${ST_EST[bench]}"; then
+		;;
+	bench)
+		stage_on ST_BENCH_SMOKE "$kver bench" "$desc" &&
+			st_budget_ok "$kver bench" "$desc" "${ST_EST[bench]}" || return 0
 		stamp "$kver bench: smoke run"
 		BENCH_BUILD=0 st_bench_smoke "$kver"
-	fi
+		;;
+	esac
 }
 
 # The support matrix: each kernel booted, the state each feature reported
@@ -356,10 +374,18 @@ guest_run() {
 # runs it (builds, the main boot by its units, the boots it adds).
 kernel_estimate() {
 	local k=$1 s=${ST_EST[build]} main short=
-	if [[ $k == "$K612 cost" ]]; then
-		s=0
-		[[ ${ST_ICOUNT:-1} == 1 ]] && s=$((s + ST_EST[icount]))
-		[[ ${ST_BENCH_SMOKE:-1} == 1 ]] && s=$((s + ST_EST[bench]))
+	local on=${ST_ICOUNT:-1}
+	case $k in
+	*" icount") s=${ST_EST[icount]} ;;
+	*" bench") s=${ST_EST[bench]} on=${ST_BENCH_SMOKE:-1} ;;
+	*" direct_hooks=0")
+		# the functional suite less about a third of its units
+		# shellcheck disable=SC2086 # lists of words
+		st_plan tests ${ST_GUEST_ARGS:-}
+		s=$(((ST_EST[boot] + ST_EST[unit] * ST_PLAN_RUNS) * 2 / 3)) on=${ST_OPS_BOOT:-1} ;;
+	esac
+	if [[ $k == *" "* ]]; then
+		[[ $on == 1 ]] || s=0
 		echo "$s"
 		return
 	fi
@@ -373,8 +399,6 @@ kernel_estimate() {
 	else st_plan tests ${ST_GUEST_ARGS:-}; fi
 	main=$((ST_EST[boot] + ST_EST[unit] * ST_PLAN_RUNS))
 	s=$((s + main))
-	# the direct_hooks=0 boot leaves about a third of the units out
-	[[ $k == "$K612_OPS" && $k != "$K612" && ${ST_OPS_BOOT:-1} == 1 ]] && s=$((s + main * 2 / 3))
 	if [[ -z $short ]]; then
 		[[ ${ST_NUMA_BOOT:-1} == 1 && $k != 6.1.* ]] && s=$((s + ST_EST[numa]))
 		[[ ($k != "$K612_OPS" || $k == "$K612") && ${ST_LLC8_BOOT:-1} == 1 ]] && s=$((s + ST_EST[llc8]))
@@ -427,7 +451,7 @@ st_finish() {
 	for t in "${TODO[@]}"; do st_not_run host "$t" ""; done
 	for k in "${JOBS[@]}"; do
 		[[ " ${STARTED[*]} " != *" $k "* ]] || continue
-		if [[ $k == "$K612 cost" ]]; then st_not_run "$k" "the hook-cost and bench boots" ""
+		if [[ $k == *" "* ]]; then st_not_run "$k" "${BOOT_DESC[${k#* }]}" ""
 		else st_not_run "$k" "build and boots" ""; fi
 	done
 	# last: nothing the user had of sched_tune changed (DKMS registration and
@@ -461,10 +485,11 @@ KERNELS=()
 # About 4 minutes of boot (251 s on 2026-12-01, next to two other guests).
 SHORT=()
 ST_SHORT_ARGS=${ST_SHORT_ARGS:-st_only=load_unload,hang_guard,enabled,ratelimit_effect,cache_topology,cache_effect,numa_scan st_mig_reps=1}
-# longest jobs first, so that the lanes of ST_JOBS end together: 6.12.95
-# (with the two-node, icount and bench boots, about 1440 s on
-# 2026-12-02) and 6.12.118 (with the direct_hooks=0 and two-node boots,
-# 1560 s), then 7.3.4 (1000 s), 6.1 (700 s); the short boot last
+# longest jobs first, so that the lanes of ST_JOBS end together (the
+# first three start at once): 6.12.95 with its two-node and 8-CPU boots
+# (1800 s beside two other guests, 2026-12-06), 6.12.118 with its
+# two-node boot (1610 s), 7.3.4 (2590 s), then 6.1 (1490 s); the
+# short boot last
 for k in ${ST_KERNELS:-backports trixie trixie-backports stable backports-cloud}; do
 	if st_kernel_suite "$k" >/dev/null; then
 		kv=$(st_resolve_kver "$k") || exit 1
@@ -491,12 +516,15 @@ for k in ${ST_BUILD_ONLY-security612 stable-cloud trixie-cloud trixie-backports-
 	BUILD_ONLY+=("$kv")
 done
 # The jobs in the order they start: the kernels booted in full, longest
-# first; the hook-cost and bench boots of Debian 12's 6.12 as a job of
-# their own (run_cost), so that its lane is no longer than the others;
-# the short boots; the kernels built only.
+# first; the direct_hooks=0 boot of Debian 13's 6.12 and the bench and
+# hook-cost boots of Debian 12's, longest first, each a job of its own
+# (run_boot) that takes the first lane to end; the short boots; the
+# kernels built only.
 JOBS=()
 for k in "${KERNELS[@]}"; do [[ " ${SHORT[*]} " == *" $k "* ]] || JOBS+=("$k"); done
-[[ " ${KERNELS[*]} " == *" $K612 "* ]] && JOBS+=("$K612 cost")
+[[ " ${KERNELS[*]} " == *" $K612_OPS "* && " ${SHORT[*]} " != *" $K612_OPS "* ]] &&
+	JOBS+=("$K612_OPS direct_hooks=0")
+[[ " ${KERNELS[*]} " == *" $K612 "* ]] && JOBS+=("$K612 bench" "$K612 icount")
 for k in "${KERNELS[@]}"; do [[ " ${SHORT[*]} " != *" $k "* ]] || JOBS+=("$k"); done
 JOBS+=("${BUILD_ONLY[@]}")
 # a heads-up, no result: Debian kernels past what the gate checked
@@ -568,10 +596,10 @@ ST_PUMP_HOOK=plan_check
 for k in "${JOBS[@]}"; do
 	st_jobs_wait "$ST_JOBS" || st_finish
 	STARTED+=("$k")
-	if [[ $k == "$K612 cost" ]]; then
-		# each of its boots is held to the budget when its turn comes
+	if [[ $k == *" "* ]]; then
 		K_START[$k]=$EPOCHSECONDS
-		st_job_start "$k" "$ST_BUILD/$K612.cost.results" -- run_cost "$K612" "$(st_job_pid "$K612")"
+		st_job_start "$k" "$ST_BUILD/${k% *}.${k#* }.results" -- \
+			run_boot "${k% *}" "$(st_job_pid "${k% *}")" "${k#* }"
 		continue
 	fi
 	st_budget_ok "$k" "build and boots" "$(kernel_estimate "$k")" || continue
