@@ -224,12 +224,6 @@ st_factor() { st_py strunner.budget factor "$ST_RUN" "$ST_PACE_HOST_CS" "${ST_PA
 # st_estimate SECS: reference seconds at this machine's factor.
 st_estimate() { st_py strunner.budget estimate "$ST_RUN" "$ST_PACE_HOST_CS" "${ST_PACE:-1}" "$1"; }
 st_time_left() { echo $((ST_DEADLINE - EPOCHSECONDS)); }
-# st_boot_record KIND EST SECS: a boot that ran to its end: estimated
-# reference seconds and what it took, for st_factor.
-st_boot_record() {
-	[[ -n $ST_DEADLINE ]] || return 0
-	echo "$1 $2 $3" >"$ST_RUN/boots/$1.$BASHPID.$EPOCHSECONDS"
-}
 # st_not_run GROUP DESC WHY: DESC did not run: a failure naming why (the
 # run's stop reason first), a skip in a run declared short (ST_SHORT=1)
 # when only the budget dropped it.
@@ -517,15 +511,17 @@ ST_GUEST_WATCHDOGS=${ST_GUEST_WATCHDOGS-rcupdate.rcu_cpu_stall_timeout=300 rcupd
 # goes to $ST_RUN/pace (st_factor).  Returns qemu's status, 124 for a
 # hung or stopped guest.
 st_boot() { st_qemu_env st_py strunner.qemu "$3" "$1" "$2" "${@:4}"; }
-# st_qemu_env CMD...: CMD with the guest's settings, the run's deadline
-# and its budget in its environment, where strunner/qemu.py reads them.
+# st_qemu_env CMD...: CMD with the guest's settings, the run's deadline,
+# its budget and pace in its environment, where strunner/qemu.py (and
+# budget.py) read them.
 st_qemu_env() {
 	local cmdline="console=ttyS0 panic=-1 log_buf_len=8M unknown_nmi_panic panic_print=0x40 softlockup_all_cpu_backtrace=1 $ST_GUEST_WATCHDOGS $ST_MEMDEBUG st_silence=$ST_GUEST_SILENCE"
 	ST_QEMU=$ST_QEMU ST_QEMU_ACCEL=$ST_QEMU_ACCEL ST_QEMU_CPU=$ST_QEMU_CPU \
 		ST_MEM=$ST_MEM ST_QEMU_SMP=$ST_QEMU_SMP ST_QEMU_EXTRA=$ST_QEMU_EXTRA ST_CMDLINE=$cmdline \
 		ST_GUEST_TIMEOUT=$ST_GUEST_TIMEOUT ST_GUEST_SILENCE=$ST_GUEST_SILENCE \
 		ST_DEADLINE=${ST_DEADLINE:-} ST_DEADLINE_WHY="$(st_deadline_why)" ST_RUN=$ST_RUN \
-		ST_BUDGET=$ST_BUDGET ST_SHORT=${ST_SHORT:-0} "$@"
+		ST_BUDGET=$ST_BUDGET ST_SHORT=${ST_SHORT:-0} ST_PACE_HOST_CS=$ST_PACE_HOST_CS \
+		ST_PACE=${ST_PACE:-1} "$@"
 }
 
 # Everything up to a bootable image for one kernel: headers, vmlinuz,

@@ -29,7 +29,7 @@
 # package stage), ST_ICOUNT=0 and ST_BENCH_SMOKE=0 (skip the hook-cost and bench
 # boots of the 6.12 kernel), ST_OPS_BOOT=0 (skip the direct_hooks=0 boot
 # of Debian 13's 6.12), ST_LLC8_BOOT=0 (skip sync_short's 8-CPU boot),
-# ST_SMP=4, ST_GUEST_TIMEOUT=2400 (s per boot), ST_GUEST_SILENCE=600 (s
+# ST_SMP=4, ST_GUEST_TIMEOUT=2400 (s per boot, or twice its estimate), ST_GUEST_SILENCE=600 (s
 # without a new result: a hung guest), ST_BUDGET=4800 (s for the whole
 # run, summary included: see "one deadline" below), ST_SHORT=1 (a run
 # declared short: what the budget drops is a skip, not a failure),
@@ -62,7 +62,7 @@ st_results_main --budget "$0" "$@"
 
 [[ $EUID == 0 ]] || st_die "run as root (installs packages, loads nothing on the host)"
 ST_SRC=${ST_SRC:-$ST_ROOT}
-START=$SECONDS
+START=$SECONDS START_EPOCH=$EPOCHSECONDS
 stamp() { st_log "[$((SECONDS - START)) s] $*"; }
 # One deadline (lib.sh st_run_init): ST_BUDGET s from here, summary
 # included.  Kernels run as jobs whose results are counted as they come;
@@ -345,29 +345,20 @@ ST_NUMA_QEMU="-object memory-backend-ram,id=m0,size=1G -object memory-backend-ra
 
 # guest_run LABEL OUTDIR MODE [WORDS...]: boots the kernel with the
 # initramfs in OUTDIR/.., runs /st/MODE.sh and counts its KTAP as LABEL,
-# its plan against the host's (st_plan MODE WORDS).  A boot whose
-# estimate (a unit's reference seconds per unit it runs) does not fit
-# before the deadline is not started and fails as $desc (the caller's)
-# not run; one that ran its plan records how long it took (st_factor).
+# its plan against the host's; a boot whose estimate (ST_EST: a unit's
+# reference seconds per unit it runs) does not fit before the deadline
+# is not started, fails as $desc (the caller's) not run, and returns 1;
+# one that ran its plan records how long it took, for st_factor
+# (strunner/guest.py run).
 # shellcheck disable=SC2317 # run by run_kernel
 guest_run() {
-	local label=$1 gout=$2 mode=$3 rc t0=$SECONDS est
+	local label=$1 gout=$2 mode=$3
 	shift 3
-	mkdir -p "$gout"
-	: >"$gout/tap.log"
-	st_plan "$mode" "$@"
-	est=$((ST_EST[boot] + ST_EST[unit] * ST_PLAN_RUNS))
-	[[ $mode == numa ]] && est=${ST_EST[numa]}
-	st_budget_ok "$label" "${desc:-the guest tests}" "$est" || return 1
-	stamp "$label: boot ($ST_QEMU_SMP vCPUs, timeout ${ST_GUEST_TIMEOUT}s, $(st_time_left) s left before the deadline)"
-	st_boot "$ST_VMLINUZ" "$(dirname "$gout")/initramfs.cpio" "$gout" st_mode="$mode" "$@"
-	rc=$?
-	GUEST_SECS=$((SECONDS - t0))
-	stamp "$label: guest exited (qemu rc $rc) after $GUEST_SECS s, estimated $(st_estimate "$est") s (factor $(st_factor))"
-	st_guest_verdict "$label" "$rc" "$gout" "$mode" "$@"
-	if [[ ! -f $gout/stopped ]] && ((rc == 0)) && [[ $ST_TAP_PLAN == "$ST_TAP_COUNT" ]]; then
-		st_boot_record "$mode" "$est" "$GUEST_SECS"
-	fi
+	rm -f "$gout/console.log"
+	ST_T0=$START_EPOCH st_qemu_env st_records "$label" st_py strunner.guest run \
+		"${ST_EST[boot]}" "${ST_EST[unit]}" "${ST_EST[numa]}" "${desc:-the guest tests}" \
+		"$ST_TESTS" "$ST_SPLAT" "$label" "$ST_VMLINUZ" "$gout" "$mode" "$@"
+	[[ -f $gout/console.log ]]
 }
 
 # kernel_estimate KVER: reference seconds of KVER's job as run_kernel

@@ -56,10 +56,10 @@ def estimate(secs, f):
     return int(secs * f + 0.999)
 
 
-def fits(run, env, desc, need):
-    """Whether DESC, NEED seconds measured in this run, fits before RUN's
-    deadline (a qemu.Run); if not, yields the records of DESC not run
-    (lib.sh st_not_run: a failure, or a skip in a run declared short,
+def fits(run, env, desc, need, pace=""):
+    """Whether DESC, which needs NEED seconds (at PACE, said), fits before
+    RUN's deadline (a qemu.Run); if not, yields the records of DESC not
+    run (lib.sh st_not_run: a failure, or a skip in a run declared short,
     ST_SHORT=1, when only the budget dropped it) and returns False."""
     if run.deadline is None:
         return True
@@ -70,8 +70,8 @@ def fits(run, env, desc, need):
     left = run.deadline - int(time.time())
     if need <= left:
         return True
-    why = "it needs about %d s, %d s are left before the deadline (ST_BUDGET=%s s)" % (
-        need, left, env.get("ST_BUDGET", "?"))
+    why = "it needs about %d s%s, %d s are left before the deadline (ST_BUDGET=%s s)" % (
+        need, " " + pace if pace else "", left, env.get("ST_BUDGET", "?"))
     if env.get("ST_SHORT") == "1":
         yield "R", "skip", desc, "not run in a short run (ST_SHORT=1): " + why
     else:

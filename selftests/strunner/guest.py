@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-"""A guest's plan and its verdict, for lib.sh (st_plan, st_guest_verdict).
+"""A guest's plan, its boot and its verdict, for lib.sh and run.sh (st_plan,
+st_guest_verdict, guest_run).
 
 The units a boot runs come from one list: guest/tests.sh's ALL_UNITS, or
 the last "units_run" line of another mode's script.
@@ -24,6 +25,22 @@ at poweroff, which no unit's dmesg check sees, SPLAT the kernel reports'
 regex); and the console's tail (DIR/console.log) when anything failed.
 Records as strunner.ktap prints them, plus "L TEXT", a line for the log.
 
+    python3 -m strunner.guest run BOOT UNIT NUMA DESC TESTS SPLAT LABEL VMLINUZ OUT MODE [WORDS...]
+
+run.sh guest_run: boots VMLINUZ with OUT/../initramfs.cpio into OUT
+(strunner/qemu.py, its settings and the run's deadline from the
+environment, lib.sh st_qemu_env), running MODE's script with WORDS, and
+yields its verdict's records.  A boot whose estimate does not fit before
+the deadline is not started, and DESC fails as not run (budget.fits):
+BOOT reference seconds and UNIT per unit of its plan that runs, NUMA
+for the two-node boot, at this machine's pace (budget.factor, from
+ST_RUN, ST_PACE_HOST_CS and ST_PACE).  It may run ST_GUEST_TIMEOUT s,
+or twice its estimate where that is longer (a slow machine's boot is
+not a hung one; ST_GUEST_SILENCE still ends a silent guest), never past
+the deadline.  One that ran its plan to the end
+records what it took in $ST_RUN/boots, for the pace of the boots after
+it.
+
     python3 -m strunner.guest slowest BUILD N
 
 the N longest guest units of the run whose build directory is BUILD,
@@ -35,8 +52,9 @@ import glob
 import os
 import re
 import sys
+import time
 
-from strunner import ktap, read_lines, records
+from strunner import budget, ktap, number, qemu, read_lines, records
 
 
 def units(tests, mode):
@@ -169,6 +187,45 @@ def verdict(tests, splat, label, rc, d, mode_words):
     yield "P", top_plan, count
 
 
+def run(env, est, desc, tests, splat, label, out, vmlinuz, mode, words):
+    """The records of one boot (see above); EST maps boot, unit and numa
+    to reference seconds."""
+    p = plan(tests, mode, words)
+    ref = est["numa"] if mode == "numa" else est["boot"] + est["unit"] * (p[1] if p else 0)
+    f = budget.factor(env.get("ST_RUN", ""), number(env.get("ST_PACE_HOST_CS", "0")),
+                      number(env.get("ST_PACE") or "1"))
+    need = budget.estimate(ref, f)
+    r = qemu.Run(env)
+    t0 = float(env.get("ST_T0") or time.time())
+    f = "%.3f" % f
+    ok = yield from budget.fits(r, env, desc, need, "at this machine's pace (factor %s)" % f)
+    if not ok:
+        return
+    left = "no deadline"
+    if r.deadline is not None:
+        left = "%d s left before the deadline" % (r.deadline - time.time())
+    # a slow machine's boot is not a hung one: at least twice its estimate
+    timeout = max(int(number(env.get("ST_GUEST_TIMEOUT") or "2400")), 2 * need)
+    yield "L", "[%d s] %s: boot (%s vCPUs, timeout %ds, %s)" % (
+        time.time() - t0, label, env.get("ST_QEMU_SMP"), timeout, left)
+    start = time.time()
+    initrd = os.path.join(os.path.dirname(out), "initramfs.cpio")
+    rc = qemu.boot(dict(env, ST_GUEST_TIMEOUT=str(timeout)), out, vmlinuz, initrd,
+                   ["st_mode=" + mode] + words)
+    secs = int(time.time() - start)
+    yield "L", "[%d s] %s: guest exited (qemu rc %d) after %d s, estimated %d s (factor %s)" % (
+        time.time() - t0, label, rc, secs, need, f)
+    top_plan, count = "", 0
+    for rec in verdict(tests, splat, label, rc, out, [mode] + words):
+        if rec[0] == "P":
+            top_plan, count = rec[1], rec[2]
+        yield rec
+    if r.deadline is not None and not os.path.exists(os.path.join(out, "stopped")) and \
+            rc == 0 and top_plan == str(count):
+        qemu.write(os.path.join(r.dir, "boots", "%s.%d.%d" % (mode, os.getpid(), time.time())),
+                   "%s %d %d" % (mode, ref, secs))
+
+
 _UPTIME = re.compile(r"\(uptime ([0-9.]+) s\)$")
 
 
@@ -206,6 +263,11 @@ def main(argv):
         print(p[1])
         print(" ".join(p[2]))
         return 0
+    if argv[0] == "run" and len(argv) >= 11:
+        boot, unit, numa, desc, tests, splat, label, vmlinuz, out, mode = argv[1:11]
+        est = {"boot": number(boot), "unit": number(unit), "numa": number(numa)}
+        records(run(os.environ, est, desc, tests, splat, label, out, vmlinuz, mode, argv[11:]))
+        return 0
     if argv[0] == "slowest":
         for line in slowest(argv[1], int(argv[2])):
             print(line)
@@ -214,7 +276,7 @@ def main(argv):
         tests, splat, label, rc, d = argv[1:6]
         records(verdict(tests, splat, label, int(rc), d, argv[6:]))
         return 0
-    print("usage: strunner.guest plan|verdict|slowest ...", file=sys.stderr)
+    print("usage: strunner.guest plan|verdict|run|slowest ...", file=sys.stderr)
     return 2
 
 
