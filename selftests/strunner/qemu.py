@@ -13,7 +13,10 @@ off, a tail call into an original, shows where), then qemu is killed.
 No boot outlives the run's deadline (ST_DEADLINE, epoch seconds), and a
 run that stops ($ST_RUN/stop, its reason) stops its guest at once,
 OUT/stopped saying why.  The guest's pace, its "# pace: 400 hackbench
-loops in N cs" line, goes to $ST_RUN/pace/ (lib.sh st_factor).
+loops in N cs" line, goes to $ST_RUN/pace/ (lib.sh st_factor), and a
+guest slower than ST_PACE_HOST_CS gets its timeout stretched as much:
+ST_GUEST_TIMEOUT is at that pace, and a slow machine's boot is not a
+hung one.
 
 The exit status is qemu's, 124 for a hung or stopped guest.  The qemu
 words and their defaults are lib.sh's (ST_QEMU, ST_QEMU_ACCEL,
@@ -159,6 +162,17 @@ class Guest:
         return 128 - rc if rc < 0 else rc
 
 
+def stretch(env, timeout, pace):
+    """TIMEOUT for a guest of PACE centiseconds, ST_PACE_HOST_CS being
+    the pace it is meant for: never shorter."""
+    host = int(env.get("ST_PACE_HOST_CS") or 0)
+    if host <= 0 or pace <= host:
+        return timeout
+    longer = timeout * pace // host
+    print("# pace %d cs, slower than %d cs: timeout %d s" % (pace, host, longer), flush=True)
+    return longer
+
+
 def boot(env, out, vmlinuz, initrd, words):
     """Runs the guest to its end; its exit status."""
     run = Run(env)
@@ -206,6 +220,7 @@ def boot(env, out, vmlinuz, initrd, words):
                     pace = m.group(1)
                     if pace.isdigit():
                         run.record_pace(out, pace)
+                        timeout = stretch(env, timeout, int(pace))
                     break
         if now - t0 >= limit and limit < timeout:
             run.deadline_check()
