@@ -399,7 +399,8 @@ expect_named "the bench's unit tests exiting 3" '^not ok .*exited 3' bench-unit
 # --- one deadline: the machine's factor, the budget's decision -------------------------
 factor_of() {
 	(
-		ST_RUN=$tmp/factor ST_DEADLINE=$((EPOCHSECONDS + 100)) ST_PACE=${1:-1}
+		# the reference pace these figures are for, whatever the caller's
+		ST_RUN=$tmp/factor ST_DEADLINE=$((EPOCHSECONDS + 100)) ST_PACE=${1:-1} ST_PACE_HOST_CS=600
 		echo "$(st_factor) $(st_estimate 30) $(st_budget_ok fake "a boot" 30 >/dev/null && echo fits || echo dropped)"
 	)
 }
