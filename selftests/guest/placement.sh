@@ -248,14 +248,25 @@ t_prev_bias() {
 	diag "prev_bias: pace now $(pace_now)% (at boot $ST_PACE%): the waker sleeps $pb_gap us before each wakeup, or three times the wakee's CPU time of its round"
 	pb_wakemig_few 0 "$pb_gap"
 	check_eq "prev_bias=0: prev_bias_checked still" "$PB_CHECKED" 0
-	s0=$(stat_get prev_bias_target_room)
 	wr prev_bias 1 >/dev/null
-	pb_trace_on
-	pb_wakemig 0 "$pb_gap"
-	tr=$(($(stat_get prev_bias_target_room) - s0))
-	pb_room_decisions "$tr"
-	pb_trace_off $((PB_ROOM < PB_ROUNDS / 20))
-	diag "waker cpu0, previous cpu2 busy, cpu1 and cpu3 idle: prev_bias 1: $PB_MIG wakeup migrations of $PB_ROUNDS ($PB_OFF ran off cpu2), prev_bias_checked +$PB_CHECKED, prev_bias_target_room +$tr, prev_bias_kept +$PB_KEPT"
+	# in batches of PB_ROUNDS until a twentieth of a batch had room, at
+	# most four: which rounds have room is TCG's (below)
+	pb_room=0 pb_else=0 pb_run=0
+	while :; do
+		s0=$(stat_get prev_bias_target_room)
+		pb_trace_on
+		pb_wakemig 0 "$pb_gap"
+		tr=$(($(stat_get prev_bias_target_room) - s0))
+		pb_room_decisions "$tr"
+		pb_room=$((pb_room + PB_ROOM)) pb_else=$((pb_else + PB_ROOM_ELSE))
+		pb_run=$((pb_run + PB_ROUNDS))
+		pb_short=$((pb_room < PB_ROUNDS / 20))
+		pb_last=1
+		[ "$pb_short" = 1 ] && [ "$pb_run" -lt $((PB_ROUNDS * 4)) ] && pb_last=0
+		pb_trace_off $((pb_short & pb_last))
+		diag "waker cpu0, previous cpu2 busy, cpu1 and cpu3 idle: prev_bias 1: $PB_MIG wakeup migrations of $PB_ROUNDS ($PB_OFF ran off cpu2), prev_bias_checked +$PB_CHECKED, prev_bias_target_room +$tr, prev_bias_kept +$PB_KEPT; $PB_ROOM rounds with room went to the target"
+		[ "$pb_last" = 1 ] && break
+	done
 	# Each decision is the patch's: the target wherever it had room
 	# (exact, from the trace).  A round whose two tasks' utilization
 	# leaves no room there goes to stock's idle CPU, as under the patch,
@@ -264,13 +275,14 @@ t_prev_bias() {
 	# the spinning cpu2's turns that fall in it, so its util_est grows
 	# as the host slows (at 5% of the reference pace its util_est was
 	# 745 of 1024 and 48 of 200 rounds had room, 7.3.4, 2026-12-06; 184
-	# to 198 in a guest alone, 2026-12-04).  A twentieth of the rounds
-	# shows the path taken where stock takes it in none.
-	diag "prev_bias=1: $PB_ROOM of $PB_ROUNDS rounds had room on the target and went there, stock's CPU another (TCG figure; at least $((PB_ROUNDS / 20))); $PB_ROOM_ELSE with room went elsewhere"
+	# to 198 in a guest alone, 2026-12-04; 7.3.4 had 39 to 123 of 200 in
+	# make check, and fewer than 10 once in CI, 2026-12-06).  A twentieth
+	# of a batch shows the path taken where stock takes it in none.
+	diag "prev_bias=1: $pb_room of $pb_run rounds had room on the target and went there, stock's CPU another (TCG figure; at least $((PB_ROUNDS / 20))); $pb_else with room went elsewhere"
 	check_eq "prev_bias=1: in each round with room the busy target is chosen over stock's idle CPU" \
-		"$PB_ROOM_ELSE" 0
-	check "prev_bias=1: the busy target had room in a twentieth of the rounds or more" \
-		test "$PB_ROOM" -ge $((PB_ROUNDS / 20))
+		"$pb_else" 0
+	check "prev_bias=1: the busy target had room in $((PB_ROUNDS / 20)) rounds or more, of at most $((PB_ROUNDS * 4))" \
+		test "$pb_room" -ge $((PB_ROUNDS / 20))
 
 	# passthrough computes the verdicts and applies none
 	wr passthrough 1 >/dev/null
