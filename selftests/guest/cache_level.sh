@@ -120,8 +120,7 @@ t_cache_effect() {
 	fi
 	dmesg_mark
 	st_load ratelimit_window_ns=0 cache_share_level=llc || { ktap_fail "cache level: insmod"; return 1; }
-	cl_delay=
-	delay_dequeue_off && cl_delay=1
+	delay_dequeue_off
 	check_eq "cache: features says cache_level inactive with llc" "$(feature_state cache_level)" inactive
 	check "cache: llc installs no hook" sh -c ". /st/lib.sh; ! hooked ttwu_queue_wakelist"
 	cl_run llc "$CL_A" "$CL_FAR"
@@ -179,8 +178,7 @@ t_cache_effect() {
 		ktap_skip "cache: same-L2 pair stays direct" "no two CPUs share an L2"
 	fi
 	# the kernel's own DELAY_DEQUEUE: what the level leaves never reached it
-	if [ -n "$cl_delay" ]; then
-		delay_dequeue_on
+	if delay_dequeue_on; then
 		if cl_run_reached l2 "$CL_A" "$CL_FAR"; then
 			check "cache: l2 with delayed dequeue: ttwu_queued_by_level at least 90% of the pair's calls of ttwu_queue_wakelist ($CL_Q of $CL_REACHED, of $CL_WAKE wakeups)" \
 				cl_most "$CL_Q" "$CL_REACHED"
@@ -211,8 +209,7 @@ t_cache_none() {
 	# is a ratio, and 500 wakeups hold it well above 90% (1856 of 2000
 	# at the least, 6.12.95 on a loaded host)
 	cn_rounds=$CL_ROUNDS CL_ROUNDS=$((CL_ROUNDS / 2))
-	cn_delay=
-	delay_dequeue_off && cn_delay=1
+	delay_dequeue_off
 	n_l2=0 d_sum=0
 	for a in $cpus; do
 		for b in $cpus; do
@@ -245,7 +242,7 @@ t_cache_none() {
 		ktap_fail "cache none: a same-L2 pair in a guest booted with SMT cores (st_topology=smt)"
 	fi
 	CL_ROUNDS=$cn_rounds
-	[ -n "$cn_delay" ] && delay_dequeue_on
+	delay_dequeue_on
 	check_eq "cache none: ttwu_direct_by_level stays 0 over every pair" "$d_sum" 0
 	st_unload
 	check "cache none: nothing of ours in enabled_functions after rmmod" sh -c ". /st/lib.sh; ! hooked ttwu_queue_wakelist && ! ours_in_ftrace"

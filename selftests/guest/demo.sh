@@ -237,8 +237,7 @@ demo_prev_bias() {
 
 demo_sync_short() {
 	# every wakeup through select_task_rq_fair (6.12+: DELAY_DEQUEUE off)
-	ss_delay=
-	delay_dequeue_off && ss_delay=1
+	delay_dequeue_off
 	SS_CPUS=0-$(($(nproc) - 1))
 	if [ "$(cat /sys/devices/system/cpu/cpu0/topology/thread_siblings_list 2>/dev/null)" != 0 ]; then
 		SS_CPUS=0,3
@@ -275,7 +274,7 @@ demo_sync_short() {
 		note "sync_short: debugfs migration_cost_ns $cost -> $(cat "$SS_COST_DBG") in both runs: a task under $((thr / 1000)) us a wakeup is short (at $cost the patch's bar, $((cost * llc * llc / 65536)) ns at $llc CPUs per LLC, is under any task of an emulated CPU)"
 		echo "$cost" >"$SS_COST_DBG"
 	fi
-	[ -n "$ss_delay" ] && delay_dequeue_on
+	delay_dequeue_on
 	[ -n "$PB_SPIN" ] && pb_spin_stop
 	true
 }

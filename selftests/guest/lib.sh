@@ -191,11 +191,18 @@ st_state() {
 # stays queued (sched feature DELAY_DEQUEUE), and its wakeup ends in
 # ttwu_runnable(), before select_task_rq() and ttwu_queue_wakelist():
 # no placement or queueing rule sees it.  Turns it off where the kernel
-# has it, and says whether it did; delay_dequeue_on puts it back.
+# has it; delay_dequeue_on puts back what it turned off, and says
+# whether there was anything.
+ST_DD_OFF=
 delay_dequeue_off() {
-	grep -qw DELAY_DEQUEUE $SCHED_FEATS 2>/dev/null && echo NO_DELAY_DEQUEUE >$SCHED_FEATS 2>/dev/null
+	grep -qw DELAY_DEQUEUE $SCHED_FEATS 2>/dev/null &&
+		echo NO_DELAY_DEQUEUE >$SCHED_FEATS 2>/dev/null && ST_DD_OFF=1
 }
-delay_dequeue_on() { echo DELAY_DEQUEUE >$SCHED_FEATS; }
+delay_dequeue_on() {
+	[ -n "$ST_DD_OFF" ] || return 1
+	echo DELAY_DEQUEUE >$SCHED_FEATS
+	ST_DD_OFF=
+}
 # st_spinners: the pids of the units' CPU hogs (sh -c 'while :; do :; done'),
 # one a line; the pattern's [e] keeps grep from matching itself
 st_spinners() {

@@ -432,8 +432,7 @@ t_sync_short() {
 	# every wakeup through select_task_rq_fair: from 6.12 a task that
 	# sleeps owing time stays queued (DELAY_DEQUEUE) and is woken where
 	# it is, which no placement rule sees
-	ss_delay=
-	delay_dequeue_off && ss_delay=1
+	delay_dequeue_off
 	SS_CPUS=0-$(($(nproc) - 1))
 	if [ "$(cat /sys/devices/system/cpu/cpu0/topology/thread_siblings_list 2>/dev/null)" != 0 ]; then
 		SS_CPUS=0,3
@@ -560,7 +559,7 @@ t_sync_short() {
 		test "$SS_CHECKED" -le $((rc - pk + $(nproc)))
 	wr prev_bias 0 >/dev/null
 	[ -n "$cost" ] && echo "$cost" >"$SS_COST_DBG"
-	[ -n "$ss_delay" ] && delay_dequeue_on
+	delay_dequeue_on
 	pb_spin_stop
 
 	hosted_end sync_short
