@@ -283,6 +283,12 @@ declare -A BOOT_DESC=(
 	# sched-tune-bench's smoke run (bench/README.md), 6.12 only
 	[bench]="sched-tune-bench smoke run"
 )
+# and the stage variable that turns each off (stage_on)
+declare -A BOOT_STAGE=(
+	[direct_hooks=0]=ST_OPS_BOOT
+	[icount]=ST_ICOUNT
+	[bench]=ST_BENCH_SMOKE
+)
 
 # run_boot KVER PID BOOT: KVER's BOOT (BOOT_DESC) as a job of its own
 # beside the kernel's (PID), which builds the module and the initramfs
@@ -297,9 +303,9 @@ run_boot() {
 		return
 	fi
 	st_prepare_kernel "$kver"
+	stage_on "${BOOT_STAGE[$boot]}" "$kver $boot" "$desc" || return 0
 	case $boot in
 	direct_hooks=0)
-		stage_on ST_OPS_BOOT "$kver $boot" "$desc" || return 0
 		# shellcheck disable=SC2046,SC2086 # lists of words
 		ST_QEMU_SMP="$ST_SMP,sockets=1,cores=$((ST_SMP / 2)),threads=2" \
 			guest_run "$kver $boot" "$out/guest-ops" tests st_topology=smt \
@@ -307,14 +313,12 @@ run_boot() {
 		st_support_assert "$kver $boot" "$kver" ops "$out/guest-ops/tap.log"
 		;;
 	icount)
-		stage_on ST_ICOUNT "$kver icount" "$desc" &&
-			st_budget_ok "$kver icount" "$desc" "${ST_EST[icount]}" || return 0
+		st_budget_ok "$kver icount" "$desc" "${ST_EST[icount]}" || return 0
 		stamp "$kver icount: hook cost, short"
 		st_icount_short "$kver icount" "$out/icount"
 		;;
 	bench)
-		stage_on ST_BENCH_SMOKE "$kver bench" "$desc" &&
-			st_budget_ok "$kver bench" "$desc" "${ST_EST[bench]}" || return 0
+		st_budget_ok "$kver bench" "$desc" "${ST_EST[bench]}" || return 0
 		stamp "$kver bench: smoke run"
 		BENCH_BUILD=0 st_bench_smoke "$kver"
 		;;
@@ -364,19 +368,19 @@ guest_run() {
 # kernel_estimate KVER: reference seconds of KVER's job as run_kernel
 # runs it (builds, the main boot by its units, the boots it adds).
 kernel_estimate() {
-	local k=$1 s=${ST_EST[build]} main short=
-	local on=${ST_ICOUNT:-1}
+	local k=$1 s=${ST_EST[build]} main stage short=
 	case $k in
 	*" icount") s=${ST_EST[icount]} ;;
-	*" bench") s=${ST_EST[bench]} on=${ST_BENCH_SMOKE:-1} ;;
+	*" bench") s=${ST_EST[bench]} ;;
 	*" direct_hooks=0")
 		# the functional suite less about a third of its units
 		# shellcheck disable=SC2086 # lists of words
 		st_plan tests ${ST_GUEST_ARGS:-}
-		s=$(((ST_EST[boot] + ST_EST[unit] * ST_PLAN_RUNS) * 2 / 3)) on=${ST_OPS_BOOT:-1} ;;
+		s=$(((ST_EST[boot] + ST_EST[unit] * ST_PLAN_RUNS) * 2 / 3)) ;;
 	esac
 	if [[ $k == *" "* ]]; then
-		[[ $on == 1 ]] || s=0
+		stage=${BOOT_STAGE[${k#* }]}
+		[[ ${!stage:-1} == 1 ]] || s=0
 		echo "$s"
 		return
 	fi
