@@ -108,13 +108,14 @@ st_results_main() {
 # top-level plan and results of a KTAP stream, into ST_TAP_PLAN (empty
 # when the stream had none, e.g. a hang) and ST_TAP_COUNT.  CMD exiting
 # non-zero (a Python error) fails: its records may stop short.
+# ST_RECORDS counts its results.
 st_records() {
 	local group=$1 kind a b c rc
 	shift
-	ST_TAP_PLAN='' ST_TAP_COUNT=0
+	ST_TAP_PLAN='' ST_TAP_COUNT=0 ST_RECORDS=0
 	while IFS=$'\x1f' read -r kind a b c; do
 		case $kind in
-		R) st_result "$a" "$group" "$b" "$c" ;;
+		R) st_result "$a" "$group" "$b" "$c"; ((++ST_RECORDS)) ;;
 		G) group=$a ;;
 		C) echo "# [$group] $a" ;;
 		L) st_log "$a" ;;
@@ -226,29 +227,14 @@ st_estimate() { st_py strunner.budget estimate "$ST_RUN" "$ST_PACE_HOST_CS" "${S
 st_time_left() { echo $((ST_DEADLINE - EPOCHSECONDS)); }
 # st_not_run GROUP DESC WHY: DESC did not run: a failure naming why (the
 # run's stop reason first), a skip in a run declared short (ST_SHORT=1)
-# when only the budget dropped it.
-st_not_run() {
-	if st_stopped; then
-		st_result fail "$1" "$2: not run"
-		st_log "$1: $2: not run: the run stopped: $(st_stop_reason)"
-	elif [[ ${ST_SHORT:-0} == 1 ]]; then
-		st_result skip "$1" "$2" "not run in a short run (ST_SHORT=1): $3"
-	else
-		st_result fail "$1" "$2: not run"
-		st_log "$1: $2: not run: $3"
-	fi
-}
-# st_budget_ok GROUP DESC SECS [measured]: whether DESC, SECS reference
-# seconds (measured: seconds this run measured, not scaled), fits before
-# the deadline and the run goes on; if not, st_not_run.
+# that goes on (strunner/budget.py not_run).
+st_not_run() { st_qemu_env st_records "$1" st_py strunner.budget not-run "$@"; }
+# st_budget_ok GROUP DESC SECS: whether DESC, SECS reference seconds,
+# fits before the deadline at this machine's pace; if not, st_not_run
+# (strunner/budget.py fits).
 st_budget_ok() {
-	local need=$3
 	[[ -n $ST_DEADLINE ]] || return 0
-	if st_stopped; then st_not_run "$1" "$2" ""; return 1; fi
-	[[ ${4:-} == measured ]] || need=$(st_estimate "$3")
-	((EPOCHSECONDS + need <= ST_DEADLINE)) && return 0
-	st_not_run "$1" "$2" "it needs about $need s at this machine's pace (factor $(st_factor)), $(st_time_left) s are left before the deadline (ST_BUDGET=$ST_BUDGET s)"
-	return 1
+	st_qemu_env st_records "$1" st_py strunner.budget fits "$@" && ((ST_RECORDS == 0))
 }
 
 # --- jobs, their results streamed as they come --------------------------------

@@ -1,9 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
 """How much slower than the reference this machine runs (lib.sh
-st_factor, st_estimate).
+st_factor, st_estimate), and what fits before the run's deadline (lib.sh
+st_budget_ok, st_not_run).
 
     python3 -m strunner.budget factor RUN PACE_HOST_CS SCALE
     python3 -m strunner.budget estimate RUN PACE_HOST_CS SCALE SECS
+    python3 -m strunner.budget fits GROUP DESC SECS
+    python3 -m strunner.budget not-run GROUP DESC WHY
 
 The factor is the mean of measured/estimated seconds over the run's
 boots that ended ($RUN/boots/*, "KIND ESTIMATED MEASURED"), else the
@@ -11,13 +14,17 @@ first guest's pace ($RUN/pace/*, centiseconds for 400 hackbench loops)
 against PACE_HOST_CS, never below 1; divided by SCALE (ST_PACE: 0.5 takes
 the machine as half as fast again).  An estimate is reference seconds
 at that factor, rounded up.
+
+fits and not-run print records (strunner.records) for lib.sh st_records,
+the run's deadline, budget and pace from the environment (lib.sh
+st_qemu_env): nothing when DESC, SECS reference seconds, fits.
 """
 
 import os
 import sys
 import time
 
-from strunner import number, read_lines
+from strunner import number, qemu, read_lines, records
 
 
 def _files(path):
@@ -56,33 +63,63 @@ def estimate(secs, f):
     return int(secs * f + 0.999)
 
 
-def fits(run, env, desc, need, pace=""):
+def scaled(env, secs):
+    """SECS reference seconds at the factor of ENV's run (ST_RUN,
+    ST_PACE_HOST_CS, ST_PACE), and the factor."""
+    f = factor(env.get("ST_RUN", ""), number(env.get("ST_PACE_HOST_CS", "0")),
+               number(env.get("ST_PACE") or "1"))
+    return estimate(secs, f), f
+
+
+def pace_words(f):
+    return "at this machine's pace (factor %.3f)" % f
+
+
+def not_run(run, env, desc, why, group=""):
+    """The records of DESC not run: a failure naming WHY, or the run's stop
+    reason; a skip in a run declared short (ST_SHORT=1) when the run goes
+    on.  GROUP begins the log line."""
+    if run.stopped():
+        why = "the run stopped: " + run.reason()
+    elif env.get("ST_SHORT") == "1":
+        yield "R", "skip", desc, "not run in a short run (ST_SHORT=1): " + why
+        return
+    yield "R", "fail", "%s: not run" % desc, ""
+    yield "L", "%s%s: not run: %s" % (group + ": " if group else "", desc, why)
+
+
+def fits(run, env, desc, need, pace="", group=""):
     """Whether DESC, which needs NEED seconds (at PACE, said), fits before
     RUN's deadline (a qemu.Run); if not, yields the records of DESC not
-    run (lib.sh st_not_run: a failure, or a skip in a run declared short,
-    ST_SHORT=1, when only the budget dropped it) and returns False."""
+    run (not_run) and returns False."""
     if run.deadline is None:
         return True
-    if run.stopped():
-        yield "R", "fail", "%s: not run" % desc, ""
-        yield "L", "%s: not run: the run stopped: %s" % (desc, run.reason())
-        return False
-    left = run.deadline - int(time.time())
-    if need <= left:
-        return True
-    why = "it needs about %d s%s, %d s are left before the deadline (ST_BUDGET=%s s)" % (
-        need, " " + pace if pace else "", left, env.get("ST_BUDGET", "?"))
-    if env.get("ST_SHORT") == "1":
-        yield "R", "skip", desc, "not run in a short run (ST_SHORT=1): " + why
-    else:
-        yield "R", "fail", "%s: not run" % desc, ""
-        yield "L", "%s: not run: %s" % (desc, why)
+    why = ""
+    if not run.stopped():
+        left = run.deadline - int(time.time())
+        if need <= left:
+            return True
+        why = "it needs about %d s%s, %d s are left before the deadline (ST_BUDGET=%s s)" % (
+            need, " " + pace if pace else "", left, env.get("ST_BUDGET", "?"))
+    yield from not_run(run, env, desc, why, group)
     return False
 
 
+def _fits(env, group, desc, secs):
+    need, f = scaled(env, number(secs))
+    yield from fits(qemu.Run(env), env, desc, need, pace_words(f), group)
+
+
 def main(argv):
+    if len(argv) == 5 and argv[1] == "fits":
+        records(_fits(os.environ, *argv[2:]))
+        return 0
+    if len(argv) == 5 and argv[1] == "not-run":
+        records(not_run(qemu.Run(os.environ), os.environ, argv[3], argv[4], argv[2]))
+        return 0
     if len(argv) < 5 or argv[1] not in ("factor", "estimate"):
-        sys.exit("usage: python3 -m strunner.budget factor|estimate RUN PACE_HOST_CS SCALE [SECS]")
+        sys.exit("usage: python3 -m strunner.budget factor|estimate RUN PACE_HOST_CS SCALE [SECS]"
+                 " | fits GROUP DESC SECS | not-run GROUP DESC WHY")
     f = factor(argv[2], number(argv[3]), number(argv[4]))
     if argv[1] == "factor":
         print("%.3f" % f)

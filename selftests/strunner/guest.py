@@ -33,8 +33,7 @@ environment, lib.sh st_qemu_env), running MODE's script with WORDS, and
 yields its verdict's records.  A boot whose estimate does not fit before
 the deadline is not started, and DESC fails as not run (budget.fits):
 BOOT reference seconds and UNIT per unit of its plan that runs, NUMA
-for the two-node boot, at this machine's pace (budget.factor, from
-ST_RUN, ST_PACE_HOST_CS and ST_PACE).  It may run ST_GUEST_TIMEOUT s,
+for the two-node boot, at this machine's pace (budget.scaled).  It may run ST_GUEST_TIMEOUT s,
 or twice its estimate where that is longer (a slow machine's boot is
 not a hung one; ST_GUEST_SILENCE still ends a silent guest), never past
 the deadline.  One that ran its plan to the end
@@ -192,13 +191,10 @@ def run(env, est, desc, tests, splat, label, out, vmlinuz, mode, words):
     to reference seconds."""
     p = plan(tests, mode, words)
     ref = est["numa"] if mode == "numa" else est["boot"] + est["unit"] * (p[1] if p else 0)
-    f = budget.factor(env.get("ST_RUN", ""), number(env.get("ST_PACE_HOST_CS", "0")),
-                      number(env.get("ST_PACE") or "1"))
-    need = budget.estimate(ref, f)
+    need, f = budget.scaled(env, ref)
     r = qemu.Run(env)
     t0 = float(env.get("ST_T0") or time.time())
-    f = "%.3f" % f
-    ok = yield from budget.fits(r, env, desc, need, "at this machine's pace (factor %s)" % f)
+    ok = yield from budget.fits(r, env, desc, need, budget.pace_words(f), label)
     if not ok:
         return
     left = "no deadline"
@@ -209,11 +205,10 @@ def run(env, est, desc, tests, splat, label, out, vmlinuz, mode, words):
     yield "L", "[%d s] %s: boot (%s vCPUs, timeout %ds, %s)" % (
         time.time() - t0, label, env.get("ST_QEMU_SMP"), timeout, left)
     start = time.time()
-    initrd = os.path.join(os.path.dirname(out), "initramfs.cpio")
-    rc = qemu.boot(dict(env, ST_GUEST_TIMEOUT=str(timeout)), out, vmlinuz, initrd,
+    rc = qemu.boot(dict(env, ST_GUEST_TIMEOUT=str(timeout)), out, vmlinuz, qemu.initramfs_of(out),
                    ["st_mode=" + mode] + words)
     secs = int(time.time() - start)
-    yield "L", "[%d s] %s: guest exited (qemu rc %d) after %d s, estimated %d s (factor %s)" % (
+    yield "L", "[%d s] %s: guest exited (qemu rc %d) after %d s, estimated %d s (factor %.3f)" % (
         time.time() - t0, label, rc, secs, need, f)
     top_plan, count = "", 0
     for rec in verdict(tests, splat, label, rc, out, [mode] + words):

@@ -177,8 +177,7 @@ def results(stats, features, limit, boots):
 
 def _boot(env, label, out, vmlinuz, words, tests, splat):
     """One icount boot into OUT: its verdict's records and its table."""
-    initrd = os.path.join(os.path.dirname(out), "initramfs.cpio")
-    rc = qemu.boot(env, out, vmlinuz, initrd, words)
+    rc = qemu.boot(env, out, vmlinuz, qemu.initramfs_of(out), words)
     yield from guest.verdict(tests, splat, label, rc, out, ["icount"])
     tap = os.path.join(out, "tap.log")
     yield from comments(table(label, _stats([tap])), "# ")
@@ -201,7 +200,7 @@ def measure(env, label, out, vmlinuz, words, tests, splat, limit, features):
             yield "L", "%s: a configuration over %s%%, a second, independent boot" % (label, limit)
         # as long as the first, which this run just measured
         ok = yield from budget.fits(qemu.Run(env), env, "icount: a second, independent boot",
-                                    int(time.monotonic() - t0))
+                                    int(time.monotonic() - t0), "as the first took", label)
         if ok:
             second = label + ", second boot"
             yield "G", second

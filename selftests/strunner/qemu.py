@@ -173,6 +173,11 @@ def stretch(env, timeout, pace):
     return longer
 
 
+def initramfs_of(out):
+    """The initramfs a boot into OUT takes: its kernel's, OUT/.."""
+    return os.path.join(os.path.dirname(out), "initramfs.cpio")
+
+
 def boot(env, out, vmlinuz, initrd, words):
     """Runs the guest to its end; its exit status."""
     run = Run(env)

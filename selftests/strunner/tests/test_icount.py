@@ -1,8 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
-"""strunner.icount measure and strunner.budget fits: when a second,
-independent icount boot runs, the group its records go to, what the
-results are held on, and a second boot the deadline leaves no room for
-(a failure, a skip in a run declared short).  qemu.boot is a stand-in
+"""strunner.icount measure: when a second, independent icount boot
+runs, the group its records go to, what the results are held on, and a
+second boot the deadline leaves no room for (a failure).  qemu.boot is a stand-in
 that writes the guest's log; the runner's own test boots a fake qemu."""
 
 import os
@@ -12,7 +11,7 @@ import time
 import unittest
 from unittest import mock
 
-from strunner import budget, icount, qemu
+from strunner import icount, qemu
 from util import write
 
 HEAD = "KTAP version 1\n1..2\n# plan: ic_measure whole_run\n"
@@ -92,51 +91,6 @@ class Measure(unittest.TestCase):
         self.assertIn(("fail", "icount: a second, independent boot: not run"),
                       [(r[1], r[2]) for r in recs if r[0] == "R"])
         self.assertEqual(self.verdicts(recs)[-1][0], "fail")
-
-
-class Fits(unittest.TestCase):
-    def setUp(self):
-        self.d = tempfile.mkdtemp()
-        self.addCleanup(shutil.rmtree, self.d)
-
-    def fits(self, env, need):
-        recs = []
-        gen = budget.fits(qemu.Run(env), env, "a boot", need)
-        while True:
-            try:
-                recs.append(next(gen))
-            except StopIteration as e:
-                return e.value, recs
-
-    def env(self, left, **kw):
-        return dict({"ST_DEADLINE": str(int(time.time()) + left), "ST_RUN": self.d,
-                     "ST_BUDGET": "100"}, **kw)
-
-    def test_no_deadline(self):
-        self.assertEqual(self.fits({}, 10 ** 6), (True, []))
-
-    def test_fits(self):
-        self.assertEqual(self.fits(self.env(100), 10), (True, []))
-
-    def test_too_long(self):
-        ok, recs = self.fits(self.env(100), 500)
-        self.assertFalse(ok)
-        self.assertEqual(recs[0], ("R", "fail", "a boot: not run", ""))
-        self.assertRegex(recs[1][1], r"^a boot: not run: it needs about 500 s, (9\d|100) s "
-                         r"are left before the deadline \(ST_BUDGET=100 s\)$")
-
-    def test_short_run_skips(self):
-        ok, recs = self.fits(self.env(100, ST_SHORT="1"), 500)
-        self.assertFalse(ok)
-        self.assertEqual(recs[0][:3], ("R", "skip", "a boot"))
-        self.assertIn("ST_SHORT=1", recs[0][3])
-
-    def test_stopped(self):
-        write(self.d, "stop", "SIGTERM\n")
-        ok, recs = self.fits(self.env(100), 1)
-        self.assertFalse(ok)
-        self.assertEqual(recs, [("R", "fail", "a boot: not run", ""),
-                                ("L", "a boot: not run: the run stopped: SIGTERM")])
 
 
 if __name__ == "__main__":
