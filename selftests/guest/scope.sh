@@ -41,20 +41,30 @@ sc_hackbench() {
 # WHAT ("comm=st_wakemig ", "pid=123 ")
 sc_count() { grep -c " $1: .*$2" "$TR/trace"; }
 
-# sc_bin FEATURE: the helper whose tasks make FEATURE's decisions
-sc_bin() { case $1 in cache_level) echo pingpong ;; *) echo wakemig ;; esac; }
+# sc_bin FEATURE: the program whose tasks make FEATURE's decisions
+sc_bin() {
+	case $1 in
+	cache_level) echo pingpong ;;
+	prev_bias) echo hackbench ;;
+	*) echo wakemig ;;
+	esac
+}
 
 # sc_load FEATURE GROUP: FEATURE's workload in cgroup GROUP, in the
-# foreground: st_a's is /st/bin's st_<bin>, st_b's a copy, sb_<bin>,
-# whose name its tasks' comm carries
+# foreground: st_a's is /st/bin's st_<bin> (hackbench's a copy), st_b's
+# a copy, sb_<bin>, whose name its tasks' comm carries
 sc_load() {
 	b=st_$(sc_bin "$1")
+	[ "$b" = st_hackbench ] && b=/tmp/st_hackbench
 	[ "$2" = st_b ] && b=/tmp/sb_$(sc_bin "$1")
 	set -- "$1" "$2" "$b"
 	case $1 in
 	ratelimit) set -- "$@" 0 2 3 "$SC_ROUNDS" 1000000000 ;;
-	# the waker's gap leaves the target room (placement.sh t_prev_bias)
-	prev_bias) set -- "$@" 0 2 3 "$SC_ROUNDS" 0 "$(pb_gap_now)" ;;
+	# twenty threads on every CPU: prev_bias keeps prev where the
+	# target is busy too (kept_busy, placement.sh's hackbench: +3057),
+	# whatever room TCG leaves (st_wakemig's target had room in 0 of
+	# 200 rounds once on a loaded host, 6.1, 2026-12-06)
+	prev_bias) set -- "$@" -g 1 -f 10 --threads --pipe -l "$SC_LOOPS" -s 100 ;;
 	cache_level) set -- "$@" "$CL_A" "$CL_FAR" "$SC_ROUNDS" 1 ;;
 	esac
 	g=$2
@@ -210,6 +220,8 @@ t_scope() {
 	cp "$(command -v hackbench)" /tmp/hb_b
 	cp "$(command -v st_wakemig)" /tmp/sb_wakemig
 	cp "$(command -v st_pingpong)" /tmp/sb_pingpong
+	cp "$(command -v hackbench)" /tmp/st_hackbench
+	cp "$(command -v hackbench)" /tmp/sb_hackbench
 	SC_FAILS=0
 
 	# the parameter, and what a load refuses
@@ -288,6 +300,6 @@ t_scope() {
 	check "scope: rmmod with a scope on a removed cgroup" st_unload
 	check "scope: the removed cgroup is released by the rmmod" sc_dying_back "$d0"
 	rmdir $SC_CG/st_a/sub $SC_CG/st_a $SC_CG/st_b
-	rm -f /tmp/hb_b /tmp/sb_wakemig /tmp/sb_pingpong
+	rm -f /tmp/hb_b /tmp/sb_wakemig /tmp/sb_pingpong /tmp/st_hackbench /tmp/sb_hackbench
 	sc_readme
 }
