@@ -439,10 +439,20 @@ t_sync_short() {
 		pb_spin 1 2
 	fi
 	llc=$(ss_llc_size)
-	ss_run "$SS_ROUNDS" 0 2
+	max=$((4294967295 * llc * llc / 65536))
+	# the pair's CPU time a wakeup is the host's moment as much as the
+	# guest's (343 to 1144 us at 8 CPUs per LLC, 2561 us once on a loaded
+	# host, 7.3.4, 2026-12-06): measured again, three runs at most, while
+	# it is over what this LLC's ceiling can call short (below).  The
+	# measure is the test's condition, not a verdict on the module.
+	n=0
+	while [ "$n" = 0 ] || { [ "$n" -lt 3 ] && [ $((SS_CPU_US * 2 * 1000)) -gt "$max" ]; }; do
+		ss_run "$SS_ROUNDS" 0 2
+		n=$((n + 1))
+		ss_show "sync_short=0, a pair on CPUs $SS_CPUS, $llc CPUs per LLC, run $n"
+	done
 	l0=$SS_LOCAL
 	stock_us=$SS_CPU_US
-	ss_show "sync_short=0, a pair on CPUs $SS_CPUS, $llc CPUs per LLC"
 
 	knob_valid sync_short 1 1
 	check_eq "sync_short=1: active" "$(feature_state sync_short)" active
@@ -466,7 +476,6 @@ t_sync_short() {
 	# LLC, 4.2 ms at 8): an emulated CPU may need more than a small
 	# LLC's ceiling, which the 8-CPU boot then shows
 	thr=$((stock_us * 8 * 1000))
-	max=$((4294967295 * llc * llc / 65536))
 	if [ -z "$cost" ]; then
 		ss_skip "sync_short: a short pair" "$SS_COST_DBG is not writable (lockdown?): the test cannot set what short means here"
 	elif [ $((l0 * 2)) -ge "$SS_WAKEUPS" ]; then
