@@ -4,8 +4,8 @@
 # cache_level.sh and trace_events.sh: features/<name>/scope confines a
 # feature's decisions to the tasks of one cgroup v2 and its descendants.
 # A feature's workload (trace_events.sh's, which makes its decisions
-# every run) runs in cgroup st_a, then a copy of it under another name
-# in st_b; the feature's trace events name the task each decision was
+# every run; prev_bias's hackbench) runs in cgroup st_a, then a copy of
+# it under another name in st_b; the feature's trace events name the task each decision was
 # for.  Scoped to "/", a feature must decide for both (else it is
 # skipped here); scoped to /st_a, for st_a's tasks and none of st_b's.
 # sync_short's is placement.sh's short pair (t_sync_short).
