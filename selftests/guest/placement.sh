@@ -443,10 +443,13 @@ t_sync_short() {
 	# the pair's CPU time a wakeup is the host's moment as much as the
 	# guest's (343 to 1144 us at 8 CPUs per LLC, 2561 us once on a loaded
 	# host, 7.3.4, 2026-12-06): measured again, three runs at most, while
-	# it is over what this LLC's ceiling can call short (below).  The
-	# measure is the test's condition, not a verdict on the module.
+	# it is over what this LLC's ceiling can call short (below), where a
+	# short pair must be shown (the 8-CPU boot; at 4 CPUs per LLC the
+	# ceiling is 1 ms, under every pair of an emulated CPU).  The measure
+	# is the test's condition, not a verdict on the module.
 	n=0
-	while [ "$n" = 0 ] || { [ "$n" -lt 3 ] && [ $((SS_CPU_US * 2 * 1000)) -gt "$max" ]; }; do
+	while [ "$n" = 0 ] || { [ "$SS_STRICT" = 1 ] && [ "$n" -lt 3 ] &&
+		[ $((SS_CPU_US * 2 * 1000)) -gt "$max" ]; }; do
 		ss_run "$SS_ROUNDS" 0 2
 		n=$((n + 1))
 		ss_show "sync_short=0, a pair on CPUs $SS_CPUS, $llc CPUs per LLC, run $n"
