@@ -21,12 +21,12 @@ sc_in() {
 	sh -c "$IN_CGROUP" sh "$SC_CG/$g" "$@" &
 }
 
-# sc_hackbench: a hackbench in st_a (comm hackbench) and one in st_b
-# (comm hb_b) at once; both must complete
+# sc_hackbench: a hackbench in st_a (comm st_hackbench) and one in st_b
+# (comm sb_hackbench) at once; both must complete
 sc_hackbench() {
-	sc_in st_a hackbench -g 1 -f 2 --threads --pipe -l "$SC_LOOPS" >/tmp/sc.a 2>&1
+	sc_in st_a /tmp/st_hackbench -g 1 -f 2 --threads --pipe -l "$SC_LOOPS" >/tmp/sc.a 2>&1
 	a=$!
-	sc_in st_b /tmp/hb_b -g 1 -f 2 --threads --pipe -l "$SC_LOOPS" >/tmp/sc.b 2>&1
+	sc_in st_b /tmp/sb_hackbench -g 1 -f 2 --threads --pipe -l "$SC_LOOPS" >/tmp/sc.b 2>&1
 	b=$!
 	wait "$a"
 	ra=$?
@@ -217,7 +217,6 @@ t_scope() {
 		return 0
 	fi
 	mkdir -p $SC_CG/st_a/sub $SC_CG/st_b
-	cp "$(command -v hackbench)" /tmp/hb_b
 	cp "$(command -v st_wakemig)" /tmp/sb_wakemig
 	cp "$(command -v st_pingpong)" /tmp/sb_pingpong
 	cp "$(command -v hackbench)" /tmp/st_hackbench
@@ -300,6 +299,6 @@ t_scope() {
 	check "scope: rmmod with a scope on a removed cgroup" st_unload
 	check "scope: the removed cgroup is released by the rmmod" sc_dying_back "$d0"
 	rmdir $SC_CG/st_a/sub $SC_CG/st_a $SC_CG/st_b
-	rm -f /tmp/hb_b /tmp/sb_wakemig /tmp/sb_pingpong /tmp/st_hackbench /tmp/sb_hackbench
+	rm -f /tmp/sb_wakemig /tmp/sb_pingpong /tmp/st_hackbench /tmp/sb_hackbench
 	sc_readme
 }

@@ -33,10 +33,10 @@ environment, lib.sh st_qemu_env), running MODE's script with WORDS, and
 yields its verdict's records.  A boot whose estimate does not fit before
 the deadline is not started, and DESC fails as not run (budget.fits):
 BOOT reference seconds and UNIT per unit of its plan that runs, NUMA
-for the two-node boot, at this machine's pace (budget.scaled).  It may run ST_GUEST_TIMEOUT s,
-or twice its estimate where that is longer (a slow machine's boot is
-not a hung one; ST_GUEST_SILENCE still ends a silent guest), never past
-the deadline.  One that ran its plan to the end
+for the two-node boot, at this machine's pace (budget.scaled).  It may
+run ST_GUEST_TIMEOUT s, or twice its estimate where that is longer (a
+slow machine's boot is not a hung one; ST_GUEST_SILENCE still ends a
+silent guest), never past the deadline.  One that ran its plan to the end
 records what it took in $ST_RUN/boots, for the pace of the boots after
 it.
 
