@@ -69,6 +69,8 @@ IGNORE = {
     # (6.6) and the BPF trampoline race that bars the ftrace_ops path
     # before 6.12, which no symbol or BTF type can tell apart
     "module/hook/fhook.c": "LINUX_VERSION_CODE,CONSTANT_COMPARISON",
+    # a test module built for every kernel: 6.1's entity has no deadline
+    "selftests/kmod/st_se.c": "LINUX_VERSION_CODE,CONSTANT_COMPARISON",
     # The test side's C is userspace (static guest helpers, unit tests,
     # the bench's helpers, a BPF program); besides stdint's types
     # everywhere there (TEST_SIDE): userspace has no __aligned and no
@@ -172,6 +174,27 @@ def py_files(root):
                   lambda p, n: n.endswith(".py") or n == "sched-tune-bench")
 
 
+# debugfs sched/debug: Debian's 6.12 writes each cfs_rq's avg_vruntime
+# there without the rq lock, and concurrent reads crash it (docs/kernels.md)
+SCHED_DEBUG = re.compile(r"/sys/kernel/debug/sched/debug|/proc/sched_debug")
+# the files that name it to look for it
+SCHED_DEBUG_OWN = ("selftests/strunner/lint.py", "selftests/strunner/tests/test_lint.py")
+
+
+def sched_debug_readers(root):
+    """The files of ROOT's module, selftests and bench that name debugfs
+    sched/debug's path, and the lines that do."""
+    out = []
+    for f in _files(root, ["module", "selftests", "bench"],
+                    lambda p, n: not n.endswith((".md", ".pyc"))):
+        if f in SCHED_DEBUG_OWN:
+            continue
+        lines = read_lines(os.path.join(root, f))
+        out += ["%s:%d: %s" % (f, i + 1, x.strip()) for i, x in enumerate(lines or [])
+                if SCHED_DEBUG.search(x)]
+    return out
+
+
 def _run(cmd, root, env=None):
     p = subprocess.run(cmd, cwd=root, env=env, stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT, text=True, errors="replace", check=False)
@@ -243,6 +266,10 @@ def check(root, cache, cp_dir, install=host.install):
             yield from checkpatch(root, script, f)
         else:
             yield "R", "fail", "checkpatch --strict %s (no checkpatch.pl)" % f
+    found = sched_debug_readers(root)
+    yield "R", "fail" if found else "pass", \
+        "nothing reads debugfs sched/debug, whose reads crash 6.12 (docs/kernels.md)"
+    yield from _findings("\n".join(found))
 
 
 def download(pkg, into, run=subprocess.run):

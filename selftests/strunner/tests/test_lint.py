@@ -51,6 +51,18 @@ class Lint(unittest.TestCase):
         self.assertEqual(n, 2)
         self.assertEqual(left, findings[1:2] + findings[3:])
 
+    def test_sched_debug_readers(self):
+        for path, text in (("selftests/guest/a.sh", "x\ncat /sys/kernel/debug/sched/debug\n"),
+                           ("bench/b.c", 'fopen("/proc/sched_debug", "r");\n'),
+                           ("module/c.c", "/* debugfs sched/debug */\n"),
+                           ("selftests/README.md", "/sys/kernel/debug/sched/debug\n"),
+                           ("docs/d.sh", "cat /sys/kernel/debug/sched/debug\n"),
+                           ("selftests/strunner/lint.py", "/proc/sched_debug\n")):
+            write(self.root, path, text)
+        self.assertEqual(lint.sched_debug_readers(self.root),
+                         ['bench/b.c:1: fopen("/proc/sched_debug", "r");',
+                          "selftests/guest/a.sh:2: cat /sys/kernel/debug/sched/debug"])
+
     def test_files(self):
         for path, text in (("a.sh", "echo\n"), ("bin/tool", "#!/bin/bash\necho\n"),
                            ("bin/dash", "#!/usr/bin/env sh\n"), ("bin/perl", "#!/usr/bin/perl\n"),
