@@ -174,7 +174,8 @@ run_job() { ST_FLAT=1; "$@"; echo "# job-end $?"; }
 # run declared short, ST_SHORT=1); SIGTERM, SIGINT or the deadline write
 # the reason to $ST_RUN/stop, which every job's guest and the jobs
 # themselves obey.  Estimates are reference seconds (ST_EST_*, the
-# timings of selftests/README.md) times the machine's factor (st_factor).
+# timings of selftests/README.md) times the machine's factor
+# (strunner/budget.py factor).
 ST_BUDGET=${ST_BUDGET:-4800}
 ST_BUDGET_TAIL=${ST_BUDGET_TAIL:-90}
 # seconds a stopped job has to end on its own before it is killed
@@ -217,14 +218,6 @@ st_deadline_why() {
 	[[ -n $ST_DEADLINE ]] || return 0
 	echo "the run's deadline, $((ST_DEADLINE - ST_T0)) s after its start (ST_BUDGET=$ST_BUDGET s less $ST_BUDGET_TAIL s to count and sum up)"
 }
-# st_factor: how much slower than the reference this machine runs: the
-# mean of measured/estimated over this run's boots that ended, else the
-# first guest's pace against ST_PACE_HOST_CS (never below 1); divided by
-# ST_PACE (0.5: the host at half speed).
-st_factor() { st_py strunner.budget factor "$ST_RUN" "$ST_PACE_HOST_CS" "${ST_PACE:-1}"; }
-# st_estimate SECS: reference seconds at this machine's factor.
-st_estimate() { st_py strunner.budget estimate "$ST_RUN" "$ST_PACE_HOST_CS" "${ST_PACE:-1}" "$1"; }
-st_time_left() { echo $((ST_DEADLINE - EPOCHSECONDS)); }
 # st_not_run GROUP DESC WHY: DESC did not run: a failure naming why (the
 # run's stop reason first), a skip in a run declared short (ST_SHORT=1)
 # that goes on (strunner/budget.py not_run).
@@ -494,8 +487,8 @@ ST_GUEST_WATCHDOGS=${ST_GUEST_WATCHDOGS-rcupdate.rcu_cpu_stall_timeout=300 rcupd
 # outlives the run's deadline, and a run that stops (st_stop) stops it
 # at once, OUTDIR/stopped saying why.  The guest learns ST_GUEST_SILENCE
 # (st_silence=), which its workloads' timeouts stay under, and its pace
-# goes to $ST_RUN/pace (st_factor).  Returns qemu's status, 124 for a
-# hung or stopped guest.
+# goes to $ST_RUN/pace (strunner/budget.py factor).  Returns qemu's
+# status, 124 for a hung or stopped guest.
 st_boot() { st_qemu_env st_py strunner.qemu "$3" "$1" "$2" "${@:4}"; }
 # st_qemu_env CMD...: CMD with the guest's settings, the run's deadline,
 # its budget and pace in its environment, where strunner/qemu.py (and
@@ -520,10 +513,9 @@ st_prepare_kernel() {
 }
 
 # st_guest_feature TAPLOG FEATURE: the state a guest run reported for
-# FEATURE ("features on this kernel: ratelimit active, ..."), or empty.
-st_guest_feature() {
-	tr -d '\r' <"$1" 2>/dev/null | sed -n "s/.*features on this kernel:.*\\b$2 \\([a-z]*\\).*/\\1/p" | head -n1
-}
+# FEATURE ("features on this kernel: ratelimit active, ..."), its first
+# word, or empty (strunner/support.py state).
+st_guest_feature() { st_py strunner.support state "$1" "$2"; }
 
 # --- hook cost in instructions (qemu icount) ---------------------------------
 # Under `-icount shift=0,sleep=off` (single-threaded TCG) one guest

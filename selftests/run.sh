@@ -329,17 +329,9 @@ run_boot() {
 # there at load with its defaults (numa_scan from the two-node boot where
 # there was one: on one node it is idle by design).
 print_matrix() {
-	local k kv r c n e
-	echo "#"
-	echo "# support matrix, $(date -u +%Y-%m-%d), from the guests of this run:"
-	echo "# | kernel | ratelimit | cache_level | numa_scan | eevdf |"
-	echo "# |---|---|---|---|---|"
-	for k in "${KERNELS[@]}"; do
-		[[ " ${STARTED[*]} " == *" $k "* ]] || continue
-		while read -r kv r c n e; do
-			echo "# | $kv | ${r:-not booted} | ${c:-not booted} | ${n:-not booted} | ${e:-not booted} |"
-		done < <(sed -n 's/^# matrix: //p' "$ST_BUILD/$k.results")
-	done
+	local k started=()
+	for k in "${KERNELS[@]}"; do [[ " ${STARTED[*]} " != *" $k "* ]] || started+=("$k"); done
+	st_py strunner.support table "$ST_BUILD" "${started[@]}"
 }
 
 # Two nodes of half the guest's memory each, one socket each.
@@ -352,7 +344,7 @@ ST_NUMA_QEMU="-object memory-backend-ram,id=m0,size=1G -object memory-backend-ra
 # its plan against the host's; a boot whose estimate (ST_EST: a unit's
 # reference seconds per unit it runs) does not fit before the deadline
 # is not started, fails as $desc (the caller's) not run, and returns 1;
-# one that ran its plan records how long it took, for st_factor
+# one that ran its plan records how long it took, for the factor
 # (strunner/guest.py run).
 # shellcheck disable=SC2317 # run by run_kernel
 guest_run() {
@@ -405,33 +397,22 @@ kernel_estimate() {
 # pace, and again once a boot has run to its end, what the rest of the
 # plan needs at this machine's pace against what is left: kernels
 # running (less what they ran so far) and those to come, in ST_JOBS
-# lanes.  Said, not counted: a kernel or boot that does not fit fails
-# by name when its turn comes.
+# lanes (strunner/budget.py plan).  Said, not counted: a kernel or boot
+# that does not fit fails by name when its turn comes.
 PLAN_SAID=
 # shellcheck disable=SC2317 # run through ST_PUMP_HOOK
 plan_check() {
-	local why k e lanes=() i min end=0
+	local why k jobs=()
 	if compgen -G "$ST_RUN/boots/*" >/dev/null; then why=boots
 	elif compgen -G "$ST_RUN/pace/*" >/dev/null; then why=pace
 	else return 0; fi
 	[[ $PLAN_SAID != *"$why"* ]] || return 0
 	PLAN_SAID+=" $why"
-	for ((i = 0; i < ST_JOBS; i++)); do lanes+=(0); done
 	for k in "${JOBS[@]}"; do
 		[[ -n ${K_START[$k]:-} || " ${STARTED[*]} " != *" $k "* ]] || continue
-		e=$(st_estimate "$(kernel_estimate "$k")")
-		[[ -z ${K_START[$k]:-} ]] || e=$((e - (EPOCHSECONDS - K_START[$k])))
-		((e > 0)) || e=0
-		min=0
-		for ((i = 1; i < ST_JOBS; i++)); do ((lanes[i] < lanes[min])) && min=$i; done
-		lanes[min]=$((lanes[min] + e))
+		jobs+=("$(kernel_estimate "$k")" "$((EPOCHSECONDS - ${K_START[$k]:-EPOCHSECONDS}))")
 	done
-	for i in "${lanes[@]}"; do ((i > end)) && end=$i; done
-	if ((EPOCHSECONDS + end <= ST_DEADLINE)); then
-		st_log "budget: at this machine's pace (factor $(st_factor), from its $why) the rest of the plan needs about $end s; $(st_time_left) s are left before the deadline"
-	else
-		st_log "budget: at this machine's pace (factor $(st_factor), from its $why) the rest of the plan needs about $end s, $(st_time_left) s are left before the deadline (ST_BUDGET=$ST_BUDGET s): what does not fit fails as not run"
-	fi
+	st_qemu_env st_records host st_py strunner.budget plan "$why" "$ST_JOBS" "${jobs[@]}"
 }
 
 # st_finish (lib.sh st_on_signal calls it too): once the kernels ended,

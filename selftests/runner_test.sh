@@ -401,7 +401,9 @@ factor_of() {
 	(
 		# the reference pace these figures are for, whatever the caller's
 		ST_RUN=$tmp/factor ST_DEADLINE=$((EPOCHSECONDS + 100)) ST_PACE=${1:-1} ST_PACE_HOST_CS=600
-		echo "$(st_factor) $(st_estimate 30) $(st_budget_ok fake "a boot" 30 >/dev/null && echo fits || echo dropped)"
+		set -- "$ST_RUN" "$ST_PACE_HOST_CS" "$ST_PACE"
+		echo "$(st_py strunner.budget factor "$@") $(st_py strunner.budget estimate "$@" 30)" \
+			"$(st_budget_ok fake "a boot" 30 >/dev/null && echo fits || echo dropped)"
 	)
 }
 rm -rf "$tmp/factor"

@@ -7,6 +7,7 @@ st_budget_ok, st_not_run).
     python3 -m strunner.budget estimate RUN PACE_HOST_CS SCALE SECS
     python3 -m strunner.budget fits GROUP DESC SECS
     python3 -m strunner.budget not-run GROUP DESC WHY
+    python3 -m strunner.budget plan WHY LANES [SECS ELAPSED]...
 
 The factor is the mean of measured/estimated seconds over the run's
 boots that ended ($RUN/boots/*, "KIND ESTIMATED MEASURED"), else the
@@ -17,7 +18,11 @@ at that factor, rounded up.
 
 fits and not-run print records (strunner.records) for lib.sh st_records,
 the run's deadline, budget and pace from the environment (lib.sh
-st_qemu_env): nothing when DESC, SECS reference seconds, fits.
+st_qemu_env): nothing when DESC, SECS reference seconds, fits.  plan
+(run.sh plan_check) prints the log line of what the rest of the plan
+needs: each job's SECS reference seconds at the run's factor, less the
+ELAPSED seconds it ran, packed in LANES lanes, each job in the lane
+that ends first; WHY names where the factor came from.
 """
 
 import os
@@ -105,6 +110,34 @@ def fits(run, env, desc, need, pace="", group=""):
     return False
 
 
+def lanes(needs, n):
+    """The seconds the longest of N lanes takes, each of NEEDS in the
+    lane that ends first, in order."""
+    ends = [0] * max(1, n)
+    for need in needs:
+        i = ends.index(min(ends))
+        ends[i] += max(0, need)
+    return max(ends)
+
+
+def plan(run, env, why, n, jobs):
+    """The log record of what JOBS ((reference seconds, seconds run)
+    each) need in N lanes at ENV's factor, against RUN's deadline."""
+    f = scaled(env, 0)[1]
+    end = lanes([estimate(secs, f) - ran for secs, ran in jobs], n)
+    said = "budget: at this machine's pace (factor %.3f, from its %s) the rest of the plan" \
+        " needs about %d s" % (f, why, end)
+    if run.deadline is None:
+        yield "L", said
+        return
+    left = run.deadline - int(time.time())
+    if end <= left:
+        yield "L", "%s; %d s are left before the deadline" % (said, left)
+    else:
+        yield "L", "%s, %d s are left before the deadline (ST_BUDGET=%s s): what does not fit" \
+            " fails as not run" % (said, left, env.get("ST_BUDGET", "?"))
+
+
 def _fits(env, group, desc, secs):
     need, f = scaled(env, number(secs))
     yield from fits(qemu.Run(env), env, desc, need, pace_words(f), group)
@@ -117,9 +150,14 @@ def main(argv):
     if len(argv) == 5 and argv[1] == "not-run":
         records(not_run(qemu.Run(os.environ), os.environ, argv[3], argv[4], argv[2]))
         return 0
+    if len(argv) >= 4 and len(argv) % 2 == 0 and argv[1] == "plan":
+        jobs = [(number(a), number(b)) for a, b in zip(argv[4::2], argv[5::2])]
+        records(plan(qemu.Run(os.environ), os.environ, argv[2], int(number(argv[3])), jobs))
+        return 0
     if len(argv) < 5 or argv[1] not in ("factor", "estimate"):
         sys.exit("usage: python3 -m strunner.budget factor|estimate RUN PACE_HOST_CS SCALE [SECS]"
-                 " | fits GROUP DESC SECS | not-run GROUP DESC WHY")
+                 " | fits GROUP DESC SECS | not-run GROUP DESC WHY"
+                 " | plan WHY LANES [SECS ELAPSED]...")
     f = factor(argv[2], number(argv[3]), number(argv[4]))
     if argv[1] == "factor":
         print("%.3f" % f)

@@ -9,6 +9,8 @@ st_support_data_check, st_support_doc_check).
     python3 -m strunner.support data MATRIX GATE
     python3 -m strunner.support doc MATRIX GATE DOC NAME
     python3 -m strunner.support expect MATRIX GATE KVER FEATURE BOOT
+    python3 -m strunner.support state TAPLOG FEATURE
+    python3 -m strunner.support table BUILD KVER...
 
 "assert": one result per feature, the state the guest reported at its
 first load with the defaults (its "features on this kernel" line in
@@ -20,12 +22,17 @@ with the file, and every kernel of the file has one.  They print records
 (strunner.records).  "expect" prints the state FEATURE must report when
 loaded with its defaults in that BOOT of KVER, or "error: ..." and exits
 1.  BOOT is main, short or ops (one NUMA node) or numa (two nodes).  A
-cloud kernel takes its generic twin's row.
+cloud kernel takes its generic twin's row.  "state" prints the first
+word of the state a guest reported for FEATURE in TAPLOG (lib.sh
+st_guest_feature), or nothing; "table" prints, as comments, the states
+of each KVER's "# matrix: KVER STATE..." line in BUILD/KVER.results
+(run.sh run_kernel writes it) as a table of docs/kernels.md's columns.
 """
 
 import os
 import re
 import sys
+import time
 
 from strunner import Error, cli, read_lines, records
 
@@ -140,6 +147,28 @@ def reported(taplog, f):
         if item.split(" ", 1)[0] == f:
             return item[len(f):].removeprefix(" ").rstrip(" ")
     return ""
+
+
+def state(taplog, f):
+    """The first word of what TAPLOG's guest reported for F, or ""."""
+    return (reported(taplog, f) or "").split(" ")[0]
+
+
+def table(build, kvers, day):
+    """The comment lines of the support matrix the run's guests reported
+    on day DAY: a row per "# matrix: " line of each of KVERS' results in
+    BUILD; "not booted" where a state is missing."""
+    yield "#"
+    yield "# support matrix, %s, from the guests of this run:" % day
+    yield "# | kernel | %s |" % " | ".join(FEATURES)
+    yield "# |---|%s" % ("---|" * len(FEATURES))
+    for k in kvers:
+        for line in read_lines(os.path.join(build, k + ".results")):
+            if not line.startswith("# matrix: "):
+                continue
+            w = line.split()[2:] + [""] * (len(FEATURES) + 1)
+            yield "# | %s | %s |" % (w[0], " | ".join(x or "not booted"
+                                                     for x in w[1:len(FEATURES) + 1]))
 
 
 def states_text(states):
@@ -262,6 +291,9 @@ def main(argv):
         "data": (2, lambda *args: records(data_check(*args))),
         "doc": (4, lambda *args: records(doc_check(*args))),
         "expect": (5, lambda *args: print(expect(*args))),
+        "state": (2, lambda *args: print(state(*args))),
+        "table": (lambda n: n >= 1, lambda build, *k: print(
+            "\n".join(table(build, k, time.strftime("%Y-%m-%d", time.gmtime()))))),
     })
 
 

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
-"""strunner.budget fits and not_run, and the commands lib.sh's
-st_budget_ok and st_not_run call: what fits before the deadline, and
-what did not run (a failure naming why, the run's stop first; a skip in
-a run declared short)."""
+"""strunner.budget fits, not_run and plan, and the commands lib.sh's
+st_budget_ok and st_not_run and run.sh's plan_check call: what fits
+before the deadline, what did not run (a failure naming why, the run's
+stop first; a skip in a run declared short), and what the rest of the
+plan needs in the run's lanes."""
 
 import os
 import shutil
@@ -94,6 +95,28 @@ class Fits(unittest.TestCase):
     def test_cli_not_run(self):
         recs = self.cli(self.env(100, ST_SHORT="1"), "not-run", "k", "a boot", "no time")
         self.assertEqual(recs, [["R", "skip", "a boot", "not run in a short run (ST_SHORT=1): no time"]])
+
+    def test_lanes(self):
+        self.assertEqual(budget.lanes([], 2), 0)
+        # each in the lane that ends first, in order: 100 | 50+30+40
+        self.assertEqual(budget.lanes([100, 50, 30, 40], 2), 120)
+        self.assertEqual(budget.lanes([100, 50, 30, 40], 1), 220)
+        # a job that ran past its estimate needs nothing more
+        self.assertEqual(budget.lanes([-20, 10], 1), 10)
+
+    def test_cli_plan_fits(self):
+        write(self.d, "pace/k", "1200\n")
+        recs = self.cli(dict(self.env(1000), ST_PACE_HOST_CS="600"),
+                        "plan", "pace", "2", "100", "0", "50", "20", "30", "0")
+        self.assertEqual(len(recs), 1)
+        # at factor 2: 200 | 100-20 + 60
+        self.assertRegex(recs[0][1], r"^budget: at this machine's pace \(factor 2\.000, from "
+                         r"its pace\) the rest of the plan needs about 200 s; (99[0-9]|1000) s are left")
+
+    def test_cli_plan_too_long(self):
+        recs = self.cli(self.env(100), "plan", "boots", "1", "80", "0", "40", "0")
+        self.assertRegex(recs[0][1], r"needs about 120 s, [0-9]+ s are left before the deadline "
+                         r"\(ST_BUDGET=100 s\): what does not fit fails as not run$")
 
 
 if __name__ == "__main__":

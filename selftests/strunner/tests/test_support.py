@@ -79,6 +79,29 @@ class Support(unittest.TestCase):
             self.assertIn("# features on this kernel: ratelimit active, cache_level active, "
                           "numa_scan idle, eevdf inactive\n", f.read())
 
+    def test_state(self):
+        # the guest's own line, as lib.sh st_guest_feature reads it
+        self.assertEqual(support.state(self.logs["one-node"], "numa_scan"), "idle")
+        self.assertEqual(support.state(self.logs["119"], "eevdf"), "unsupported")
+        self.assertEqual(support.state(self.logs["one-node"], "prev_bias"), "")
+        self.assertEqual(support.state(os.path.join(self.d, "none"), "eevdf"), "")
+        log = write(self.d, "unchecked", "\r# features on this kernel: ratelimit active "
+                    "(unchecked), cache_level idle\r\n")
+        self.assertEqual(support.state(log, "ratelimit"), "active")
+        self.assertEqual(support.state(log, "cache_level"), "idle")
+
+    def test_table(self):
+        b = os.path.join(self.d, "build")
+        write(b, "k1.results", "# [k1] x\n# matrix: k1 active idle idle active\n")
+        write(b, "k2.results", "# matrix: k2 built-only built-only built-only built-only\n")
+        write(b, "k3.results", "# matrix: k3 active\n")
+        self.assertEqual(list(support.table(b, ["k1", "k3", "k2", "gone"], "2026-12-07")), [
+            "#", "# support matrix, 2026-12-07, from the guests of this run:",
+            "# | kernel | ratelimit | cache_level | numa_scan | eevdf |", "# |---|---|---|---|---|",
+            "# | k1 | active | idle | idle | active |",
+            "# | k3 | active | not booted | not booted | not booted |",
+            "# | k2 | built-only | built-only | built-only | built-only |"])
+
     def test_assert(self):
         crlf = write(self.d, "crlf", open(self.logs["one-node"]).read().replace("\n", "\r\n"))
         unchecked = write(self.d, "unchecked", open(self.logs["one-node"]).read().replace(
