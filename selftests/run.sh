@@ -95,8 +95,8 @@ stage_on() {
 	return 1
 }
 # before anything is installed: what the user has of sched_tune
-HOST_STATE_BEFORE=$(st_host_state)
-HOST_STATE_TAKEN=1
+if st_host_state >"$ST_RUN/host-state"; then HOST_STATE_TAKEN=1
+else st_result fail host "the machine's own sched_tune state, read before anything is installed"; fi
 
 stamp "host setup"
 # ST_FRESH=1: the chroots made anew (debootstrap, apt), as a new machine
@@ -432,14 +432,7 @@ st_finish() {
 	done
 	# last: nothing the user had of sched_tune changed (DKMS registration and
 	# trees, modules, key, package, configuration)
-	if [[ -z $HOST_STATE_TAKEN ]]; then
-		:
-	elif [[ $(st_host_state) == "$HOST_STATE_BEFORE" ]]; then
-		st_result pass host "the machine's own sched_tune state is unchanged ($(grep -c . <<<"$HOST_STATE_BEFORE") entries: DKMS, /usr/src, modules, key, package, config)"
-	else
-		st_result fail host "the machine's own sched_tune state is unchanged"
-		diff <(echo "$HOST_STATE_BEFORE") <(st_host_state) | sed 's/^/#   /'
-	fi
+	[[ -z $HOST_STATE_TAKEN ]] || st_records host st_py strunner.host unchanged "$ST_RUN/host-state"
 	stamp "done"
 	echo "#"
 	echo "# the ten slowest guest units:"

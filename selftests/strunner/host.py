@@ -5,6 +5,7 @@ needs there (lib.sh st_ensure_host, st_apt_install, st_host_state).
     python3 -m strunner.host ensure CACHE
     python3 -m strunner.host install CACHE [-t RELEASE] PKG...
     python3 -m strunner.host state
+    python3 -m strunner.host unchanged BEFORE
 
 "ensure" refuses any system but Debian 12, where it would add foreign
 apt suites; adds bookworm-backports from the machine's own bookworm
@@ -15,9 +16,12 @@ mirror when no source has it (never trixie: it would drag libc to Debian
 for its own lock), and the package lists are updated at most once in
 UPDATE_AGE unless a source was added or they are missing.  "state"
 prints what a user may have of sched_tune on this machine, which make
-check must leave as it found it.  Errors print "error: ..." and exit 1.
+check must leave as it found it; "unchanged" prints the record of that
+check (strunner.records) against BEFORE, what "state" printed at the
+start (run.sh st_finish).  Errors print "error: ..." and exit 1.
 """
 
+import difflib
 import glob
 import hashlib
 import os
@@ -28,7 +32,7 @@ import subprocess
 import sys
 import time
 
-from strunner import Error, apt, cli, locked, log, read_lines
+from strunner import Error, apt, cli, locked, log, read_lines, records
 
 # what the bench needs on the host: the guests' userland and tools, the
 # initramfs, the module's DKMS and signing tests
@@ -199,11 +203,25 @@ def _state():
         print(line)
 
 
+def unchanged(before, now):
+    """The result of the machine's own sched_tune state: NOW (state())
+    against BEFORE, and what differs."""
+    desc = "the machine's own sched_tune state is unchanged"
+    if now == before:
+        yield "R", "pass", "%s (%d entries: DKMS, /usr/src, modules, key, package, config)" % (
+            desc, len([x for x in before if x]))
+        return
+    yield "R", "fail", desc
+    for line in difflib.unified_diff(before, now, "before", "after", lineterm="", n=0):
+        yield "C", "  " + line
+
+
 def main(argv):
     return cli(argv[1:], __doc__, {
         "ensure": (1, ensure),
         "install": (lambda n: n > 1, lambda cache, *args: install(cache, list(args))),
         "state": (0, _state),
+        "unchanged": (1, lambda before: records(unchanged(read_lines(before), state()))),
     })
 
 

@@ -174,6 +174,21 @@ class Host(unittest.TestCase):
         os.unlink(os.path.join(root, "lib/modules/6.1.0-57-amd64/updates/dkms/sched_tune.ko.xz"))
         self.assertNotEqual(host.state(root), before)
 
+    def test_unchanged(self):
+        before = ["sched-tune-dkms 1.0 ii", "", "/etc/modules: sched_tune"]
+        self.assertEqual(list(host.unchanged(before, list(before))), [
+            ("R", "pass", "the machine's own sched_tune state is unchanged (2 entries: DKMS, "
+             "/usr/src, modules, key, package, config)")])
+        recs = list(host.unchanged(before, before[:2]))
+        self.assertEqual(recs[0], ("R", "fail", "the machine's own sched_tune state is unchanged"))
+        self.assertIn(("C", "  -/etc/modules: sched_tune"), recs)
+        # the command against the file "state" wrote at the start
+        path = write(self.d, "before", "\n".join(host.state()) + "\n")
+        p = subprocess.run([sys.executable, "-m", "strunner.host", "unchanged", path],
+                           env=dict(os.environ, PYTHONPATH=":".join(sys.path)),
+                           stdout=subprocess.PIPE, text=True, check=True)
+        self.assertEqual(p.stdout.split("\x1f")[:2], ["R", "pass"])
+
     def test_cli(self):
         env = dict(os.environ, PYTHONPATH=":".join(sys.path))
         for args in ([], ["ensure"], ["install", self.cache], ["frob", self.cache]):
