@@ -492,9 +492,11 @@ ST_GUEST_WATCHDOGS=${ST_GUEST_WATCHDOGS-rcupdate.rcu_cpu_stall_timeout=300 rcupd
 st_boot() { st_qemu_env st_py strunner.qemu "$3" "$1" "$2" "${@:4}"; }
 # st_qemu_env CMD...: CMD with the guest's settings, the run's deadline,
 # its budget and pace in its environment, where strunner/qemu.py (and
-# budget.py) read them.
+# budget.py) read them.  An oops panics the guest (oops=panic), which
+# then ends at once (panic=-1, qemu -no-reboot): a task that oopsed with
+# a lock held would hang its CPU until ST_GUEST_SILENCE.
 st_qemu_env() {
-	local cmdline="console=ttyS0 panic=-1 log_buf_len=8M unknown_nmi_panic panic_print=0x40 softlockup_all_cpu_backtrace=1 $ST_GUEST_WATCHDOGS $ST_MEMDEBUG st_silence=$ST_GUEST_SILENCE"
+	local cmdline="console=ttyS0 panic=-1 oops=panic log_buf_len=8M unknown_nmi_panic panic_print=0x40 softlockup_all_cpu_backtrace=1 $ST_GUEST_WATCHDOGS $ST_MEMDEBUG st_silence=$ST_GUEST_SILENCE"
 	ST_QEMU=$ST_QEMU ST_QEMU_ACCEL=$ST_QEMU_ACCEL ST_QEMU_CPU=$ST_QEMU_CPU \
 		ST_MEM=$ST_MEM ST_QEMU_SMP=$ST_QEMU_SMP ST_QEMU_EXTRA=$ST_QEMU_EXTRA ST_CMDLINE=$cmdline \
 		ST_GUEST_TIMEOUT=$ST_GUEST_TIMEOUT ST_GUEST_SILENCE=$ST_GUEST_SILENCE \

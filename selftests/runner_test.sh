@@ -2,11 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # The host runner tested on itself (make check runs it first): a kernel
 # job that dies, one that exits non-zero, one that prints nothing, a
-# guest that hangs, one that dies at once, a unit that runs no check, a
-# misspelt unit name, a plan the guest did not keep, an oops after the
-# last result, qemu failing after a full plan, a failed subTest, a run
-# stopped by SIGTERM or by its deadline, a script that dies, outlives
-# its budget or is killed with a job running.  Each must come out of the runner's own code (replay,
+# guest that hangs, one that dies at once, one that panics on an oops
+# mid-plan, a unit that runs no check, a misspelt unit name, a plan the
+# guest did not keep, an oops after the last result, qemu failing after
+# a full plan, a failed subTest, a run stopped by SIGTERM or by its
+# deadline, a script that dies, outlives its budget or is killed with a
+# job running.  Each must come out of the runner's own code (replay,
 # st_boot, st_guest_verdict, the jobs and their stop, the guest's
 # unit_run, strunner/results.py) as a failure in the summary line,
 # naming the cause, and a non-zero status.  A fake qemu stands in for
@@ -201,6 +202,18 @@ if ((SECONDS - t0 < 60)); then ok "the silent guest was killed within 60 s"
 else not_ok "the silent guest was killed within 60 s"; fi
 FAKE_TAP='' FAKE_END=1
 expect_fail "a guest that died before its plan (qemu rc 1)" 1 guest
+# an oops panics the guest (oops=panic on its command line), which ends
+# at once: the verdict names the console's first report
+FAKE_TAP='KTAP version 1\n1..2\n# RUNNING first\nok 1 - first\n# RUNNING second\n' FAKE_END=0
+FAKE_CONSOLE='st-guest: running tests on 6.12\n[    9.1] BUG: kernel NULL pointer dereference, address: 0000000000000051\n[    9.2] Kernel panic - not syncing: Fatal exception\n'
+expect_fail "a guest that panicked on an oops in its second unit" 1 guest
+expect_named "an oops mid-plan" "^not ok .*guest plan 1..2 but 1 results: the console's first kernel report: .*BUG: kernel NULL pointer" fake-guest
+if grep -qw "oops=panic" "$FAKE_BOOTS.cmdline$(cat "$FAKE_BOOTS")"; then
+	ok "the guest's command line has oops=panic"
+else
+	not_ok "the guest's command line has oops=panic: $(cat "$FAKE_BOOTS.cmdline$(cat "$FAKE_BOOTS")")"
+fi
+FAKE_CONSOLE=''
 
 # --- the short hook cost: one estimate over every boot's runs ----------------------
 # icount_tap UNLOADED RATELIMIT CACHE_LEVEL [LAST]: a guest's icount lines,

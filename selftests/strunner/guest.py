@@ -143,6 +143,13 @@ def verdict(tests, splat, label, rc, d, mode_words):
         why = "guest plan 1..%s but %d results" % (top_plan, count)
     elif rc != 0:
         why = "qemu exited 0 after the guest's last result (it exited %d)" % rc
+    console = read_lines(os.path.join(d, "console.log"))
+    rx = re.compile(splat)
+    # an oops panics the guest (lib.sh st_qemu_env): a plan cut short
+    # names the console's first report, its cause
+    report = next((x for x in console if rx.search(x)), None)
+    if why and not why.startswith("qemu exited") and report is not None:
+        why += ": the console's first kernel report: " + report.strip()
     if why:
         yield "R", "fail", why, ""
         failed = True
@@ -164,11 +171,9 @@ def verdict(tests, splat, label, rc, d, mode_words):
                 yield "L", "  host:  " + " ".join(units_)
                 yield "L", "  guest: %s, 1..%s" % (got or "(no plan line)",
                                                    top_plan)
-    console = read_lines(os.path.join(d, "console.log"))
     done = next((i for i, x in enumerate(console)
                  if x.startswith("st-guest: done")), None)
     if not stopped and rc != 124 and done is not None:
-        rx = re.compile(splat)
         after = [x for x in console[done:] if rx.search(x)][:10]
         name = "no kernel report on the console after the guest's last result"
         if not after:
