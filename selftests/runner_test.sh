@@ -205,9 +205,9 @@ expect_fail "a guest that died before its plan (qemu rc 1)" 1 guest
 # an oops panics the guest (oops=panic on its command line), which ends
 # at once: the verdict names the console's first report
 FAKE_TAP='KTAP version 1\n1..2\n# RUNNING first\nok 1 - first\n# RUNNING second\n' FAKE_END=0
-FAKE_CONSOLE='st-guest: running tests on 6.12\n[    9.1] BUG: kernel NULL pointer dereference, address: 0000000000000051\n[    9.2] Kernel panic - not syncing: Fatal exception\n'
+FAKE_CONSOLE='[    0.0] Command line: console=ttyS0 rcupdate.rcu_cpu_stall_timeout=300\nst-guest: running tests on 6.12\n[    5.1] WARNING: CPU: 1 PID: 9 at kernel/x.c:1 f+0x1/0x2\n[    9.1] BUG: kernel NULL pointer dereference, address: 0000000000000051\n[    9.2] Kernel panic - not syncing: Fatal exception\n'
 expect_fail "a guest that panicked on an oops in its second unit" 1 guest
-expect_named "an oops mid-plan" "^not ok .*guest plan 1..2 but 1 results: the console's first kernel report: .*BUG: kernel NULL pointer" fake-guest
+expect_named "an oops mid-plan" "^not ok .*guest plan 1..2 but 1 results: the console's first fatal kernel report: .*BUG: kernel NULL pointer" fake-guest
 if grep -qw "oops=panic" "$FAKE_BOOTS.cmdline$(cat "$FAKE_BOOTS")"; then
 	ok "the guest's command line has oops=panic"
 else

@@ -173,10 +173,10 @@ ev_any_above() { v=$1; shift; for s in "$@"; do [ "$s" -gt "$v" ] 2>/dev/null &&
 # 6.12 (docs/kernels.md, a bug of the stock kernels).
 EV_SE=/sys/module/st_se/parameters/task
 ev_dl() {
-	echo "$1" >"$EV_SE" 2>/dev/null && awk '{ print $2, $3 }' "$EV_SE" 2>/dev/null
+	echo "$1" 2>/dev/null >"$EV_SE" && awk '{ print $2, $3 }' "$EV_SE" 2>/dev/null
 }
 ev_se_load() { [ -w "$EV_SE" ] || /sbin/insmod /st/st_se.ko; }
-ev_se_unload() { grep -q '^st_se ' /proc/modules && /sbin/rmmod st_se; true; }
+ev_se_unload() { ! grep -q '^st_se ' /proc/modules || /sbin/rmmod st_se; }
 ev_dls() { for p in $EV_PIDS; do printf '%s:%s ' "$p" "$(ev_dl "$p" | tr ' ' /)"; done; }
 # ev_same_dls A B: two ev_dls readings, every hog read ("pid: " is one
 # that was not), equal.
@@ -268,7 +268,7 @@ t_eevdf_slice() {
 		check "eevdf slice: after a second of stock, each hog's request is at most base_slice_ns (deadline - vruntime; hog $p)" \
 			ev_dl_within "$p" "$base"
 	done
-	ev_se_unload
+	check "eevdf slice: the test module st_se unloads" ev_se_unload
 	check_eq "eevdf slice: stock with eevdf_counters=0: inactive" "$(feature_state eevdf)" inactive
 	check "eevdf slice: stock with eevdf_counters=0: task_tick_fair unhooked" not hooked task_tick_fair
 	# again, through unload: scaled with two hogs is 12 ms too

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
-"""How much slower than the reference this machine runs (lib.sh
-st_factor, st_estimate), and what fits before the run's deadline (lib.sh
-st_budget_ok, st_not_run).
+"""How much slower than the reference this machine runs, and what fits
+before the run's deadline (lib.sh st_budget_ok, st_not_run, run.sh
+plan_check).
 
     python3 -m strunner.budget factor RUN PACE_HOST_CS SCALE
     python3 -m strunner.budget estimate RUN PACE_HOST_CS SCALE SECS

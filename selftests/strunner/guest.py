@@ -108,6 +108,21 @@ def _read(path, default=""):
         return default
 
 
+# What ends a guest (lib.sh st_qemu_env: an oops panics it), as the
+# kernel prints it
+_FATAL = re.compile(r"Oops|BUG: |general protection fault|Kernel panic")
+
+
+def _fatal_report(console):
+    """The first fatal report on CONSOLE once the guest's init began (the
+    boot's own lines, its command line among them, are not reports), or
+    None."""
+    start = next((i for i, x in enumerate(console) if x.startswith("st-guest: ")), None)
+    if start is None:
+        return None
+    return next((x.strip() for x in console[start:] if _FATAL.search(x)), None)
+
+
 def verdict(tests, splat, label, rc, d, mode_words):
     """Yields the records of a guest's verdict."""
     tap_lines = read_lines(os.path.join(d, "tap.log"))
@@ -145,11 +160,10 @@ def verdict(tests, splat, label, rc, d, mode_words):
         why = "qemu exited 0 after the guest's last result (it exited %d)" % rc
     console = read_lines(os.path.join(d, "console.log"))
     rx = re.compile(splat)
-    # an oops panics the guest (lib.sh st_qemu_env): a plan cut short
-    # names the console's first report, its cause
-    report = next((x for x in console if rx.search(x)), None)
-    if why and not why.startswith("qemu exited") and report is not None:
-        why += ": the console's first kernel report: " + report.strip()
+    if why and not why.startswith("qemu exited"):
+        report = _fatal_report(console)
+        if report is not None:
+            why += ": the console's first fatal kernel report: " + report
     if why:
         yield "R", "fail", why, ""
         failed = True

@@ -176,14 +176,16 @@ def py_files(root):
 
 # debugfs sched/debug: Debian's 6.12 writes each cfs_rq's avg_vruntime
 # there without the rq lock, and concurrent reads crash it (docs/kernels.md)
-SCHED_DEBUG = re.compile(r"/sys/kernel/debug/sched/debug|/proc/sched_debug")
+SCHED_DEBUG = re.compile(r"(^|[^\w\s])sched/debug\b|proc/sched_debug")
 # the files that name it to look for it
 SCHED_DEBUG_OWN = ("selftests/strunner/lint.py", "selftests/strunner/tests/test_lint.py")
 
 
 def sched_debug_readers(root):
     """The files of ROOT's module, selftests and bench that name debugfs
-    sched/debug's path, and the lines that do."""
+    sched/debug's path, whole or from a directory ("$D/sched/debug",
+    "sys/kernel/debug/sched/debug"), and the lines that do; prose
+    ("debugfs sched/debug") is not a path."""
     out = []
     for f in _files(root, ["module", "selftests", "bench"],
                     lambda p, n: not n.endswith((".md", ".pyc"))):

@@ -13,7 +13,7 @@ off, a tail call into an original, shows where), then qemu is killed.
 No boot outlives the run's deadline (ST_DEADLINE, epoch seconds), and a
 run that stops ($ST_RUN/stop, its reason) stops its guest at once,
 OUT/stopped saying why.  The guest's pace, its "# pace: 400 hackbench
-loops in N cs" line, goes to $ST_RUN/pace/ (lib.sh st_factor), and a
+loops in N cs" line, goes to $ST_RUN/pace/ (budget.factor), and a
 guest slower than ST_PACE_HOST_CS gets its timeout stretched as much:
 ST_GUEST_TIMEOUT is at that pace, and a slow machine's boot is not a
 hung one.

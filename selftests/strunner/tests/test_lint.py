@@ -55,12 +55,16 @@ class Lint(unittest.TestCase):
         for path, text in (("selftests/guest/a.sh", "x\ncat /sys/kernel/debug/sched/debug\n"),
                            ("bench/b.c", 'fopen("/proc/sched_debug", "r");\n'),
                            ("module/c.c", "/* debugfs sched/debug */\n"),
+                           ("bench/d.py", 'p = _p(root, "sys/kernel/debug/sched/debug")\n'),
+                           ("bench/e.sh", 'cat "$DBG/sched/debug"\nls sched/debug_x\n'),
                            ("selftests/README.md", "/sys/kernel/debug/sched/debug\n"),
                            ("docs/d.sh", "cat /sys/kernel/debug/sched/debug\n"),
                            ("selftests/strunner/lint.py", "/proc/sched_debug\n")):
             write(self.root, path, text)
         self.assertEqual(lint.sched_debug_readers(self.root),
                          ['bench/b.c:1: fopen("/proc/sched_debug", "r");',
+                          'bench/d.py:1: p = _p(root, "sys/kernel/debug/sched/debug")',
+                          'bench/e.sh:1: cat "$DBG/sched/debug"',
                           "selftests/guest/a.sh:2: cat /sys/kernel/debug/sched/debug"])
 
     def test_files(self):
