@@ -233,7 +233,6 @@ run_kernel() {
 	# pair in an LLC of 8 CPUs (no SMT), on one kernel of each series
 	desc="sync_short in an 8-CPU LLC"
 	if [[ $kver != "$K612_OPS" || $kver == "$K612" ]] && [[ $boot == main ]] &&
-		[[ $(st_guest_feature "$out/guest/tap.log" sync_short) != unsupported ]] &&
 		stage_on ST_LLC8_BOOT "$kver llc8" "$desc"; then
 		# shellcheck disable=SC2086
 		ST_QEMU_SMP="8,sockets=1,cores=8,threads=1" \
