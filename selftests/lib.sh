@@ -516,7 +516,7 @@ st_prepare_kernel() {
 
 # st_guest_feature TAPLOG FEATURE: the state a guest run reported for
 # FEATURE ("features on this kernel: ratelimit active, ..."), its first
-# word, or empty (strunner/support.py state).
+# word, or "-" (strunner/support.py state).
 st_guest_feature() { st_py strunner.support state "$1" "$2"; }
 
 # --- hook cost in instructions (qemu icount) ---------------------------------

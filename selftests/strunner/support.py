@@ -24,9 +24,10 @@ loaded with its defaults in that BOOT of KVER, or "error: ..." and exits
 1.  BOOT is main, short or ops (one NUMA node) or numa (two nodes).  A
 cloud kernel takes its generic twin's row.  "state" prints the first
 word of the state a guest reported for FEATURE in TAPLOG (lib.sh
-st_guest_feature), or nothing; "table" prints, as comments, the states
-of each KVER's "# matrix: KVER STATE..." line in BUILD/KVER.results
-(run.sh run_kernel writes it) as a table of docs/kernels.md's columns.
+st_guest_feature), or "-"; "table" prints, as comments, the states of
+each KVER's "# matrix: KVER STATE..." line in BUILD/KVER.results (run.sh
+run_kernel writes it) as a table of docs/kernels.md's columns, "-" and
+a missing state as "not booted".
 """
 
 import os
@@ -167,8 +168,8 @@ def table(build, kvers, day):
             if not line.startswith("# matrix: "):
                 continue
             w = line.split()[2:] + [""] * (len(FEATURES) + 1)
-            yield "# | %s | %s |" % (w[0], " | ".join(x or "not booted"
-                                                     for x in w[1:len(FEATURES) + 1]))
+            yield "# | %s | %s |" % (w[0], " | ".join(
+                x if x not in ("", "-") else "not booted" for x in w[1:len(FEATURES) + 1]))
 
 
 def states_text(states):
@@ -291,7 +292,7 @@ def main(argv):
         "data": (2, lambda *args: records(data_check(*args))),
         "doc": (4, lambda *args: records(doc_check(*args))),
         "expect": (5, lambda *args: print(expect(*args))),
-        "state": (2, lambda *args: print(state(*args))),
+        "state": (2, lambda *args: print(state(*args) or "-")),
         "table": (lambda n: n >= 1, lambda build, *k: print(
             "\n".join(table(build, k, time.strftime("%Y-%m-%d", time.gmtime()))))),
     })

@@ -9,6 +9,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 import unittest
 
@@ -89,17 +90,23 @@ class Support(unittest.TestCase):
                     "(unchecked), cache_level idle\r\n")
         self.assertEqual(support.state(log, "ratelimit"), "active")
         self.assertEqual(support.state(log, "cache_level"), "idle")
+        # the command, as run.sh writes the "# matrix:" line: "-" for none
+        for f, want in (("ratelimit", "active\n"), ("eevdf", "-\n")):
+            p = subprocess.run([sys.executable, "-m", "strunner.support", "state", log, f],
+                               env=dict(os.environ, PYTHONPATH=":".join(sys.path)),
+                               stdout=subprocess.PIPE, text=True, check=True)
+            self.assertEqual(p.stdout, want)
 
     def test_table(self):
         b = os.path.join(self.d, "build")
         write(b, "k1.results", "# [k1] x\n# matrix: k1 active idle idle active\n")
         write(b, "k2.results", "# matrix: k2 built-only built-only built-only built-only\n")
-        write(b, "k3.results", "# matrix: k3 active\n")
+        write(b, "k3.results", "# matrix: k3 active - idle\n")
         self.assertEqual(list(support.table(b, ["k1", "k3", "k2", "gone"], "2026-12-07")), [
             "#", "# support matrix, 2026-12-07, from the guests of this run:",
             "# | kernel | ratelimit | cache_level | numa_scan | eevdf |", "# |---|---|---|---|---|",
             "# | k1 | active | idle | idle | active |",
-            "# | k3 | active | not booted | not booted | not booted |",
+            "# | k3 | active | not booted | idle | not booted |",
             "# | k2 | built-only | built-only | built-only | built-only |"])
 
     def test_assert(self):
