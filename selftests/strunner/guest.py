@@ -138,6 +138,7 @@ def verdict(tests, splat, label, rc, d, mode_words):
     last = running[-1][len("# RUNNING "):] if running else ""
     stopped = os.path.exists(os.path.join(d, "stopped"))
     why = None
+    console = read_lines(os.path.join(d, "console.log"))
     if stopped:
         yield "R", "fail", "guest ran to its end (stopped with the run)", ""
         yield "L", "%s: %s; last group: %s; %d of %s results" % (
@@ -152,18 +153,18 @@ def verdict(tests, splat, label, rc, d, mode_words):
         for x in tap_lines[-15:]:
             yield "L", "  tap: " + x
         failed = True
-    elif not top_plan:
-        why = "guest died before printing its plan (panic or crash; qemu rc %d)" % rc
-    elif top_plan != str(count):
-        why = "guest plan 1..%s but %d results" % (top_plan, count)
-    elif rc != 0:
-        why = "qemu exited 0 after the guest's last result (it exited %d)" % rc
-    console = read_lines(os.path.join(d, "console.log"))
-    rx = re.compile(splat)
-    if why and not why.startswith("qemu exited"):
+    elif not top_plan or top_plan != str(count):
+        if not top_plan:
+            why = "guest died before printing its plan (panic or crash; qemu rc %d)" % rc
+        else:
+            why = "guest plan 1..%s but %d results" % (top_plan, count)
+        # an oops panics the guest (lib.sh st_qemu_env): its report is why
         report = _fatal_report(console)
         if report is not None:
             why += ": the console's first fatal kernel report: " + report
+    elif rc != 0:
+        why = "qemu exited 0 after the guest's last result (it exited %d)" % rc
+    rx = re.compile(splat)
     if why:
         yield "R", "fail", why, ""
         failed = True
