@@ -173,8 +173,8 @@ run_job() { ST_FLAT=1; "$@"; echo "# job-end $?"; }
 # does not fit is not started, and fails by name (st_not_run: a skip in a
 # run declared short, ST_SHORT=1); SIGTERM, SIGINT or the deadline write
 # the reason to $ST_RUN/stop, which every job's guest and the jobs
-# themselves obey.  Estimates are reference seconds (ST_EST_*, the
-# timings of selftests/README.md) times the machine's factor
+# themselves obey.  Estimates are reference seconds (strunner/plan.py
+# EST, the timings of selftests/README.md) times the machine's factor
 # (strunner/budget.py factor).
 ST_BUDGET=${ST_BUDGET:-4800}
 ST_BUDGET_TAIL=${ST_BUDGET_TAIL:-90}
@@ -182,13 +182,8 @@ ST_BUDGET_TAIL=${ST_BUDGET_TAIL:-90}
 ST_STOP_GRACE=${ST_STOP_GRACE:-45}
 ST_RUN=${ST_RUN:-$ST_BUILD/run}
 ST_DEADLINE=${ST_DEADLINE:-}
-# reference seconds: a kernel's builds, a boot's start and end, a unit of
-# the functional suite on average (about 1000 s for 38 units), the
-# two-node, 8-CPU, icount (each of its boots) and bench boots
-declare -A ST_EST=([build]=120 [build_only]=90 [boot]=40 [unit]=25 [numa]=200
-	[llc8]=150 [icount]=150 [bench]=450)
 # the guest pace (st_boot records it, "# pace: 400 hackbench loops in N cs")
-# of a machine as fast as the one the ST_EST figures were taken on, or
+# of a machine as fast as the one the plan's EST figures were taken on, or
 # slower: beside other guests, 245 to 640 cs on 2026-12-04
 ST_PACE_HOST_CS=${ST_PACE_HOST_CS:-600}
 

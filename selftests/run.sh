@@ -86,14 +86,15 @@ done_stage() {
 	st_deadline_check
 	! st_stopped || st_finish
 }
-# stage_on VAR GROUP DESC: whether the stage VAR (ST_ICOUNT...) is on; off,
-# a skip that names it.
+# stage_on GROUP BOOT: whether BOOT's stage variable (ST_ICOUNT...)
+# leaves it on; off, a skip that names it (strunner/plan.py on).
 # shellcheck disable=SC2317 # run in the kernel jobs
-stage_on() {
-	[[ ${!1:-1} == 1 ]] && return 0
-	st_result skip "$2" "$3" "$1=${!1}"
-	return 1
-}
+stage_on() { st_records "$1" st_py strunner.plan on "$2" && ((ST_RECORDS == 0)); }
+# plan CMD ARGS...: the run's plan (strunner/plan.py), RUN given
+plan() { st_py strunner.plan "$1" "$ST_RUN" "${@:2}"; }
+# plan_fits JOB: whether JOB's estimate fits before the deadline; if not,
+# it fails as not run (strunner/plan.py fits).
+plan_fits() { st_qemu_env st_records "$1" st_py strunner.plan fits "$ST_RUN" "$1" && ((ST_RECORDS == 0)); }
 # before anything is installed: what the user has of sched_tune
 if st_host_state >"$ST_RUN/host-state"; then HOST_STATE_TAKEN=1
 else st_result fail host "the machine's own sched_tune state, read before anything is installed"; fi
@@ -122,7 +123,7 @@ run_unit() {
 # run_kernel KVER [build-only]
 # shellcheck disable=SC2317 # run through st_job_start
 run_kernel() {
-	local kver=$1 out=$ST_BUILD/$1 rc desc
+	local kver=$1 out=$ST_BUILD/$1 rc
 	rm -f "$out/ready"
 	stamp "kernel $kver: build"
 	st_prepare_kernel "$kver"
@@ -193,133 +194,48 @@ run_kernel() {
 	fi
 	ST_INITRAMFS_HOOK=pkg_initramfs_hook st_build_initramfs "$kver" "$ST_KO" "$out/initramfs.cpio" &&
 		touch "$out/ready"
-	local skip main_skip
-	skip=$(kernel_skip "$kver")
-	# what the module does with its own state whatever the sublevel, on
-	# one 6.12 each: the soak's leak check and the rate limit's slot
-	# table on Debian 12's; the tracers beside our hooks, the toggles
-	# under load and the feature scopes on Debian 13's, whose
-	# direct_hooks=0 boot runs the first two too (the two 6.12 lanes were
-	# about 3400 s each on 2026-12-04; the scopes took 101 s of each main
-	# boot on 2026-12-05)
-	main_skip=$skip
-	if [[ $K612_OPS != "$K612" ]]; then
-		[[ $kver == "$K612_OPS" ]] && main_skip+=,soak,ratelimit_slots
-		[[ $kver == "$K612" ]] && main_skip=st_skip=tracers,toggle_stress,cache_stress,scope
-	fi
-	# SMT cores: one LLC, two L2s of two threads each, so the cache level
-	# has both kinds of pair (st_topology=smt makes their checks strict)
-	# shellcheck disable=SC2086 # ST_GUEST_ARGS is a list of words on purpose
-	ST_QEMU_SMP="$ST_SMP,sockets=1,cores=$((ST_SMP / 2)),threads=2" \
-		guest_run "$kver" "$out/guest" tests st_topology=smt $main_skip ${ST_GUEST_ARGS:-} || return 0
+	guest_run "$kver" main "$out/guest" || return 0
 	local boot=main
 	[[ " ${SHORT[*]} " == *" $kver "* ]] && boot=short
 	st_support_assert "$kver" "$kver" "$boot" "$out/guest/tap.log"
-	# numa_scan needs two NUMA nodes, which would split the cache-level
-	# guest's LLC: a boot of its own, on kernels where the feature exists
 	local numa_log=$out/guest/tap.log
-	desc="numa_scan in a two-node boot"
-	if [[ $(st_guest_feature "$out/guest/tap.log" numa_scan) != unsupported ]] &&
-		stage_on ST_NUMA_BOOT "$kver numa" "$desc"; then
-		# shellcheck disable=SC2086
-		ST_QEMU_SMP="$ST_SMP,sockets=2" ST_QEMU_EXTRA="$ST_NUMA_QEMU" \
-			guest_run "$kver numa" "$out/guest-numa" numa ${ST_GUEST_ARGS:-}
+	if plan has "$kver" numa && [[ $(st_guest_feature "$out/guest/tap.log" numa_scan) != unsupported ]] &&
+		stage_on "$kver numa" numa; then
+		guest_run "$kver" numa "$out/guest-numa"
 		st_support_assert "$kver numa" "$kver" numa "$out/guest-numa/tap.log"
 		numa_log=$out/guest-numa/tap.log
 	fi
-	# SIS_SYNC's threshold, migration_cost * llc^2 / 65536 with an
-	# unsigned int migration_cost, stays under an emulated CPU's pipe
-	# round trip at the main boot's 4 CPUs per LLC: sync_short's short
-	# pair in an LLC of 8 CPUs (no SMT), on one kernel of each series
-	desc="sync_short in an 8-CPU LLC"
-	if [[ $kver != "$K612_OPS" || $kver == "$K612" ]] && [[ $boot == main ]] &&
-		stage_on ST_LLC8_BOOT "$kver llc8" "$desc"; then
-		# shellcheck disable=SC2086
-		ST_QEMU_SMP="8,sockets=1,cores=8,threads=1" \
-			guest_run "$kver llc8" "$out/guest-llc8" tests st_only=sync_short \
-			st_sync_short_strict=1 ${ST_GUEST_ARGS:-}
+	if plan has "$kver" llc8 && stage_on "$kver llc8" llc8; then
+		guest_run "$kver" llc8 "$out/guest-llc8"
 	fi
 	echo "# matrix: $kver $(st_guest_feature "$out/guest/tap.log" ratelimit) $(st_guest_feature "$out/guest/tap.log" cache_level) $(st_guest_feature "$numa_log" numa_scan) $(st_guest_feature "$out/guest/tap.log" eevdf)"
 }
 
-# kernel_skip KVER: the units KVER's boots leave to Debian 12's 6.12
-# (st_skip=...), or nothing: knob and parameter parsing, its fuzz, and
-# the refusals (decided before any hook is placed, by the wrapper's code
-# for the whole 6.12 series: gate, kallsyms, BTF) are the same code on
-# both 6.12s (the user's ST_GUEST_ARGS come last and win).
-# shellcheck disable=SC2317 # run in the kernel jobs
-kernel_skip() {
-	[[ $1 == "$K612_OPS" && $1 != "$K612" ]] || return 0
-	echo st_skip=knobs,knob_fuzz,stats_reset,params,param_livepatch,gate_refusal,ksym_missing,btf_refusal,all_unsupported
-}
-
-# ops_skip KVER: the units the direct_hooks=0 boot leaves out.  The
-# ftrace_ops boot is about the hooks: decisions that add no hook of
-# their own (level none, the adaptive quota, prev_bias, sync_short, the
-# trace events and scopes, which the policies test and emit), the
-# refusals and what the module does before it hooks (modprobe, the
-# topology it reads) run in the direct-call boots only.  The soak too:
-# toggle_stress, unload_clean and tracers take the ops path on, off and
-# out under load, unload_clean with the leak check.  And what the table,
-# the gate and the eevdf policy decide whatever calls them: the rate
-# limit's slots, the functions' sizes, the group levels counted and the
-# slices restored.
-# shellcheck disable=SC2317 # run in the kernel jobs
-ops_skip() {
-	local skip
-	skip=$(kernel_skip "$1")
-	echo "${skip:-st_skip=}${skip:+,}cache_none,ratelimit_adaptive,prev_bias,sync_short,trace_events,scope,gate_refusal,ksym_missing,btf_refusal,all_unsupported,modprobe,cache_topology,cache_bad_input,soak,ratelimit_slots,gate_sizes,eevdf_groups,eevdf_restore"
-}
-
-# The boots that run as jobs of their own, beside their kernel's.
-declare -A BOOT_DESC=(
-	# the ftrace_ops fallback, which the other boots never take: the
-	# functional suite again, every load with direct_hooks=0, on one 6.12
-	[direct_hooks=0]="the functional suite with direct_hooks=0"
-	# the hooks' cost in instructions (qemu icount, exact): each feature
-	# with its hooks in and its decisions stock under 2% (docs/hook-cost.md)
-	[icount]="hook cost in instructions (qemu icount), short"
-	# sched-tune-bench's smoke run (bench/README.md), 6.12 only
-	[bench]="sched-tune-bench smoke run"
-)
-# and the stage variable that turns each off (stage_on)
-declare -A BOOT_STAGE=(
-	[direct_hooks=0]=ST_OPS_BOOT
-	[icount]=ST_ICOUNT
-	[bench]=ST_BENCH_SMOKE
-)
-
-# run_boot KVER PID BOOT: KVER's BOOT (BOOT_DESC) as a job of its own
+# run_boot KVER PID BOOT: KVER's BOOT (strunner/plan.py) as a job of its own
 # beside the kernel's (PID), which builds the module and the initramfs
 # it boots first: the lanes then end closer together.  Each boot is held
 # to the budget when its turn comes.
 # shellcheck disable=SC2317 # run through st_job_start
 run_boot() {
-	local kver=$1 pid=$2 boot=$3 out=$ST_BUILD/$1 desc=${BOOT_DESC[$3]}
+	local kver=$1 pid=$2 boot=$3 out=$ST_BUILD/$1
 	while [[ ! -f $out/ready ]] && kill -0 "$pid" 2>/dev/null && ! st_stopped; do sleep 2; done
 	if [[ ! -f $out/ready ]]; then
-		st_not_run "$kver $boot" "$desc" "the kernel's job ended before its initramfs was built"
+		st_qemu_env st_records "$kver $boot" st_py strunner.plan not-run "$ST_RUN" --why \
+			"the kernel's job ended before its initramfs was built" "$kver $boot"
 		return
 	fi
 	st_prepare_kernel "$kver"
-	stage_on "${BOOT_STAGE[$boot]}" "$kver $boot" "$desc" || return 0
+	stage_on "$kver $boot" "$boot" || return 0
 	case $boot in
 	direct_hooks=0)
-		# shellcheck disable=SC2046,SC2086 # lists of words
-		ST_QEMU_SMP="$ST_SMP,sockets=1,cores=$((ST_SMP / 2)),threads=2" \
-			guest_run "$kver $boot" "$out/guest-ops" tests st_topology=smt \
-			st_load_args=direct_hooks=0 $(ops_skip "$kver") ${ST_GUEST_ARGS:-}
+		guest_run "$kver" "$boot" "$out/guest-ops"
 		st_support_assert "$kver $boot" "$kver" ops "$out/guest-ops/tap.log"
 		;;
-	icount)
-		st_budget_ok "$kver icount" "$desc" "${ST_EST[icount]}" || return 0
-		stamp "$kver icount: hook cost, short"
-		st_icount_short "$kver icount" "$out/icount"
-		;;
-	bench)
-		st_budget_ok "$kver bench" "$desc" "${ST_EST[bench]}" || return 0
-		stamp "$kver bench: smoke run"
-		BENCH_BUILD=0 st_bench_smoke "$kver"
+	icount|bench)
+		plan_fits "$kver $boot" || return 0
+		stamp "$kver $boot"
+		if [[ $boot == icount ]]; then st_icount_short "$kver icount" "$out/icount"; fi
+		if [[ $boot == bench ]]; then BENCH_BUILD=0 st_bench_smoke "$kver"; fi
 		;;
 	esac
 }
@@ -333,63 +249,21 @@ print_matrix() {
 	st_py strunner.support table "$ST_BUILD" "${started[@]}"
 }
 
-# Two nodes of half the guest's memory each, one socket each.
-ST_NUMA_QEMU="-object memory-backend-ram,id=m0,size=1G -object memory-backend-ram,id=m1,size=1G
-	-numa node,nodeid=0,cpus=0-$((ST_SMP / 2 - 1)),memdev=m0
-	-numa node,nodeid=1,cpus=$((ST_SMP / 2))-$((ST_SMP - 1)),memdev=m1"
-
-# guest_run LABEL OUTDIR MODE [WORDS...]: boots the kernel with the
-# initramfs in OUTDIR/.., runs /st/MODE.sh and counts its KTAP as LABEL,
-# its plan against the host's; a boot whose estimate (ST_EST: a unit's
-# reference seconds per unit it runs) does not fit before the deadline
-# is not started, fails as $desc (the caller's) not run, and returns 1;
-# one that ran its plan records how long it took, for the factor
-# (strunner/guest.py run).
+# guest_run KVER BOOT OUTDIR: boots the kernel with the initramfs in
+# OUTDIR/.. as the plan says (strunner/plan.py boot: the guest's mode
+# and words, -smp, estimate), its KTAP counted as KVER, or "KVER BOOT",
+# its plan against the host's; a boot whose estimate does not fit before
+# the deadline is not started and fails as not run; one that ran its
+# plan records how long it took, for the factor (strunner/guest.py run).
+# Returns 1 if the guest never started.
 # shellcheck disable=SC2317 # run by run_kernel
 guest_run() {
-	local label=$1 gout=$2 mode=$3
-	shift 3
-	rm -f "$gout/console.log"
-	ST_T0=$START_EPOCH st_qemu_env st_records "$label" st_py strunner.guest run \
-		"${ST_EST[boot]}" "${ST_EST[unit]}" "${ST_EST[numa]}" "${desc:-the guest tests}" \
-		"$ST_TESTS" "$ST_SPLAT" "$label" "$ST_VMLINUZ" "$gout" "$mode" "$@"
-	[[ -f $gout/console.log ]]
-}
-
-# kernel_estimate KVER: reference seconds of KVER's job as run_kernel
-# runs it (builds, the main boot by its units, the boots it adds).
-kernel_estimate() {
-	local k=$1 s=${ST_EST[build]} main stage short=
-	case $k in
-	*" icount") s=${ST_EST[icount]} ;;
-	*" bench") s=${ST_EST[bench]} ;;
-	*" direct_hooks=0")
-		# the functional suite less about a third of its units
-		# shellcheck disable=SC2086 # lists of words
-		st_plan tests ${ST_GUEST_ARGS:-}
-		s=$(((ST_EST[boot] + ST_EST[unit] * ST_PLAN_RUNS) * 2 / 3)) ;;
-	esac
-	if [[ $k == *" "* ]]; then
-		stage=${BOOT_STAGE[${k#* }]}
-		[[ ${!stage:-1} == 1 ]] || s=0
-		echo "$s"
-		return
-	fi
-	if [[ " ${KERNELS[*]} " != *" $k "* ]]; then
-		echo "${ST_EST[build_only]}"
-		return
-	fi
-	[[ " ${SHORT[*]} " == *" $k "* ]] && short=1
-	# shellcheck disable=SC2086 # lists of words
-	if [[ -n $short ]]; then st_plan tests $ST_SHORT_ARGS ${ST_GUEST_ARGS:-}
-	else st_plan tests ${ST_GUEST_ARGS:-}; fi
-	main=$((ST_EST[boot] + ST_EST[unit] * ST_PLAN_RUNS))
-	s=$((s + main))
-	if [[ -z $short ]]; then
-		[[ ${ST_NUMA_BOOT:-1} == 1 && $k != 6.1.* ]] && s=$((s + ST_EST[numa]))
-		[[ ($k != "$K612_OPS" || $k == "$K612") && ${ST_LLC8_BOOT:-1} == 1 ]] && s=$((s + ST_EST[llc8]))
-	fi
-	echo "$s"
+	local label=$1
+	[[ $2 == main ]] || label+=" $2"
+	rm -f "$3/console.log"
+	ST_T0=$START_EPOCH ST_SPLAT=$ST_SPLAT st_qemu_env st_records "$label" \
+		st_py strunner.plan boot "$ST_RUN" "$1" "$2" "$ST_VMLINUZ" "$3"
+	[[ -f $3/console.log ]]
 }
 
 # plan_check (st_jobs_pump's hook): once the first guest has said its
@@ -409,9 +283,9 @@ plan_check() {
 	PLAN_SAID+=" $why"
 	for k in "${JOBS[@]}"; do
 		[[ -n ${K_START[$k]:-} || " ${STARTED[*]} " != *" $k "* ]] || continue
-		jobs+=("$(kernel_estimate "$k")" "$((EPOCHSECONDS - ${K_START[$k]:-EPOCHSECONDS}))")
+		jobs+=("$k" "$((EPOCHSECONDS - ${K_START[$k]:-EPOCHSECONDS}))")
 	done
-	st_qemu_env st_records host st_py strunner.budget plan "$why" "$ST_JOBS" "${jobs[@]}"
+	st_qemu_env st_records host st_py strunner.plan budget "$ST_RUN" "$why" "$ST_JOBS" "${jobs[@]}"
 }
 
 # st_finish (lib.sh st_on_signal calls it too): once the kernels ended,
@@ -424,11 +298,8 @@ st_finish() {
 	ST_FINISHING=1
 	st_stopped && st_jobs_stop
 	for t in "${TODO[@]}"; do st_not_run host "$t" ""; done
-	for k in "${JOBS[@]}"; do
-		[[ " ${STARTED[*]} " != *" $k "* ]] || continue
-		if [[ $k == *" "* ]]; then st_not_run "$k" "${BOOT_DESC[${k#* }]}" ""
-		else st_not_run "$k" "build and boots" ""; fi
-	done
+	[[ ! -f $ST_RUN/plan.json ]] ||
+		st_qemu_env st_records host st_py strunner.plan not-run "$ST_RUN" "${STARTED[@]}"
 	# last: nothing the user had of sched_tune changed (DKMS registration and
 	# trees, modules, key, package, configuration)
 	[[ -z $HOST_STATE_TAKEN ]] || st_records host st_py strunner.host unchanged "$ST_RUN/host-state"
@@ -444,57 +315,15 @@ st_finish() {
 
 mkdir -p "$ST_BUILD"
 trap pkg_umount_all EXIT
-# Names resolve through the suites' meta packages (lib.sh); an exact kver
-# is taken as it is.
-KERNELS=()
-# The short boot (ST_SHORT_BOOT): the module loads, hooks, decides
-# (rate limit and cache level, with asserted counts; numa_scan idle on one
-# node and active once balancing is on) and unloads with nothing left.
-# About 4 minutes of boot (251 s on 2026-12-01, next to two other guests).
-SHORT=()
-ST_SHORT_ARGS=${ST_SHORT_ARGS:-st_only=load_unload,hang_guard,enabled,ratelimit_effect,cache_topology,cache_effect,numa_scan st_mig_reps=1}
-# longest jobs first, so that the lanes of ST_JOBS end together (the
-# first three start at once): 6.12.95 with its two-node and 8-CPU boots
-# (1800 s beside two other guests, 2026-12-06), 6.12.118 with its
-# two-node boot (1610 s), 7.3.4 (2590 s), then 6.1 (1490 s); the
-# short boot last
-for k in ${ST_KERNELS:-backports trixie trixie-backports stable backports-cloud}; do
-	if st_kernel_suite "$k" >/dev/null; then
-		kv=$(st_resolve_kver "$k") || exit 1
-		st_log "kernel '$k': $kv"
-		KERNELS+=("$kv")
-	else
-		kv=$k
-		KERNELS+=("$k")
-	fi
-	if [[ " ${ST_SHORT_BOOT-backports-cloud} " == *" $k "* ]]; then
-		st_log "kernel '$k': a short boot ($ST_SHORT_ARGS)"
-		SHORT+=("$kv")
-	fi
-done
-K612=$(st_resolve_kver backports) || exit 1
-# the direct_hooks=0 boot: the other 6.12, whose lane is shorter
-K612_OPS=$(st_resolve_kver trixie) || exit 1
-# Kernels that are built and checked but not booted: the same series as a
-# booted one (bookworm-security's 6.12 is 6.12.y like the others).
-BUILD_ONLY=()
-for k in ${ST_BUILD_ONLY-security612 stable-cloud trixie-cloud trixie-backports-cloud}; do
-	kv=$(st_resolve_kver "$k") || exit 1
-	st_log "kernel '$k': $kv (build only)"
-	BUILD_ONLY+=("$kv")
-done
-# The jobs in the order they start: the kernels booted in full, longest
-# first; the direct_hooks=0 boot of Debian 13's 6.12 and the bench and
-# hook-cost boots of Debian 12's, longest first, each a job of its own
-# (run_boot) that takes the first lane to end; the short boots; the
-# kernels built only.
-JOBS=()
-for k in "${KERNELS[@]}"; do [[ " ${SHORT[*]} " == *" $k "* ]] || JOBS+=("$k"); done
-[[ " ${KERNELS[*]} " == *" $K612_OPS "* && " ${SHORT[*]} " != *" $K612_OPS "* ]] &&
-	JOBS+=("$K612_OPS direct_hooks=0")
-[[ " ${KERNELS[*]} " == *" $K612 "* ]] && JOBS+=("$K612 bench" "$K612 icount")
-for k in "${KERNELS[@]}"; do [[ " ${SHORT[*]} " != *" $k "* ]] || JOBS+=("$k"); done
-JOBS+=("${BUILD_ONLY[@]}")
+# The plan (strunner/plan.py): the kernels booted (longest first, so
+# that the lanes of ST_JOBS end together), those with a short boot, those
+# built only, and the jobs in the order they start.  Names resolve
+# through the suites' meta packages; an exact kver is taken as it is.
+st_records host st_py strunner.plan init "$ST_CACHE" "$ST_RUN" "$ST_TESTS" ||
+	st_die "the plan: a kernel name did not resolve"
+mapfile -t KERNELS < <(plan list kernels)
+mapfile -t SHORT < <(plan list short)
+mapfile -t JOBS < <(plan list jobs)
 # a heads-up, no result: Debian kernels past what the gate checked
 st_newer_kernels
 st_log "source tree: $ST_SRC ($(git -C "$ST_SRC" describe --always --dirty 2>/dev/null || echo 'not git'))"
@@ -570,14 +399,10 @@ for k in "${JOBS[@]}"; do
 			run_boot "${k% *}" "$(st_job_pid "${k% *}")" "${k#* }"
 		continue
 	fi
-	st_budget_ok "$k" "build and boots" "$(kernel_estimate "$k")" || continue
+	plan_fits "$k" || continue
 	mkdir -p "$ST_BUILD/$k"
 	K_START[$k]=$EPOCHSECONDS
-	if [[ " ${SHORT[*]} " == *" $k "* ]]; then
-		# the user's ST_GUEST_ARGS come last and win (st_arg takes the last)
-		ST_NUMA_BOOT="0 (a short boot)" ST_GUEST_ARGS="$ST_SHORT_ARGS ${ST_GUEST_ARGS:-}" \
-			st_job_start "$k" "$ST_BUILD/$k.results" -- run_kernel "$k"
-	elif [[ " ${KERNELS[*]} " == *" $k "* ]]; then
+	if [[ " ${KERNELS[*]} " == *" $k "* ]]; then
 		st_job_start "$k" "$ST_BUILD/$k.results" -- run_kernel "$k"
 	else
 		st_job_start "$k" "$ST_BUILD/$k.results" -- run_kernel "$k" build-only

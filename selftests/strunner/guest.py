@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 """A guest's plan, its boot and its verdict, for lib.sh and run.sh (st_plan,
-st_guest_verdict, guest_run).
+st_guest_verdict, strunner.plan boot).
 
 The units a boot runs come from one list: guest/tests.sh's ALL_UNITS, or
 the last "units_run" line of another mode's script.
@@ -25,20 +25,17 @@ at poweroff, which no unit's dmesg check sees, SPLAT the kernel reports'
 regex); and the console's tail (DIR/console.log) when anything failed.
 Records as strunner.ktap prints them, plus "L TEXT", a line for the log.
 
-    python3 -m strunner.guest run BOOT UNIT NUMA DESC TESTS SPLAT LABEL VMLINUZ OUT MODE [WORDS...]
-
-run.sh guest_run: boots VMLINUZ with OUT/../initramfs.cpio into OUT
-(strunner/qemu.py, its settings and the run's deadline from the
-environment, lib.sh st_qemu_env), running MODE's script with WORDS, and
-yields its verdict's records.  A boot whose estimate does not fit before
-the deadline is not started, and DESC fails as not run (budget.fits):
-BOOT reference seconds and UNIT per unit of its plan that runs, NUMA
-for the two-node boot, at this machine's pace (budget.scaled).  It may
-run ST_GUEST_TIMEOUT s, or twice its estimate where that is longer (a
-slow machine's boot is not a hung one; ST_GUEST_SILENCE still ends a
-silent guest), never past the deadline.  One that ran its plan to the end
-records what it took in $ST_RUN/boots, for the pace of the boots after
-it.
+run() (strunner.plan boot, run.sh guest_run) boots VMLINUZ with
+OUT/../initramfs.cpio into OUT (strunner/qemu.py, its settings and the
+run's deadline from the environment, lib.sh st_qemu_env), running a
+MODE's script with WORDS, and yields its verdict's records.  A boot
+whose estimate, REF reference seconds at this machine's pace
+(budget.scaled), does not fit before the deadline is not started, and
+DESC fails as not run (budget.fits).  It may run ST_GUEST_TIMEOUT s, or
+twice its estimate where that is longer (a slow machine's boot is not a
+hung one; ST_GUEST_SILENCE still ends a silent guest), never past the
+deadline.  One that ran its plan to the end records what it took in
+$ST_RUN/boots, for the pace of the boots after it.
 
     python3 -m strunner.guest slowest BUILD N
 
@@ -206,11 +203,9 @@ def verdict(tests, splat, label, rc, d, mode_words):
     yield "P", top_plan, count
 
 
-def run(env, est, desc, tests, splat, label, out, vmlinuz, mode, words):
-    """The records of one boot (see above); EST maps boot, unit and numa
-    to reference seconds."""
-    p = plan(tests, mode, words)
-    ref = est["numa"] if mode == "numa" else est["boot"] + est["unit"] * (p[1] if p else 0)
+def run(env, ref, desc, tests, splat, label, out, vmlinuz, mode, words):
+    """The records of one boot (see above), REF reference seconds
+    (strunner.plan)."""
     need, f = budget.scaled(env, ref)
     r = qemu.Run(env)
     t0 = float(env.get("ST_T0") or time.time())
@@ -278,11 +273,6 @@ def main(argv):
         print(p[1])
         print(" ".join(p[2]))
         return 0
-    if argv[0] == "run" and len(argv) >= 11:
-        boot, unit, numa, desc, tests, splat, label, vmlinuz, out, mode = argv[1:11]
-        est = {"boot": number(boot), "unit": number(unit), "numa": number(numa)}
-        records(run(os.environ, est, desc, tests, splat, label, out, vmlinuz, mode, argv[11:]))
-        return 0
     if argv[0] == "slowest":
         for line in slowest(argv[1], int(argv[2])):
             print(line)
@@ -291,7 +281,7 @@ def main(argv):
         tests, splat, label, rc, d = argv[1:6]
         records(verdict(tests, splat, label, int(rc), d, argv[6:]))
         return 0
-    print("usage: strunner.guest plan|verdict|run|slowest ...", file=sys.stderr)
+    print("usage: strunner.guest plan|verdict|slowest ...", file=sys.stderr)
     return 2
 
 

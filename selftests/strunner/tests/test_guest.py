@@ -14,7 +14,6 @@ from unittest import mock
 from strunner import guest, qemu
 from util import write
 
-EST = {"boot": 40, "unit": 25, "numa": 200}
 TAP = "KTAP version 1\n1..2\n# plan: one whole_run\nok 1 - one\nok 2 - whole run\n"
 
 
@@ -34,7 +33,7 @@ class Run(unittest.TestCase):
         return {"ST_DEADLINE": str(int(time.time()) + left), "ST_RUN": self.run_dir,
                 "ST_PACE_HOST_CS": "600", "ST_BUDGET": "4800", "ST_QEMU_SMP": "4"}
 
-    def run_guest(self, env, rc=0, tap=TAP, est=None):
+    def run_guest(self, env, rc=0, tap=TAP, ref=65):
         def boot(benv, out, _vmlinuz, initrd, words):
             self.assertEqual(initrd, os.path.join(self.d, "k", "initramfs.cpio"))
             self.boots.append(words)
@@ -43,7 +42,7 @@ class Run(unittest.TestCase):
             write(out, "console.log", "st-guest: done (rc 0)\n")
             return rc
         with mock.patch.object(qemu, "boot", boot):
-            return list(guest.run(env, est or EST, "the demo", os.path.join(self.d, "tests"), "Oops",
+            return list(guest.run(env, ref, "the demo", os.path.join(self.d, "tests"), "Oops",
                                   "k demo", self.out, "vmlinuz", "demo", ["st_x=1"]))
 
     def recorded(self):
@@ -76,7 +75,7 @@ class Run(unittest.TestCase):
     def test_timeout(self):
         """ST_GUEST_TIMEOUT, or twice the estimate where that is longer."""
         recs = self.run_guest(dict(self.env(10000), ST_GUEST_TIMEOUT="600"),
-                              est=dict(EST, unit=1000))
+                              ref=1040)
         self.assertIn("timeout 2080s", [r[1] for r in recs if r[0] == "L"][0])
         # (the boot just recorded sets the pace: a stand-in takes 0 s)
         self.run_guest(dict(self.env(10000), ST_GUEST_TIMEOUT="600"))
