@@ -327,15 +327,6 @@ st_ensure_host() { st_py strunner.host ensure "$ST_CACHE" || exit 1; }
 # st_apt_install [-t RELEASE] PKG...: installs only what is missing.
 st_apt_install() { st_py strunner.host install "$ST_CACHE" "$@" || exit 1; }
 
-# --- chroots -----------------------------------------------------------------------
-# Modules are built in a chroot of each kernel's Debian release, cached in
-# $ST_CACHE/chroot/<suite> and fed from the machine's own mirrors
-# (strunner/chroot.py says why and how).
-
-# st_chroot_install SUITE [-t RELEASE] PKG...: installs into the cached
-# chroot only what is missing.
-st_chroot_install() { st_py strunner.chroot install "$ST_CACHE" "$@"; }
-
 # --- kernels ---------------------------------------------------------------------
 # The kernels sched_tune supports, by the names ST_KERNELS takes, each
 # resolved at run time from a meta package of its suites
@@ -394,24 +385,6 @@ st_fetch_vmlinuz() {
 # sparse on it after (strunner/kbuild.py says how).
 st_kbuild() { st_py strunner.kbuild build "$ST_CACHE" "$@"; }
 
-# st_kbuild_verdict GROUP KVER OUT RC [WHY]: two results of st_kbuild's
-# build in OUT (make's status RC), built with W=1 and ST_KBUILD_SPARSE:
-# no warning of the compiler (build.log) and none of sparse (sparse.log)
-# in the module's files (gcc's, sparse's and modpost's, whose errors do
-# not all fail make), their findings as comments; one in the kernel's
-# headers (/usr/src/linux-*) is listed, not counted (none of Debian 12's
-# and 13's kernels has one with W=1 or sparse, 2026-12-05); WHY: why
-# sparse could not run (a failure) (strunner/kbuild.py).  sparse is a
-# skip where the kernel's own Makefile turned C= off: 7.x checks its
-# checker with scripts/checker-valid.sh, which Debian's linux-kbuild
-# leaves out (so it always says no), and its headers need a sparse that
-# knows __typeof_unqual__ and __builtin_strlen() in a constant
-# expression, which 0.6.4, Debian 12's and 13's, does not: forced on, it
-# fails on every MODULE_INFO() and READ_ONCE() (2026-12-05, 7.3.4+deb13).
-st_kbuild_verdict() {
-	st_records "$1" st_py strunner.kbuild verdict "$2" "$3" "$4" "${5:-}"
-}
-
 # st_build_module KVER [test [MAKE-ARGS...]]: the working tree against one
 # kernel: $ST_BUILD/<kver>/sched_tune.ko and build.log there; "test":
 # the selftests' build, with the fault injection (Kbuild ST_TEST=1).
@@ -420,34 +393,10 @@ st_build_module() {
 	st_kbuild "$1" "$ST_ROOT" "$ST_BUILD/$1" ${2:+ST_TEST=1} "${@:3}"
 }
 
-# st_build_kmod KVER: the selftests' own test modules (selftests/kmod,
-# never part of sched_tune) into $ST_BUILD/KVER/kmod/.  Returns make's
-# status; the log is kmod/build.log.
-st_build_kmod() { st_kbuild "$1" "$ST_TESTS/kmod" "$ST_BUILD/$1/kmod"; }
-
-# The selftests' test livepatch (selftests/livepatch), built like the
-# module: $ST_BUILD/<kver>/livepatch/st_livepatch.ko and build.log there,
-# which st_build_initramfs puts into the guest.  Returns make's status.
-st_build_livepatch() {
-	st_kbuild "$1" "${ST_SRC:-$ST_ROOT}/selftests/livepatch" "$ST_BUILD/$1/livepatch"
-}
-
-# Pitfall 1: under call-depth tracking the replacements call an original
-# at its entry, through its ftrace hook, and a wrapper ending in `return
-# orig(...)` compiled to a jmp into the static-call trampoline would then
-# loop forever.  Any jmp/jcc whose relocation names a __SCT__ symbol is
-# such a tail call.  The direct-hook trampolines of fhook_direct.c
-# (st_fhook_trampN) jump nowhere but to the return thunk
-# (strunner/tailcalls.py).
-st_check_tailcalls() { st_py strunner.tailcalls "$1"; }
-
 # --- guest image ---------------------------------------------------------------
 
-# The guests' static helpers, the sched_ext test scheduler and the
-# initramfs's tree (strunner/image.py).
+# The guests' static helpers and the initramfs's tree (strunner/image.py).
 st_build_helpers() { st_py strunner.image helpers "$ST_ROOT" "$ST_BUILD"; }
-st_build_scx() { st_py strunner.image scx "$ST_CACHE" "$ST_ROOT" "$ST_BUILD"; }
-st_kernel_has_scx() { st_py strunner.image has-scx "$ST_CACHE" "$1"; }
 
 # st_build_initramfs KVER KO OUT: the guest's initramfs, OUT: busybox,
 # hackbench, the helpers, the guest scripts, the module KO, the test
@@ -650,7 +599,6 @@ st_support_py() {
 		"${ST_SUPPORT_GATE:-${ST_SRC:-$ST_ROOT}/module/kernel/gate_checked.h}" "${@:2}"
 }
 st_support_assert() { st_records "$1" st_support_py assert "$2" "$3" "$4"; }
-st_support_row_check() { st_records "$1" st_support_py row "$2"; }
 st_support_data_check() { st_records "${1:-host}" st_support_py data; }
 st_support_doc_check() {
 	st_records "${2:-host}" st_support_py doc "$1" "${1#"${ST_SRC:-$ST_ROOT}/"}"

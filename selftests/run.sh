@@ -10,7 +10,7 @@
 #          each module's signature verified against DKMS's key
 #  kernel: (ST_JOBS at a time) build the module against its headers in
 #          its Debian release's chroot, with W=1 and then sparse (no
-#          warning in the module's files; lib.sh st_kbuild_verdict), check the .ko for
+#          warning in the module's files; strunner/kjob.py), check the .ko for
 #          tail calls into static-call trampolines (a tail call into an
 #          original loops forever), boot it under qemu TCG with our
 #          initramfs (for Debian 12's kernels, the package stage's
@@ -123,67 +123,16 @@ run_unit() {
 # run_kernel KVER [build-only]
 # shellcheck disable=SC2317 # run through st_job_start
 run_kernel() {
-	local kver=$1 out=$ST_BUILD/$1 rc
+	local kver=$1 out=$ST_BUILD/$1
 	rm -f "$out/ready"
 	stamp "kernel $kver: build"
 	st_prepare_kernel "$kver"
-	# the build with W=1, then sparse on it (st_kbuild), the chroot's
-	st_chroot_install "$(st_kernel_env "$kver")" sparse || st_log "$kver: apt-get install sparse in the chroot failed"
-	ST_KBUILD_SPARSE=sparse ST_ROOT=$ST_SRC st_build_module "$kver" test W=1
-	rc=$?
-	if ((rc == 0)); then
-		st_result pass "$kver" "build sched_tune.ko against linux-headers-$kver"
-	else
-		st_result fail "$kver" "build sched_tune.ko against linux-headers-$kver"
-		grep -E 'error|warning' "$out/build.log" | head -n 30 | sed 's/^/#   /'
-	fi
-	# no warning of W=1's compiler or of sparse in the module's files
-	st_kbuild_verdict "$kver" "$kver" "$out" "$rc"
-	# the guest's livepatch coexistence test needs it (guest/livepatch.sh)
-	if st_build_livepatch "$kver" && [[ -f $out/livepatch/st_livepatch.ko ]]; then
-		st_result pass "$kver" "build the test livepatch (selftests/livepatch)"
-	else
-		st_result fail "$kver" "build the test livepatch (selftests/livepatch)"
-		grep -E 'error|warning' "$out/livepatch/build.log" | head -n 30 | sed 's/^/#   /'
-	fi
-	if [[ ! -f $ST_KO ]]; then
-		st_result fail "$kver" "no tail call into a __SCT__ trampoline" 
-		st_result fail "$kver" "guest tests: not run, sched_tune.ko was not built"
-		return
-	fi
-	if st_check_tailcalls "$ST_KO" >"$out/tailcalls.log"; then
-		st_result pass "$kver" "objdump: no jmp to a __SCT__ static-call trampoline (a tail call into an original loops forever)"
-	else
-		st_result fail "$kver" "objdump: no jmp to a __SCT__ static-call trampoline (a tail call into an original loops forever)"
-	fi
-	sed 's/^#* */#   /' "$out/tailcalls.log"
-	# each file a layer below the one that calls it (docs/layout.md)
-	if st_py strunner.objgraph "$out" >"$out/objgraph.log"; then
-		st_result pass "$kver" "nm: no two object files of the module refer to each other, directly or round a loop"
-	else
-		st_result fail "$kver" "nm: no two object files of the module refer to each other, directly or round a loop"
-		grep -v '^#' "$out/objgraph.log" | sed 's/^/#   /'
-	fi
-
-	if [[ ${2:-} == build-only ]]; then
-		st_support_row_check "$kver" "$kver"
-		echo "# matrix: $kver built-only built-only built-only built-only"
-		return
-	fi
-	if st_kernel_has_scx "$kver"; then
-		if st_build_scx >"$out/scx-build.log" 2>&1; then
-			st_result pass "$kver" "sched_ext test scheduler and loader build (trixie chroot, clang, libbpf)"
-		else
-			st_result fail "$kver" "sched_ext test scheduler and loader build (trixie chroot, clang, libbpf)"
-			tail -n 20 "$out/scx-build.log" | sed 's/^/#   /'
-		fi
-	fi
-	if st_build_kmod "$kver"; then
-		st_result pass "$kver" "build the test modules (selftests/kmod)"
-	else
-		st_result fail "$kver" "build the test modules (selftests/kmod)"
-		tail -n 20 "$out/kmod/build.log" | sed 's/^/#   /'
-	fi
+	# the module with W=1 and sparse, the test livepatch, the static
+	# checks; a kernel that boots: the sched_ext scheduler, the test
+	# modules (strunner/kjob.py)
+	st_records "$kver" st_py strunner.kjob builds "$ST_CACHE" "$ST_ROOT" "$ST_SRC" "$ST_BUILD" \
+		"$kver" ${2:+"$2"}
+	[[ -f $ST_KO && ${2:-} != build-only ]] || return 0
 	# Debian 12's kernels: the module the package stage's DKMS built and
 	# signed, whose signature pkg.sh verified, is the one the modprobe
 	# unit loads (Debian 13's stage ends too late for their boots)

@@ -248,7 +248,7 @@ t_param_livepatch() {
 		return 0
 	fi
 	if [ ! -f "$LP_KO" ]; then
-		ktap_fail "param beside a livepatch: $LP_KO is in the initramfs (lib.sh st_build_livepatch)"
+		ktap_fail "param beside a livepatch: $LP_KO is in the initramfs (strunner/kjob.py)"
 		return 1
 	fi
 	dmesg_mark

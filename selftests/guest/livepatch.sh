@@ -55,7 +55,7 @@ lp_unload() {
 t_livepatch() {
 	group "livepatch coexistence: st_livepatch on $LP_FUNC"
 	if [ ! -f "$LP_KO" ]; then
-		ktap_fail "livepatch: $LP_KO is in the initramfs (lib.sh st_build_livepatch)"
+		ktap_fail "livepatch: $LP_KO is in the initramfs (strunner/kjob.py)"
 		return 1
 	fi
 	if [ ! -d /sys/kernel/livepatch ]; then

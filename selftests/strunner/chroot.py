@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""make check's cached Debian chroots (lib.sh st_chroot_install; the
+"""make check's cached Debian chroots (strunner.kjob; the
 kernels, builds and package stage of strunner).
 
     python3 -m strunner.chroot run CACHE SUITE CMD...

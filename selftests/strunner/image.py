@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 """What the guests boot from: their static helpers, the sched_ext test
-scheduler and the initramfs tree (lib.sh st_build_helpers, st_build_scx,
+scheduler and the initramfs tree (lib.sh st_build_helpers, strunner.kjob,
 st_build_initramfs).
 
     python3 -m strunner.image helpers ROOT BUILD

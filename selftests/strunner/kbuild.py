@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 """A Kbuild tree built against one of the kernels, and the verdicts of
-the build (lib.sh st_kbuild, st_kbuild_verdict).
+the build (lib.sh st_kbuild, strunner.kjob).
 
     python3 -m strunner.kbuild build CACHE KVER SRC OUT [MAKE-ARGS...]
     python3 -m strunner.kbuild verdict KVER OUT RC [WHY]

@@ -9,7 +9,8 @@ other: the module keeps each file a layer below the one that calls it.
 
 reads DIR/module/**/*.o, prints one "# A -> B C" line per object and one
 "cycle: A B ..." line per strongly connected set of more than one, and
-exits 1 if there is one, 2 if DIR has no object.
+exits 1 if there is one, 2 if DIR has no object.  cycles_in() gives the
+same verdict as lines (strunner.kjob).
 """
 
 import glob
@@ -66,11 +67,24 @@ def cycles(g):
     return out
 
 
+def objects(top):
+    """TOP/module/**/*.o but the .mod.o files."""
+    return sorted(o for o in glob.glob(os.path.join(top, "module", "**", "*.o"), recursive=True)
+                  if not o.endswith(".mod.o"))
+
+
+def cycles_in(top):
+    """The "cycle: A B ..." lines of TOP's objects, or the line that says
+    it has none."""
+    objs = objects(top)
+    if not objs:
+        return ["no object under %s/module" % top]
+    return ["cycle: " + " ".join(os.path.relpath(x, top) for x in c) for c in cycles(graph(objs))]
+
+
 def main(argv):
     top = argv[1]
-    objs = sorted(o for o in glob.glob(os.path.join(top, "module", "**", "*.o"),
-                                       recursive=True)
-                  if not o.endswith(".mod.o"))
+    objs = objects(top)
     if not objs:
         print(f"no object under {top}/module")
         return 2
@@ -82,7 +96,6 @@ def main(argv):
     for c in found:
         print("cycle: " + " ".join(name[x] for x in c))
     return 1 if found else 0
-
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv))

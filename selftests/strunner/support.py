@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """The support matrix as data (selftests/support-matrix), held to the
 support gate (module/kernel/gate_checked.h), to what the guests report
-and to docs/kernels.md (lib.sh st_support_assert, st_support_row_check,
+and to docs/kernels.md (lib.sh st_support_assert, strunner.kjob,
 st_support_data_check, st_support_doc_check).
 
     python3 -m strunner.support assert MATRIX GATE KVER BOOT TAPLOG
