@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-# shellcheck shell=bash disable=SC2034 # its globals (ST_KO, ST_TAP_*) are read by run.sh and demo.sh
-# Shared host-side code of the sched_tune test bench, sourced by run.sh and
+# shellcheck shell=bash disable=SC2034 # its globals (ST_KO, ST_TAP_*) are read by job.sh and demo.sh
+# Shared host-side code of the sched_tune test bench, sourced by run.sh, job.sh and
 # demo.sh.  Everything here runs as root on a Debian 12 host; the module is
 # only ever loaded inside Debian kernels booted under qemu (TCG).
 
@@ -52,7 +52,7 @@ st_die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 # stage, a kernel, a boot) as nested documents, each printed when
 # st_group_end ends it, and the summary st_summary asks for.  A job's
 # results (ST_FLAT, run_job) go to its file, which the results follow;
-# its groups end with it (st_job_start).
+# its groups end with it (strunner/runner.py job).
 ST_PASS=0 ST_FAIL=0 ST_SKIP=0 ST_NUM=0
 ST_FLAT=${ST_FLAT:-}
 declare -A ST_KFAIL=()
@@ -153,8 +153,8 @@ st_ktap_run() {
 st_unittest() { st_ktap_run "$1" "$2" "$ST_PYTHON" "$ST_ROOT/bench/tests/run.py" "$2" "$3"; }
 
 # replay FILE GROUP: the results a job printed to FILE (run_job: flat,
-# its own numbering), counted under GROUP as a job that ended (st_job_start
-# tells how), FILE's lines passed on now.
+# its own numbering), counted under GROUP as a job that ended, FILE's
+# lines passed on now.
 replay() {
 	echo "# job-lines $2"
 	cat "$1"
@@ -170,10 +170,10 @@ run_job() { ST_FLAT=1; "$@"; echo "# job-end $?"; }
 # ST_DEADLINE, ST_BUDGET_TAIL seconds before the budget ends, which leaves
 # the time to count what they printed and print the summary.  Every boot's
 # timeout is cut to what is left (st_boot); a kernel or boot whose estimate
-# does not fit is not started, and fails by name (st_not_run: a skip in a
-# run declared short, ST_SHORT=1); SIGTERM, SIGINT or the deadline write
-# the reason to $ST_RUN/stop, which every job's guest and the jobs
-# themselves obey.  Estimates are reference seconds (strunner/plan.py
+# does not fit is not started, and fails by name (a skip in a run
+# declared short, ST_SHORT=1); SIGTERM, SIGINT or the deadline write the
+# reason to $ST_RUN/stop (strunner/runner.py), which every job's guest and
+# the jobs themselves obey.  Estimates are reference seconds (strunner/plan.py
 # EST, the timings of selftests/README.md) times the machine's factor
 # (strunner/budget.py factor).
 ST_BUDGET=${ST_BUDGET:-4800}
@@ -187,136 +187,28 @@ ST_DEADLINE=${ST_DEADLINE:-}
 # slower: beside other guests, 245 to 640 cs on 2026-12-04
 ST_PACE_HOST_CS=${ST_PACE_HOST_CS:-600}
 
-# st_run_init: this run's clock, deadline and shared state ($ST_RUN).
-st_run_init() {
+# st_run_clock: this run's clock and deadline.
+st_run_clock() {
 	ST_T0=${ST_RESULTS_T0:-$EPOCHSECONDS}
 	ST_DEADLINE=$((ST_T0 + ST_BUDGET - ST_BUDGET_TAIL))
-	rm -rf "$ST_RUN"
-	mkdir -p "$ST_RUN/pace" "$ST_RUN/boots"
 }
-# st_stopped: the run was told to stop (deadline, signal); its reason is
-# st_stop_reason's.
+# st_stopped: the run was told to stop (deadline, signal: strunner/runner.py).
 st_stopped() { [[ -n $ST_DEADLINE && -f $ST_RUN/stop ]]; }
-st_stop_reason() { cat "$ST_RUN/stop" 2>/dev/null; }
-# st_stop REASON: stops the run; the first reason stays.
-st_stop() {
-	[[ -n $ST_DEADLINE && ! -f $ST_RUN/stop ]] || return 0
-	echo "$1" >"$ST_RUN/stop.new" && mv "$ST_RUN/stop.new" "$ST_RUN/stop"
-	st_log "stopping: $1"
-}
-# st_deadline_check: past the deadline, the run stops.
-st_deadline_check() {
-	[[ -n $ST_DEADLINE ]] && ((EPOCHSECONDS >= ST_DEADLINE)) && st_stop "$(st_deadline_why)"
-	return 0
-}
 st_deadline_why() {
 	[[ -n $ST_DEADLINE ]] || return 0
 	echo "the run's deadline, $((ST_DEADLINE - ST_T0)) s after its start (ST_BUDGET=$ST_BUDGET s less $ST_BUDGET_TAIL s to count and sum up)"
 }
-# st_not_run GROUP DESC WHY: DESC did not run: a failure naming why (the
-# run's stop reason first), a skip in a run declared short (ST_SHORT=1)
-# that goes on (strunner/budget.py not_run).
-st_not_run() { st_qemu_env st_records "$1" st_py strunner.budget not-run "$@"; }
 # st_budget_ok GROUP DESC SECS: whether DESC, SECS reference seconds,
-# fits before the deadline at this machine's pace; if not, st_not_run
-# (strunner/budget.py fits).
+# fits before the deadline at this machine's pace; if not, it fails as
+# not run, a skip in a run declared short (strunner/budget.py fits).
 st_budget_ok() {
 	[[ -n $ST_DEADLINE ]] || return 0
 	st_qemu_env st_records "$1" st_py strunner.budget fits "$@" && ((ST_RECORDS == 0))
 }
 
-# --- jobs, their results streamed as they come --------------------------------
-# st_job_start NAME FILE [side] -- CMD...: CMD as a background job (run_job),
-# its output in FILE, which make check's results follow, counting it as
-# it comes, and judge once the job ended; a side job (the package stage)
-# does not count against ST_JOBS.
-ST_JOB_PID=() ST_JOB_NAME=() ST_JOB_SIDE=() ST_JOB_DONE=()
-ST_CRITICAL=0 ST_FINISHING=0
-st_job_start() {
-	local name=$1 file=$2 side=
-	shift 2
-	[[ $1 == side ]] && { side=1; shift; }
-	[[ $1 == -- ]] && shift
-	ST_CRITICAL=1
-	: >"$file"
-	run_job "$@" >"$file" 2>&1 &
-	echo "# job $! $file $name"
-	ST_JOB_PID+=("$!") ST_JOB_NAME+=("$name") ST_JOB_SIDE+=("$side") ST_JOB_DONE+=('')
-	ST_CRITICAL=0
-}
-# st_job_pid NAME: the pid of job NAME (empty if none).
-st_job_pid() {
-	local i
-	for i in "${!ST_JOB_NAME[@]}"; do
-		[[ ${ST_JOB_NAME[i]} == "$1" ]] && { echo "${ST_JOB_PID[i]}"; return; }
-	done
-}
-# st_jobs_pump: the jobs that ended, marked done; then ST_PUMP_HOOK.
-st_jobs_pump() {
-	local i
-	for i in "${!ST_JOB_PID[@]}"; do
-		[[ -z ${ST_JOB_DONE[i]} ]] || continue
-		kill -0 "${ST_JOB_PID[i]}" 2>/dev/null && continue
-		wait "${ST_JOB_PID[i]}" 2>/dev/null
-		ST_JOB_DONE[i]=1
-	done
-	[[ -z ${ST_PUMP_HOOK:-} ]] || "$ST_PUMP_HOOK"
-}
-# st_jobs_alive [all]: how many jobs run, side jobs only with "all".
-st_jobs_alive() {
-	local i c=0
-	for i in "${!ST_JOB_PID[@]}"; do
-		[[ -z ${ST_JOB_DONE[i]} ]] || continue
-		[[ -z ${ST_JOB_SIDE[i]} || ${1:-} == all ]] || continue
-		c=$((c + 1))
-	done
-	echo "$c"
-}
-# st_jobs_wait MAX [all]: waits until fewer than MAX jobs run; returns 1
-# as soon as the run is stopped.
-st_jobs_wait() {
-	while :; do
-		st_jobs_pump
-		(($(st_jobs_alive "${2:-}") < $1)) && return 0
-		st_deadline_check
-		st_stopped && return 1
-		sleep 1
-	done
-}
 # st_kill_tree PID: PID and every process below it, all listed first;
 # SIGKILL a second after SIGTERM for what is left (strunner/results.py).
 st_kill_tree() { st_py strunner.results kill "$1"; }
-# st_jobs_stop: once the run is stopped, its jobs stop their guests and
-# name what they did not run; ST_STOP_GRACE s later whatever still runs
-# is killed with all its processes, its results saying why.
-st_jobs_stop() {
-	local t=$EPOCHSECONDS i
-	while (($(st_jobs_alive all) > 0)) && ((EPOCHSECONDS - t < ST_STOP_GRACE)); do
-		st_jobs_pump
-		sleep 1
-	done
-	for i in "${!ST_JOB_PID[@]}"; do
-		[[ -z ${ST_JOB_DONE[i]} ]] || continue
-		kill -0 "${ST_JOB_PID[i]}" 2>/dev/null || continue
-		echo "# job-why ${ST_JOB_PID[i]} killed $ST_STOP_GRACE s after the run stopped: $(st_stop_reason)"
-		st_kill_tree "${ST_JOB_PID[i]}"
-	done
-	sleep 1
-	st_jobs_pump
-}
-# st_on_signal SIG: SIGTERM or SIGINT stop the run; st_finish (the
-# runner's own) counts and sums up at once, unless this shell is in the
-# middle of counting (then the runner's loop sees the stop).
-st_on_signal() {
-	st_stop "$1 (make check was killed)"
-	((ST_CRITICAL || ST_FINISHING)) && return 0
-	st_finish
-}
-
-# st_slowest_units N: the N longest guest units of this run, each from
-# the uptime on its "# RUNNING UNIT (uptime X s)" line to the next unit's
-# (or the guest's closing "# units done (uptime X s)").
-st_slowest_units() { st_py strunner.guest slowest "$ST_BUILD" "$1"; }
 
 # --- host dependencies -------------------------------------------------------
 # Debian 12 checked, bookworm-backports, the packages and qemu
@@ -353,17 +245,6 @@ st_kernel_env() { st_py strunner.kernels env "$1"; }
 # the chroot of its release (made first, as root; a user who is not
 # root reads it as it is).
 st_resolve_kver() { st_py strunner.kernels resolve "$ST_CACHE" "$1" || exit 1; }
-
-# st_newer_kernels: a heads-up, no result: for each series the support
-# gate knows (module/kernel/gate_checked.h), a line for the newest Debian
-# 12 or 13 kernel image past the sublevels it checked:
-#   # kernel newer than the gate knows: 6.12 6.12.119-1 (checked up to 118)
-# Reads the package lists of the chroots there are; updates nothing and
-# never fails.
-st_newer_kernels() {
-	st_py strunner.kernels newer "$ST_CACHE" "${ST_SRC:-$ST_ROOT}/module/kernel/gate_checked.h"
-	return 0
-}
 
 # st_ensure_headers KVER: linux-headers-KVER in its release's chroot
 # (made first), installed from backports when that is where it lives.
@@ -589,20 +470,15 @@ st_fidelity_check() { st_records "${1:-fidelity}" st_py strunner.fidelity "${ST_
 # --- the support matrix (selftests/support-matrix, strunner/support.py) -------
 # Which feature runs where, as data: asserted against what each guest
 # reports (st_support_assert LABEL KVER BOOT TAPLOG, a result per
-# feature; BOOT is main, short or ops (one NUMA node) or numa), against
-# the gate for a kernel built and not booted (st_support_row_check LABEL
-# KVER) and for every row (st_support_data_check [GROUP]), and against
-# docs/kernels.md's table (st_support_doc_check DOC [GROUP]).  Paths
-# follow ST_SRC; ST_SUPPORT_FILE and ST_SUPPORT_GATE override them.
+# feature; BOOT is main, short or ops (one NUMA node) or numa); the
+# gate, the rows and docs/kernels.md are checked by strunner/kjob.py and
+# runner.py.  Paths follow ST_SRC; ST_SUPPORT_FILE and ST_SUPPORT_GATE
+# override them.
 st_support_py() {
 	st_py strunner.support "$1" "${ST_SUPPORT_FILE:-${ST_SRC:-$ST_ROOT}/selftests/support-matrix}" \
 		"${ST_SUPPORT_GATE:-${ST_SRC:-$ST_ROOT}/module/kernel/gate_checked.h}" "${@:2}"
 }
 st_support_assert() { st_records "$1" st_support_py assert "$2" "$3" "$4"; }
-st_support_data_check() { st_records "${1:-host}" st_support_py data; }
-st_support_doc_check() {
-	st_records "${2:-host}" st_support_py doc "$1" "${1#"${ST_SRC:-$ST_ROOT}/"}"
-}
 
 # st_objgraph_control GROUP: the positive control of the loop check make
 # check runs on each kernel's objects (strunner.objgraph).
@@ -622,9 +498,3 @@ st_lint_kbuild() {
 	st_records "${1:-kbuild}" st_py strunner.lint kbuild "$ST_ROOT" "$ST_CACHE" "$ST_USER_CACHE" \
 		$ST_LINT_KERNELS
 }
-
-# What a user may have of sched_tune on this machine: DKMS's registration,
-# source trees, installed modules, DKMS's signing key, the package and
-# configuration files, with checksums (strunner/host.py state).  make
-# check must leave all of it as it found it.
-st_host_state() { st_py strunner.host state; }

@@ -433,16 +433,13 @@ else
 fi
 
 # --- one deadline: a run stopped by SIGTERM or by its deadline -------------------------
-# A make check in small (run.sh's own loop and stop): two kernels, one
-# job at a time, each a fake boot that hangs, then a second boot.
-cat >"$tmp/minirun.sh" <<'MINIRUN'
+# A make check in small: strunner/runner.py's own loop, stop and end, with
+# two kernels of one job at a time, each a fake boot that hangs, then a
+# second boot (run.sh call's job, here a script of its own).
+cat >"$tmp/minijob.sh" <<'MINIJOB'
 # shellcheck shell=bash
 . "$1"
-st_results_main --budget "$0" "$@"
-ST_BUILD=$2 ST_RUN=$2/run ST_STOP_GRACE=10
-st_run_init
-trap 'st_on_signal SIGTERM' TERM
-STARTED=()
+st_run_clock
 fake_kernel() {
 	st_result pass "$1" "built"
 	: >"$ST_BUILD/vmlinuz"; : >"$ST_BUILD/initrd"
@@ -450,24 +447,25 @@ fake_kernel() {
 	st_guest_verdict "$1" $? "$ST_BUILD/$1/guest"
 	if st_budget_ok "$1" "a second boot" 5; then st_result pass "$1" "a second boot"; fi
 }
-st_finish() {
-	local k
-	ST_FINISHING=1
-	st_stopped && st_jobs_stop
-	for k in k1 k2; do
-		[[ " ${STARTED[*]} " == *" $k "* ]] || st_not_run "$k" "build and boots" ""
-	done
-	st_summary
-	((ST_FAIL == 0)) && exit 0
-	exit 1
-}
-for k in k1 k2; do
-	st_jobs_wait 1 || st_finish
-	STARTED+=("$k")
-	st_job_start "$k" "$ST_BUILD/$k.results" -- fake_kernel "$k"
-done
-st_jobs_wait 1 all
-st_finish
+run_job fake_kernel "$2"
+MINIJOB
+cat >"$tmp/minirun.py" <<'MINIRUN'
+import os
+import sys
+
+from strunner import runner
+
+
+class Mini(runner.Check):
+    def host(self):
+        self.todo, self.plan_jobs = [], ["k1", "k2"]
+
+    def start(self, k):
+        self.job(k, ["bash", sys.argv[1], sys.argv[2], k],
+                 env=self.child_env(ST_RESULTS_T0=str(self.t0)))
+
+
+sys.exit(Mini(os.environ).main())
 MINIRUN
 # minirun BUDGET [kill]: the small run, killed by SIGTERM once its first
 # guest printed a result; its output in $tmp/out, "STATUS SECONDS".
@@ -477,7 +475,9 @@ minirun() {
 	mkdir -p "$tmp/mini"
 	FAKE_TAP='KTAP version 1\n1..2\n# RUNNING first (uptime 1 s)\nok 1 - first\n# RUNNING second\n' FAKE_END=hang \
 		ST_QEMU=$tmp/qemu ST_GUEST_SILENCE=600 ST_NMI_WAIT=1 ST_BUDGET=$1 ST_BUDGET_TAIL=20 \
-		bash "$tmp/minirun.sh" "$ST_TESTS/lib.sh" "$tmp/mini" >"$tmp/out" 2>&1 &
+		ST_BUILD=$tmp/mini ST_RUN=$tmp/mini/run ST_STOP_GRACE=10 ST_CACHE=$tmp/cache ST_JOBS=1 \
+		PYTHONPATH=$ST_PYTHONPATH "$ST_PYTHON" -P -m strunner.results run --budget \
+		"$ST_PYTHON" -P "$tmp/minirun.py" "$tmp/minijob.sh" "$ST_TESTS/lib.sh" >"$tmp/out" 2>&1 &
 	pid=$!
 	if [[ ${2:-} == kill ]]; then
 		for ((i = 0; i < 60; i++)); do
@@ -564,7 +564,8 @@ cat >"$tmp/orphan.sh" <<'ORPHAN'
 . "$1"
 st_results_main "$0" "$@"
 sleeper() { st_result pass k9 "built"; echo "$BASHPID" >"$1.pid"; sleep 600; }
-st_job_start k9 "$2" -- sleeper "$2"
+run_job sleeper "$2" >"$2" 2>&1 &
+echo "# job $! $2 k9"
 while [[ ! -s $2.pid ]]; do sleep 0.2; done
 kill -KILL $$
 ORPHAN

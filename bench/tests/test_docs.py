@@ -145,7 +145,7 @@ class TestPackaging(unittest.TestCase):
         for rel in ("bench/vm.sh", "bench/guest"):
             self.assertFalse(os.path.exists(os.path.join(TOP, rel)), rel)
         self.assertIn("selftests/bench_vm.sh", text("Makefile"))
-        self.assertIn('. "$(dirname "$0")/bench_vm.sh"', text("selftests/run.sh"))
+        self.assertIn('. "$(dirname "$0")/bench_vm.sh"', text("selftests/job.sh"))
 
 
 if __name__ == "__main__":

@@ -55,16 +55,19 @@ class Run:
         lines = read_lines(self.stop_file())
         return lines[0] if lines else ""
 
-    def deadline_check(self):
-        """Past the deadline the run stops; the first reason stays."""
-        if self.deadline is None or time.time() < self.deadline:
-            return
+    def stop(self, why):
+        """The run stops for WHY; the first reason stays."""
         if os.path.exists(self.stop_file()):
             return
         with open(self.stop_file() + ".new", "w", encoding="utf-8") as f:
-            f.write(self.why + "\n")
+            f.write(why + "\n")
         os.replace(self.stop_file() + ".new", self.stop_file())
-        print("# stopping: %s" % self.why, flush=True)
+        print("# stopping: %s" % why, flush=True)
+
+    def deadline_check(self):
+        """Past the deadline the run stops."""
+        if self.deadline is not None and time.time() >= self.deadline:
+            self.stop(self.why)
 
     def record_pace(self, out, pace):
         try:

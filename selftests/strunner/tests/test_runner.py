@@ -1,0 +1,66 @@
+# SPDX-License-Identifier: GPL-2.0
+"""strunner.runner's pieces under its loop (runner_test.sh runs the loop,
+its stop and its end): records become flat results as lib.sh st_records
+makes them, a producer's exit fails by name, a stage that runs when the
+run stops is killed, and a script it runs sums up on its own while its
+jobs share its results."""
+
+import io
+import os
+import shutil
+import sys
+import tempfile
+import time
+import unittest
+
+from strunner import runner
+
+
+class Runner(unittest.TestCase):
+    def setUp(self):
+        self.d = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, self.d)
+        os.makedirs(os.path.join(self.d, "run"))
+        self.out = io.StringIO()
+        self.c = runner.Check({"ST_BUILD": self.d, "ST_RUN": os.path.join(self.d, "run"),
+                               "ST_RESULTS_T0": str(int(time.time())), "ST_BUDGET": "100",
+                               "ST_BUDGET_TAIL": "10"}, self.out)
+
+    def test_take(self):
+        """R, G, C, L and "#" records as st_records prints them."""
+        n = self.c.take("k", [("R", "pass", "built", ""), ("C", "a note"), ("G", "k numa"),
+                              ("R", "skip", "booted", "no node"), ("L", "said"), ("# as is",),
+                              ("R", "fail", "checked")])
+        self.assertEqual(n, 3)
+        self.assertEqual(self.out.getvalue().splitlines(), [
+            "ok 1 - [k] built", "# [k] a note", "ok 2 - [k numa] booted # SKIP no node",
+            "# said", "# as is", "not ok 3 - [k numa] checked"])
+        self.assertEqual(self.c.failed, 1)
+
+    def test_exit(self):
+        """A producer that exits non-zero fails, its results kept."""
+        code = "print('R\\x1fpass\\x1fone\\x1f'); raise SystemExit(3)"
+        self.c.records("host", [sys.executable, "-c", code])
+        self.assertEqual(self.out.getvalue().splitlines()[0], "ok 1 - [host] one")
+        self.assertRegex(self.out.getvalue().splitlines()[1],
+                         r"^not ok 2 - \[host\] .*exited 3, its results may stop short$")
+
+    def test_stopped(self):
+        """A stage running when the run is told to stop is killed."""
+        self.c.signal = "SIGTERM"
+        t = time.time()
+        with self.assertRaises(runner.Stopped):
+            self.c.records("host", ["sleep", "30"])
+        self.assertLess(time.time() - t, 10)
+        with open(os.path.join(self.d, "run", "stop")) as f:
+            self.assertIn("SIGTERM (make check was killed)", f.read())
+
+    def test_env(self):
+        """The results' start goes to the run's own jobs only."""
+        self.assertNotIn("ST_RESULTS_T0", self.c.child_env())
+        self.assertEqual(self.c.child_env(ST_RESULTS_T0="5")["ST_RESULTS_T0"], "5")
+        self.assertEqual(self.c.child_env()["ST_DEADLINE"], str(self.c.t0 + 90))
+
+
+if __name__ == "__main__":
+    unittest.main()
