@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """How much slower than the reference this machine runs, and what fits
-before the run's deadline (lib.sh st_budget_ok, st_not_run, run.sh
-plan_check).
+before the run's deadline (lib.sh st_budget_ok, strunner.plan and
+runner).
 
     python3 -m strunner.budget factor RUN PACE_HOST_CS SCALE
     python3 -m strunner.budget estimate RUN PACE_HOST_CS SCALE SECS
@@ -19,10 +19,11 @@ at that factor, rounded up.
 fits and not-run print records (strunner.records) for lib.sh st_records,
 the run's deadline, budget and pace from the environment (lib.sh
 st_qemu_env): nothing when DESC, SECS reference seconds, fits.  plan
-(run.sh plan_check) prints the log line of what the rest of the plan
-needs: each job's SECS reference seconds at the run's factor, less the
-ELAPSED seconds it ran, packed in LANES lanes, each job in the lane
-that ends first; WHY names where the factor came from.
+(strunner.plan budget, for the runner's plan_check) prints the log
+line of what the rest of the plan needs: each job's SECS reference
+seconds at the run's factor, less the ELAPSED seconds it ran, packed
+in LANES lanes, each job in the lane that ends first; WHY names where
+the factor came from.
 """
 
 import os

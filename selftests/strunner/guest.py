@@ -25,7 +25,7 @@ at poweroff, which no unit's dmesg check sees, SPLAT the kernel reports'
 regex); and the console's tail (DIR/console.log) when anything failed.
 Records as strunner.ktap prints them, plus "L TEXT", a line for the log.
 
-run() (strunner.plan boot, run.sh guest_run) boots VMLINUZ with
+run() (strunner.plan boot, job.sh guest_run) boots VMLINUZ with
 OUT/../initramfs.cpio into OUT (strunner/qemu.py, its settings and the
 run's deadline from the environment, lib.sh st_qemu_env), running a
 MODE's script with WORDS, and yields its verdict's records.  A boot

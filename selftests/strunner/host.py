@@ -18,7 +18,7 @@ UPDATE_AGE unless a source was added or they are missing.  "state"
 prints what a user may have of sched_tune on this machine, which make
 check must leave as it found it; "unchanged" prints the record of that
 check (strunner.records) against BEFORE, what "state" printed at the
-start (run.sh st_finish).  Errors print "error: ..." and exit 1.
+start (strunner.runner, at the end).  Errors print "error: ..." and exit 1.
 """
 
 import difflib

@@ -9,7 +9,7 @@ A script (run.sh, lint.sh, pkg.sh, bench_vm.sh, bench-icount.sh) runs
 under "run" (lib.sh st_results_main): its lines and its stderr come
 here.  lib.sh's st_result prints each result flat, "ok N - [GROUP] desc"
 (" # SKIP why" for a skip); "# group-end GROUP" ends a group; "# summary"
-asks for the summary.  A job (lib.sh st_job_start, run_job) prints its
+asks for the summary.  A job (strunner.runner job, lib.sh run_job) prints its
 results flat to a file and, last, "# job-end RC": "# job PID FILE NAME"
 has that file followed here while PID lives, each line counted as it
 comes, and the job judged under NAME once PID ended ("# job-why PID
@@ -28,7 +28,7 @@ The summary comes whatever happens to the script: one that ends without
 asking for it (st_die, a signal, a crash) fails by name, with its exit
 status; so does one that exits non-zero with no failed result.  A
 SIGTERM, SIGINT or SIGHUP here is passed on to the script, which stops
-its guests and sums up (lib.sh st_on_signal); one that has not ended
+its guests and sums up (strunner.runner); one that has not ended
 ST_STOP_GRACE + 60 s later is killed with all its processes.  With
 --budget (make check) the same happens ST_BUDGET_TAIL / 2 s before
 ST_BUDGET runs out (the kill ST_BUDGET_TAIL / 3 s before), if the
