@@ -35,7 +35,6 @@ fi
 # the bench: its sched-tune-bench, stbench package and tests
 BENCH_DIR=$ST_ROOT/bench
 
-BENCH_PKGS=(python3 python3-matplotlib python3-scipy dbench linux-perf rt-tests)
 BENCH_SMP=8,sockets=2,cores=2,threads=2
 BENCH_CPU=max,vendor=GenuineIntel
 BENCH_MEM=3G
@@ -57,7 +56,8 @@ BENCH_SMOKE_ARGS=${BENCH_SMOKE_ARGS:---reps 2 --run-seconds 1 --idle-window 0.2 
 
 bench_host_deps() {
 	st_ensure_host
-	st_apt_install "${BENCH_PKGS[@]}"
+	mapfile -t pkgs < <(st_py strunner.bench packages)
+	st_apt_install "${pkgs[@]}"
 }
 
 # ST_INITRAMFS_HOOK: everything the bench needs in the guest

@@ -309,7 +309,7 @@ ST_GUEST_WATCHDOGS=${ST_GUEST_WATCHDOGS-rcupdate.rcu_cpu_stall_timeout=300 rcupd
 # so printk never interleaves with results); a guest silent for
 # ST_GUEST_SILENCE s or running ST_GUEST_TIMEOUT s gets an NMI (every
 # CPU's backtrace) before the kill, OUTDIR/hung saying which; none
-# outlives the run's deadline, and a run that stops (st_stop) stops it
+# outlives the run's deadline, and a run that stops ($ST_RUN/stop) stops it
 # at once, OUTDIR/stopped saying why.  The guest learns ST_GUEST_SILENCE
 # (st_silence=), which its workloads' timeouts stay under, and its pace
 # goes to $ST_RUN/pace (strunner/budget.py factor).  Returns qemu's
@@ -487,7 +487,7 @@ st_objgraph_control() { st_records "$1" st_py strunner.lint objgraph-control; }
 # --- sparse and W=1 builds (make lint; make check's kernel builds) -------------
 
 # The kernels make lint builds the module for: those make check boots
-# (run.sh's ST_KERNELS less the cloud flavour, the same source).
+# (strunner/plan.py's ST_KERNELS less the cloud flavour, the same source).
 ST_LINT_KERNELS=${ST_LINT_KERNELS:-stable backports trixie trixie-backports}
 
 # st_lint_kbuild [GROUP]: the module built with W=1 and checked with

@@ -462,7 +462,7 @@ class Mini(runner.Check):
 
     def start(self, k):
         self.job(k, ["bash", sys.argv[1], sys.argv[2], k],
-                 env=self.child_env(ST_RESULTS_T0=str(self.t0)))
+                 env=self.run_env())
 
 
 sys.exit(Mini(os.environ).main())

@@ -91,8 +91,8 @@ class TestReadmeAndPackage(unittest.TestCase):
         self.assertIn("python3-matplotlib", control)
         self.assertIn("three C workloads", control)
         self.assertNotIn("two C workloads", control)
-        vm = text("selftests/bench_vm.sh")
-        pkgs = re.search(r"^BENCH_PKGS=\((.*)\)$", vm, re.M).group(1).split()
+        bench = text("selftests/strunner/bench.py")
+        pkgs = re.search(r"^PACKAGES = \(([^)]*)\)$", bench, re.M | re.S).group(1)
         self.assertNotIn("gnuplot-nox", pkgs)
         self.assertIn("python3-matplotlib", pkgs)
         for rel in ("bench/README.md", "bench/stbench/plots.py", "README.md", "selftests/README.md",

@@ -4,10 +4,11 @@
  * ST_GATE_RANGE(feature, major, minor, first, last) per feature and
  * series, first..last the stable sublevels of Debian's builds whose
  * source was read (what each copy stands for: docs/kernels.md).
- * gate_range.c makes the gate's table of it, and selftests/lib.sh
- * (st_newer_kernels) reads these lines to name Debian kernels newer than
- * any here: keep one entry a line, as below.  A new stable update means:
- * compare the copied code with its source, then widen the range.
+ * gate_range.c makes the gate's table of it, and make check
+ * (selftests/strunner/kernels.py) reads these lines to name Debian
+ * kernels newer than any here: keep one entry a line, as below.  A new
+ * stable update means: compare the copied code with its source, then
+ * widen the range.
  * numa_scan has no 6.1 entry: 6.1 has no per-VMA scan state.
  */
 ST_GATE_RANGE(ratelimit, 6, 1, 192, 192)

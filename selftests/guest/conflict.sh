@@ -15,7 +15,7 @@ ipm_unload() { grep -q '^st_ipmodify ' /proc/modules && /sbin/rmmod st_ipmodify;
 
 t_ipmodify_conflict() {
 	group "IPMODIFY ftrace user on a hooked function"
-	# run.sh builds it for every booted kernel (strunner/kjob.py): missing,
+	# make check builds it for every booted kernel (strunner/kjob.py): missing,
 	# the build or the image failed, not the kernel
 	if [ ! -f /st/st_ipmodify.ko ]; then
 		ktap_fail "IPMODIFY conflict: /st/st_ipmodify.ko is in the image (selftests/kmod)"

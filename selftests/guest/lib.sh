@@ -117,7 +117,7 @@ units_run() {
 	for u in "$@"; do
 		unit_run "$u"
 	done
-	# the host times the last unit up to here (st_slowest_units)
+	# the host times the last unit up to here (strunner/guest.py slowest)
 	diag "units done (uptime $(cut -d' ' -f1 /proc/uptime) s)"
 }
 # plan_unknown UNITS NAMES: the comma-separated NAMES that are no unit of

@@ -6,6 +6,7 @@ the smoke run.
     python3 -m strunner.bench hook BENCH ROOT ARGS
     python3 -m strunner.bench extract TAPLOG DIR
     python3 -m strunner.bench smoke BENCH OUT
+    python3 -m strunner.bench packages
 
 "hook" (st_build_initramfs's ST_INITRAMFS_HOOK): into the initramfs tree
 ROOT, python3 with the part of its stdlib a bench can use, perf, tbench
@@ -18,6 +19,7 @@ marker lines of its KTAP (base64 of a tar.gz) unpacked into DIR.
 "smoke": records (lib.sh st_records) of the smoke run in OUT (its guest
 in OUT/guest): the results came back, and sched-tune-bench check on
 them exits 0; the report is written again on the host, with its plots.
+"packages": what the bench's guests need on the host, one a line.
 Errors print "error: ..." and exit 1.
 """
 
@@ -33,6 +35,10 @@ import tarfile
 from strunner import Error, check, cli, comments, image, read_lines, records, run_logged
 
 PYTHON = "/usr/bin/python3"
+# the host's packages for the bench's guests: python3 and its plots,
+# the workloads' (dbench's client file, hackbench), perf
+PACKAGES = ("python3", "python3-matplotlib", "python3-scipy", "dbench", "linux-perf",
+            "rt-tests")
 # where the package installs stbench (pybuild, debian/rules); the guest
 # mirrors it, and its python3 finds it there as Debian's does
 GUEST_DIR = "/usr/lib/python3/dist-packages"
@@ -174,6 +180,7 @@ def main(argv):
         "hook": (3, hook),
         "extract": (2, extract),
         "smoke": (2, lambda bench, out: records(smoke(bench, out))),
+        "packages": (0, lambda: print("\n".join(PACKAGES))),
     }, (Error, OSError))
 
 

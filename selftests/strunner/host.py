@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 """The machine make check runs on: Debian 12 and the packages the bench
-needs there (lib.sh st_ensure_host, st_apt_install, st_host_state).
+needs there (lib.sh st_ensure_host, st_apt_install, strunner.runner).
 
     python3 -m strunner.host ensure CACHE
     python3 -m strunner.host install CACHE [-t RELEASE] PKG...

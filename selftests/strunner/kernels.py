@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """The kernels make check tests, resolved from Debian's package lists
 (lib.sh st_kernel_suite, st_kernel_env, st_resolve_kver,
-st_newer_kernels, st_ensure_headers, st_fetch_vmlinuz).
+st_ensure_headers, st_fetch_vmlinuz; strunner.plan and runner).
 
     python3 -m strunner.kernels suite NAME
     python3 -m strunner.kernels names
@@ -265,7 +265,7 @@ def _resolve(cache, name):
 def _newer(cache, table):
     last = gate_last(table)
     if not last:
-        print("# st_newer_kernels: no ST_GATE_RANGE line in %s" % table)
+        print("# newer kernels: no ST_GATE_RANGE line in %s" % table)
         return
     # the machine's own lists for Debian 12 until its chroot is made
     envs = ["bookworm"]
@@ -274,7 +274,7 @@ def _newer(cache, table):
     if os.path.isfile(os.path.join(chroot.chroot_dir(cache, "trixie"), ".st-ready")):
         envs.append("trixie")
     else:
-        print("# st_newer_kernels: no trixie chroot, its kernels not looked at")
+        print("# newer kernels: no trixie chroot, its kernels not looked at")
     for line in newer(last, envs, lambda env, a: apt_cache(cache, env, a, True)):
         print(line)
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""A kernel's builds and static checks in make check (run.sh run_kernel).
+"""A kernel's builds and static checks in make check (job.sh run_kernel).
 
     python3 -m strunner.kjob builds CACHE ROOT SRC BUILD KVER [build-only]
 
@@ -41,27 +41,70 @@ def _tail(path, n=20):
 
 @contextlib.contextmanager
 def _output_to(path):
-    """This process's standard output and its children's into PATH."""
+    """This process's standard output and error, and its children's,
+    into PATH."""
     sys.stdout.flush()
-    saved = os.dup(1)
+    sys.stderr.flush()
+    saved = [os.dup(1), os.dup(2)]
     with open(path, "w") as f:
         os.dup2(f.fileno(), 1)
+        os.dup2(f.fileno(), 2)
     try:
         yield
     finally:
         sys.stdout.flush()
-        os.dup2(saved, 1)
-        os.close(saved)
+        sys.stderr.flush()
+        for fd, old in ((1, saved[0]), (2, saved[1])):
+            os.dup2(old, fd)
+            os.close(old)
+
+
+def _step(desc, fn, log=None):
+    """The records of a step whose result is DESC: FN() returns None for
+    a pass, else the lines that say why it failed (LOG's tail too when
+    given); an exception of FN fails it, named."""
+    try:
+        if log:
+            with _output_to(log):
+                why = fn()
+        else:
+            why = fn()
+    except (Error, OSError, subprocess.SubprocessError) as e:
+        why = ["%s: %s" % (type(e).__name__, e)]
+    yield check(desc, why is None)
+    if why is not None:
+        yield from _tail(log) if log else ()
+        yield from _comments(why)
+
+
+def _kbuild(cache, kver, src, out, args, sparse="", want=None):
+    """None when SRC built against KVER in OUT (and made WANT), else the
+    build log's errors and warnings."""
+    rc = kbuild.build(cache, kver, src, out, args, sparse)
+    if rc == 0 and (want is None or os.path.isfile(os.path.join(out, want))):
+        return None
+    lines = [x for x in read_lines(os.path.join(out, "build.log")) if _PROBLEM.search(x)]
+    return lines[:30] or read_lines(os.path.join(out, "build.log"))[-20:]
+
+
+def _tailcalls(ko):
+    dis = subprocess.run(["objdump", "-dr", ko], capture_output=True, text=True,
+                         check=True).stdout
+    bad, calls, tramps = tailcalls.check(dis.splitlines())
+    said = ["%d static-call references checked; %d direct-hook trampolines return through"
+            " the return thunk" % (calls, tramps)]
+    if not calls:
+        said.append("no static-call reference found: objdump output not understood?")
+    return bad + said if bad or not calls else None
 
 
 def builds(cache, root, src, build, kver, build_only=False):
     """The records of KVER's builds and checks (see above)."""
     out = os.path.join(build, kver)
-    env = kernels.env(kver)
     os.makedirs(build, exist_ok=True)
     apt_log = os.path.join(build, kver + ".sparse-install.log")
     with _output_to(apt_log):
-        rc = chroot.install(cache, env, ["sparse"])
+        rc = chroot.install(cache, kernels.env(kver), ["sparse"])
     if rc != 0:
         yield "L", "%s: apt-get install sparse in the chroot failed" % kver
         yield from _tail(apt_log)
@@ -73,31 +116,19 @@ def builds(cache, root, src, build, kver, build_only=False):
     # no warning of W=1's compiler or of sparse in the module's files
     yield from kbuild.verdict(kver, out, rc)
     # the guest's livepatch coexistence test needs it (guest/livepatch.sh)
-    lp = os.path.join(out, "livepatch")
-    ok = kbuild.build(cache, kver, os.path.join(src, "selftests", "livepatch"), lp, []) == 0
-    ok = ok and os.path.isfile(os.path.join(lp, "st_livepatch.ko"))
-    yield check("build the test livepatch (selftests/livepatch)", ok)
-    if not ok:
-        yield from _log_problems(os.path.join(lp, "build.log"))
+    yield from _step("build the test livepatch (selftests/livepatch)", lambda: _kbuild(
+        cache, kver, os.path.join(src, "selftests", "livepatch"), os.path.join(out, "livepatch"),
+        [], want="st_livepatch.ko"))
     ko = os.path.join(out, "sched_tune.ko")
     if not os.path.isfile(ko):
         yield check("no tail call into a __SCT__ trampoline", False)
         yield check("guest tests: not run, sched_tune.ko was not built", False)
         return
-    dis = subprocess.run(["objdump", "-dr", ko], capture_output=True, text=True,
-                         check=False).stdout
-    bad, calls, tramps = tailcalls.check(dis.splitlines())
-    yield check("objdump: no jmp to a __SCT__ static-call trampoline (a tail call into an"
-                " original loops forever)", calls and not bad)
-    yield from _comments(bad + ["%d static-call references checked; %d direct-hook trampolines"
-                                " return through the return thunk" % (calls, tramps)])
-    if not calls:
-        yield from _comments(["no static-call reference found: objdump output not understood?"])
+    yield from _step("objdump: no jmp to a __SCT__ static-call trampoline (a tail call into"
+                     " an original loops forever)", lambda: _tailcalls(ko))
     # each file a layer below the one that calls it (docs/layout.md)
-    loops = objgraph.cycles_in(out)
-    yield check("nm: no two object files of the module refer to each other, directly or round"
-                " a loop", not loops)
-    yield from _comments(loops)
+    yield from _step("nm: no two object files of the module refer to each other, directly or"
+                     " round a loop", lambda: objgraph.cycles_in(out) or None)
     if build_only:
         env = os.environ
         yield from support.row_check(
@@ -107,21 +138,11 @@ def builds(cache, root, src, build, kver, build_only=False):
         yield ("# matrix: %s%s" % (kver, " built-only" * 4),)
         return
     if image.has_scx(cache, kver):
-        desc = "sched_ext test scheduler and loader build (trixie chroot, clang, libbpf)"
-        scx_log = os.path.join(out, "scx-build.log")
-        try:
-            with _output_to(scx_log):
-                image.scx(cache, root, build)
-            yield check(desc, True)
-        except Error as e:
-            yield check(desc, False)
-            yield from _tail(scx_log)
-            yield from _comments([str(e)])
-    kmod = os.path.join(out, "kmod")
-    ok = kbuild.build(cache, kver, os.path.join(root, "selftests", "kmod"), kmod, []) == 0
-    yield check("build the test modules (selftests/kmod)", ok)
-    if not ok:
-        yield from _tail(os.path.join(kmod, "build.log"))
+        yield from _step("sched_ext test scheduler and loader build (trixie chroot, clang,"
+                         " libbpf)", lambda: image.scx(cache, root, build),
+                         os.path.join(out, "scx-build.log"))
+    yield from _step("build the test modules (selftests/kmod)", lambda: _kbuild(
+        cache, kver, os.path.join(root, "selftests", "kmod"), os.path.join(out, "kmod"), []))
 
 
 def _builds(cache, root, src, build, kver, *how):

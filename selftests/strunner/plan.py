@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """make check's plan: the kernels it builds and boots, the jobs they run
-as, each boot's guest words and each job's reference seconds (run.sh).
+as, each boot's guest words and each job's reference seconds
+(strunner.runner, job.sh).
 
     python3 -m strunner.plan init CACHE RUN TESTS
     python3 -m strunner.plan list RUN kernels|short|build-only|jobs

@@ -34,15 +34,13 @@ import signal
 import subprocess
 import sys
 import time
+import traceback
 
-from strunner import Error, budget, plan, qemu, read_lines, results
+from strunner import bench, budget, plan, qemu, read_lines, results
 
 _STAGES = ("host setup", "the runner's own test", "the support matrix", "the fidelity pages",
            "unit tests", "the bench's unit tests", "the runner's unit tests", "lint",
            "Debian package stage")
-# the bench's packages on the host (bench_vm.sh BENCH_PKGS)
-BENCH_PKGS = ("python3", "python3-matplotlib", "python3-scipy", "dbench", "linux-perf",
-              "rt-tests")
 
 
 class Stopped(Exception):
@@ -66,7 +64,7 @@ class Check:
         self.grace = int(env.get("ST_STOP_GRACE") or 45)
         self.why_deadline = ("the run's deadline, %d s after its start (ST_BUDGET=%d s less %d s"
                              " to count and sum up)" % (budget - tail, budget, tail))
-        self.state, self.signal = qemu.Run(self.child_env()), None
+        self.state, self.signal = qemu.Run(self.run_env()), None
         self.n, self.failed = 0, 0
         self.todo = list(_STAGES)
         self.jobs = []          # [name, Popen, side, started]
@@ -96,15 +94,21 @@ class Check:
         return ["/usr/bin/python3", "-P", "-m"] + list(args)
 
     def child_env(self, **kw):
-        """The environment of what the run starts: the run's deadline; the
-        results' start only for its own jobs (job.sh), since a
-        script it runs that sums up has results of its own."""
-        env = dict(self.env, PYTHONPATH=self.tests + ":" + os.path.join(self.root, "bench"),
-                   ST_RUN=self.run, ST_DEADLINE=str(self.deadline),
-                   ST_DEADLINE_WHY=self.why_deadline, ST_T0=str(self.t0))
-        env.pop("ST_RESULTS_T0", None)
+        """The environment of what the run starts: make check's Python;
+        the run's deadline and the results' start only for its own jobs
+        and decisions (run_env), since a script it runs has a run and
+        results of its own."""
+        env = dict(self.env, PYTHONPATH=self.tests + ":" + os.path.join(self.root, "bench"))
+        for k in ("ST_RESULTS_T0", "ST_DEADLINE", "ST_DEADLINE_WHY", "ST_T0"):
+            env.pop(k, None)
         env.update(kw)
         return env
+
+    def run_env(self, **kw):
+        """child_env with the run's clock, deadline and stop (RUN)."""
+        return self.child_env(ST_RUN=self.run, ST_DEADLINE=str(self.deadline),
+                              ST_DEADLINE_WHY=self.why_deadline, ST_T0=str(self.t0),
+                              ST_RESULTS_T0=str(self.t0), **kw)
 
     def lines(self, argv, env=None):
         """ARGV's standard output, line by line, as it comes; the run
@@ -208,7 +212,7 @@ class Check:
     def bash_job(self, name, *call, side=False, **env):
         """selftests/job.sh CALL... as job NAME."""
         return self.job(name, ["bash", os.path.join(self.tests, "job.sh")] + list(call),
-                        side, self.child_env(ST_RESULTS_T0=str(self.t0), **env))
+                        side, self.run_env(**env))
 
     def alive(self, side=False):
         return [j for j in self.jobs if j[1].poll() is None and (side or not j[2])]
@@ -242,7 +246,7 @@ class Check:
             elif k not in self.started:
                 pairs += [k, "0"]
         self.records("host", self.py("strunner.plan", "budget", self.run, why,
-                                     str(self.lanes), *pairs))
+                                     str(self.lanes), *pairs), self.run_env())
 
     def stop_jobs(self):
         """The run stopped: the jobs end their guests; ST_STOP_GRACE s
@@ -287,8 +291,8 @@ class Check:
                 except OSError:
                     pass
         for argv in ([self.py("strunner.host", "ensure", self.cache)] +
-                     ([self.py("strunner.host", "install", self.cache, *BENCH_PKGS)]
-                      if self.env.get("ST_BENCH_SMOKE", "1") == "1" else [])):
+                     ([self.py("strunner.host", "install", self.cache, *bench.PACKAGES)]
+                      if plan.stage_on(self.env, "bench") else [])):
             self.passed_on(argv)
             if self.rc:
                 self.result("fail", "host", "%s: exited %d" % (" ".join(argv[3:5]), self.rc))
@@ -316,7 +320,8 @@ class Check:
         self.pkg_pid = str(self.bash_job("pkg", "run_pkg", side=True).pid)
         self.stage_done("Debian package stage")
         self.stamp("lint: shellcheck, checkpatch --strict, the ABI file, in the background")
-        self.job("lint", self.py("strunner.runner", "job", "lint"), side=True)
+        self.job("lint", self.py("strunner.runner", "job", "lint"), side=True,
+                 env=self.run_env())
         self.stage_done("lint")
         self.stamp("the runner's own test (selftests/runner_test.sh)")
         self.ktap("runner", "selftests/runner_test.sh",
@@ -336,8 +341,12 @@ class Check:
         self.group_end("fidelity")
         self.stage_done("the fidelity pages")
         self.stamp("unit tests")
-        self.ktap("unit", "make -C selftests/unit",
-                  ["make", "-s", "-C", os.path.join(self.src, "selftests", "unit")])
+        unit = os.path.join(self.src, "selftests", "unit")
+        if os.path.isfile(os.path.join(unit, "Makefile")):
+            self.ktap("unit", "make -C selftests/unit", ["make", "-s", "-C", unit])
+        else:
+            self.result("skip", "unit", "selftests/unit", "no selftests/unit/Makefile in " + self.src)
+            self.group_end("unit")
         self.stage_done("unit tests")
         run_py = os.path.join(self.root, "bench", "tests", "run.py")
         self.ktap("bench-unit", os.path.join(self.root, "bench", "tests"),
@@ -359,8 +368,8 @@ class Check:
         for k in self.plan_jobs:
             if not self.wait_lanes(self.lanes):
                 return
-            self.started.append(k)
             self.start(k)
+            self.started.append(k)
         self.wait_lanes(1, side=True)
 
     def start(self, k):
@@ -370,7 +379,7 @@ class Check:
         if boot:
             self.bash_job(k, "run_boot", kver, self.pid(kver), boot, ST_PKG_PID=self.pkg_pid)
             return
-        if self.records(k, self.py("strunner.plan", "fits", self.run, k)):
+        if self.records(k, self.py("strunner.plan", "fits", self.run, k), self.run_env()):
             return
         os.makedirs(os.path.join(self.build, k), exist_ok=True)
         self.bash_job(k, "run_kernel", kver, *([] if k in self.plan.kernels else ["build-only"]),
@@ -379,9 +388,11 @@ class Check:
     def finish(self):
         """The end (see above); the exit status."""
         self.finishing = True
+        if self.alive(side=True) and not self.stopped():
+            self.state.stop("the runner ended before its jobs")
         if self.stopped():
             self.stop_jobs()
-        env = self.child_env()
+        env = self.run_env()
         for t in self.todo:
             self.take("host", budget.not_run(self.state, env, t, "", "host"))
         self.take("host", plan.not_run(self.state, env, [j for j in self.plan_jobs
@@ -412,9 +423,14 @@ class Check:
         try:
             self.host()
             self.kernels()
-        except (Stopped, Error) as e:
-            if isinstance(e, Error):
-                self.result("fail", "host", "make check's runner: %s" % e)
+        except Stopped:
+            pass
+        except Exception as e:  # pylint: disable=broad-except
+            # the runner's own failure: named, its jobs ended, summed up
+            self.result("fail", "host", "make check's runner ran to its end (%s: %s)"
+                        % (type(e).__name__, e))
+            for line in traceback.format_exc().splitlines():
+                self.say("  " + line)
         return self.finish()
 
 
@@ -432,9 +448,14 @@ def lint(c):
     kernel-doc (make lint's W=1 and sparse builds are the kernel jobs'
     own here)."""
     checkpatch = c.env.get("ST_CHECKPATCH_DIR") or os.path.join(c.cache, "checkpatch-6.12")
-    c.records("lint", c.py("strunner.lint", "check", c.src, c.cache, checkpatch))
-    c.records("lint", c.py("strunner.abi", c.src))
-    c.records("lint", c.py("strunner.kdoc", c.src, checkpatch, c.cache))
+    try:
+        c.records("lint", c.py("strunner.lint", "check", c.src, c.cache, checkpatch))
+        c.records("lint", c.py("strunner.abi", c.env.get("ST_ABI_SRC") or c.src))
+        c.records("lint", c.py("strunner.kdoc", c.env.get("ST_KDOC_SRC") or c.src, checkpatch,
+                               c.cache))
+    except Stopped:
+        c.result("fail", "lint", "lint ran to its end (stopped with the run: %s)"
+                 % c.state.reason())
 
 
 def main(argv):

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """The support matrix as data (selftests/support-matrix), held to the
 support gate (module/kernel/gate_checked.h), to what the guests report
-and to docs/kernels.md (lib.sh st_support_assert, strunner.kjob,
-st_support_data_check, st_support_doc_check).
+and to docs/kernels.md (lib.sh st_support_assert, strunner.kjob and
+strunner.runner).
 
     python3 -m strunner.support assert MATRIX GATE KVER BOOT TAPLOG
     python3 -m strunner.support row MATRIX GATE KVER

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 """strunner.budget fits, not_run and plan, and the commands lib.sh's
-st_budget_ok and st_not_run and run.sh's plan_check call: what fits
+st_budget_ok and strunner.plan call: what fits
 before the deadline, what did not run (a failure naming why, the run's
 stop first; a skip in a run declared short), and what the rest of the
 plan needs in the run's lanes."""

@@ -172,7 +172,7 @@ class Main(unittest.TestCase):
 
     def test_newer_without_table(self):
         self.assertEqual(self.main("newer", self.cache, os.path.join(self.cache, "none.h"))[:2],
-                         (0, "# st_newer_kernels: no ST_GATE_RANGE line in %s/none.h\n" % self.cache))
+                         (0, "# newer kernels: no ST_GATE_RANGE line in %s/none.h\n" % self.cache))
 
     def test_fetch_and_headers_there(self):
         # what is there already: nothing run (no chroot exists here)

@@ -7,6 +7,7 @@ sched_ext, and the test modules.  The builds are stand-ins."""
 
 import os
 import shutil
+import subprocess
 import tempfile
 import unittest
 from unittest import mock
@@ -25,7 +26,7 @@ class Builds(unittest.TestCase):
         self.d = tempfile.mkdtemp()
         self.addCleanup(shutil.rmtree, self.d)
         self.built = []
-        self.fail = set()
+        self.failing = set()
         self.scx = False
         self.dump = OBJDUMP
         for name, fn in (("install", lambda *_: 0),):
@@ -46,7 +47,7 @@ class Builds(unittest.TestCase):
         what = os.path.basename(src.rstrip("/")) if src != self.d else "module"
         self.built.append((what, args, sparse))
         os.makedirs(out, exist_ok=True)
-        if what in self.fail:
+        if what in self.failing:
             write(out, "build.log", "x.c:1:2: error: no\nmake: ok\n")
             return 2
         if what == "module":
@@ -61,7 +62,7 @@ class Builds(unittest.TestCase):
         yield "R", "pass" if rc == 0 else "fail", "W=1"
 
     def build_scx(self, *_):
-        if "scx" in self.fail:
+        if "scx" in self.failing:
             raise Error("clang failed")
 
     def objdump(self, cmd, **_kw):
@@ -87,7 +88,7 @@ class Builds(unittest.TestCase):
     def test_no_module(self):
         """The module's build fails: its errors as comments, the checks
         after it fail, nothing boots."""
-        self.fail.add("module")
+        self.failing.add("module")
         recs = self.records()
         self.assertIn(("#   x.c:1:2: error: no",), recs)
         self.assertNotIn(("#   make: ok",), recs)
@@ -106,11 +107,23 @@ class Builds(unittest.TestCase):
     def test_fails_named(self):
         """The scheduler's and the test modules' builds fail by name."""
         self.scx = True
-        self.fail |= {"scx", "kmod"}
+        self.failing |= {"scx", "kmod"}
         recs = self.records()
         res = self.results(recs)
         self.assertEqual([v for v, _ in res[-2:]], ["fail", "fail"])
-        self.assertIn(("#   clang failed",), recs)
+        self.assertIn(("#   Error: clang failed",), recs)
+        self.assertIn(("#   x.c:1:2: error: no",), recs)
+
+    def test_step_raises(self):
+        """A check that raises fails by name; the steps after it run."""
+        def nm(_top):
+            raise subprocess.CalledProcessError(1, ["nm", "x.o"])
+        with mock.patch.object(objgraph, "cycles_in", nm):
+            recs = self.records()
+        res = self.results(recs)
+        self.assertEqual(res[4][0], "fail", res)
+        self.assertTrue(res[4][1].startswith("nm: "))
+        self.assertIn("kmod", [b[0] for b in self.built])
 
     def test_tail_call(self):
         """A jmp into a static call's trampoline fails the check."""

@@ -56,10 +56,12 @@ class Runner(unittest.TestCase):
             self.assertIn("SIGTERM (make check was killed)", f.read())
 
     def test_env(self):
-        """The results' start goes to the run's own jobs only."""
-        self.assertNotIn("ST_RESULTS_T0", self.c.child_env())
-        self.assertEqual(self.c.child_env(ST_RESULTS_T0="5")["ST_RESULTS_T0"], "5")
-        self.assertEqual(self.c.child_env()["ST_DEADLINE"], str(self.c.t0 + 90))
+        """The results' start and the deadline go to the run's own jobs
+        only: a script it runs has a run of its own."""
+        for k in ("ST_RESULTS_T0", "ST_DEADLINE", "ST_T0"):
+            self.assertNotIn(k, runner.Check(dict(self.c.run_env()), self.out).child_env())
+        self.assertEqual(self.c.run_env()["ST_DEADLINE"], str(self.c.t0 + 90))
+        self.assertEqual(self.c.run_env()["ST_RESULTS_T0"], str(self.c.t0))
 
 
 if __name__ == "__main__":
