@@ -373,11 +373,16 @@ class Check:
         self.wait_lanes(1, side=True)
 
     def start(self, k):
-        """Job K of the plan: a boot of its own (job.sh run_boot), or a
-        kernel (run_kernel) if its estimate fits before the deadline."""
+        """Job K of the plan: a boot of its own (job.sh run_boot) once its
+        kernel's job started, or a kernel (run_kernel) if its estimate
+        fits before the deadline."""
         kver, _, boot = k.partition(" ")
         if boot:
-            self.bash_job(k, "run_boot", kver, self.pid(kver), boot, ST_PKG_PID=self.pkg_pid)
+            if self.pid(kver):
+                self.bash_job(k, "run_boot", kver, self.pid(kver), boot, ST_PKG_PID=self.pkg_pid)
+            else:
+                self.take(k, plan.not_run(self.state, self.run_env(), [k],
+                                          "its kernel's job, %s, did not run" % kver))
             return
         if self.records(k, self.py("strunner.plan", "fits", self.run, k), self.run_env()):
             return

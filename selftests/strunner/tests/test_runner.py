@@ -55,6 +55,15 @@ class Runner(unittest.TestCase):
         with open(os.path.join(self.d, "run", "stop")) as f:
             self.assertIn("SIGTERM (make check was killed)", f.read())
 
+    def test_boot_without_kernel(self):
+        """A boot of its own whose kernel's job never started is not run,
+        named so, and starts nothing."""
+        self.c.start("9.9.9 bench")
+        self.assertEqual(self.c.jobs, [])
+        lines = self.out.getvalue().splitlines()
+        self.assertEqual(lines[0], "not ok 1 - [9.9.9 bench] sched-tune-bench smoke run: not run")
+        self.assertIn("its kernel's job, 9.9.9, did not run", lines[1])
+
     def test_env(self):
         """The results' start and the deadline go to the run's own jobs
         only: a script it runs has a run of its own."""
