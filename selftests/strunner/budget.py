@@ -139,14 +139,16 @@ def plan(run, env, why, n, jobs):
             " fails as not run" % (said, left, env.get("ST_BUDGET", "?"))
 
 
-def _fits(env, group, desc, secs):
+def fits_at_pace(env, group, desc, secs):
+    """fits() of DESC, SECS reference seconds at the pace of ENV's run,
+    its records under GROUP."""
     need, f = scaled(env, number(secs))
     yield from fits(qemu.Run(env), env, desc, need, pace_words(f), group)
 
 
 def main(argv):
     if len(argv) == 5 and argv[1] == "fits":
-        records(_fits(os.environ, *argv[2:]))
+        records(fits_at_pace(os.environ, *argv[2:]))
         return 0
     if len(argv) == 5 and argv[1] == "not-run":
         records(not_run(qemu.Run(os.environ), os.environ, argv[3], argv[4], argv[2]))

@@ -331,9 +331,8 @@ def _not_run(run_dir, *words):
 
 
 def _fits(run_dir, job):
-    need, f = budget.scaled(os.environ, Plan.load(run_dir).estimate(job, os.environ))
-    records(budget.fits(qemu.Run(os.environ), os.environ, desc(job), need,
-                        budget.pace_words(f), job))
+    records(budget.fits_at_pace(os.environ, job, desc(job),
+                                Plan.load(run_dir).estimate(job, os.environ)))
 
 
 def _boot(run, kver, boot, vmlinuz, out):
