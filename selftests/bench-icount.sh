@@ -13,12 +13,13 @@
 # Environment: ST_KERNELS (names from lib.sh; default stable backports
 # trixie trixie-backports), ST_IC_ROUNDS=20000, ST_IC_REPS=4,
 # ST_IC_CONFIGS=unloaded,ratelimit (a subset), ST_IC_MODARGS=direct_hooks=0
-# (module parameters for every load, comma-separated), ST_IC_SHORT=1
+# (module parameters for every load, comma-separated), ST_IC_SETTLE=2
+# (guest seconds idle before each timed run), ST_IC_SHORT=1
 # (make check's mode: 3000 rounds, 5 reps, the first kernel only),
 # ST_IC_MAX_PCT=2 (each feature's allowed cost over unloaded), ST_BUILD,
 # ST_SRC.  Prints a markdown table, then "N passed, N failed"; exits 1
-# when a feature, or all of them at once (all), costs more than
-# ST_IC_MAX_PCT (one estimate, the paired median, over the runs of every
+# when a feature costs more than ST_IC_MAX_PCT, or all of them at once
+# (all) as much as they do apart (one estimate, the paired median, over the runs of every
 # boot made: a second is made when a feature is over in the first, or was
 # never measured apart there: st_icount_measure) or a run failed.
 set -uo pipefail
@@ -63,7 +64,8 @@ for k in $KNAMES; do
 	st_icount_measure "$kver icount" "$out/icount" st_ic_rounds="$ROUNDS" st_ic_reps="$REPS" \
 		st_ic_tries="${ST_IC_TRIES:-10}" \
 		${ST_IC_CONFIGS:+st_ic_configs="$ST_IC_CONFIGS"} \
-		${ST_IC_MODARGS:+st_ic_modargs="$ST_IC_MODARGS"}
+		${ST_IC_MODARGS:+st_ic_modargs="$ST_IC_MODARGS"} \
+		${ST_IC_SETTLE:+st_ic_settle="$ST_IC_SETTLE"}
 	grep -a 'sched_tune: .*hook' "$out/icount/console.log" | tr -d '\r' | sort -u | head -n 8 | sed 's/^/#   console: /'
 	mapfile -t -O "${#ROWS[@]}" ROWS < <(st_icount_table "$kver" "$out/icount/tap.log")
 	[[ ! -f $out/icount-2/tap.log ]] ||

@@ -119,6 +119,15 @@ def snapshot(root):
     return seen
 
 
+def new_since(root, before):
+    """The paths of ROOT's overlay (overlay()) that its snapshot BEFORE
+    did not hold, of those written through it: its upper layer's.  What
+    another job installs meanwhile into the cached chroot below (a
+    kernel's headers, the sched_ext build's clang on a cold cache) is
+    not this stage's."""
+    return snapshot(os.path.join(os.path.dirname(root), "upper")) - before
+
+
 def leftovers(root, bench=True):
     """What a purge or a dkms remove must not leave in ROOT: the source
     trees, DKMS's entry, the bench's cache and stbench (BENCH), a module
@@ -422,7 +431,7 @@ def install_test(build, src, suite, root, deb, bdeb, ks, unsup):
     yield found("after purge: no /usr/src tree, no /var/lib/dkms entry, no bench cache or "
                 "stbench, no .ko or modules.dep line under /lib/modules", leftovers(root),
                 " (left: %s)")
-    new = sorted(p for p in snapshot(root) - before if not PURGE_ALLOWED.search(p))[:20]
+    new = sorted(p for p in new_since(root, before) if not PURGE_ALLOWED.search(p))[:20]
     yield found("after purge: no file or directory new anywhere but DKMS's signing key and "
                 "depmod's indexes (no __pycache__, no /var/cache/sched-tune-bench)", new,
                 " (new: %s)")

@@ -93,5 +93,40 @@ class Measure(unittest.TestCase):
         self.assertEqual(self.verdicts(recs)[-1][0], "fail")
 
 
+class Shared(unittest.TestCase):
+    """all: printed beside the limit, held to cost less than its
+    features apart where each was measured."""
+    LOG = ["# icount unloaded 10000", "# icount ratelimit 10100", "# icount sync_short 10120",
+           "# icount all %d"]
+
+    def results(self, all_, features=("ratelimit", "sync_short")):
+        stats = [r.split() for r in icount.rows(icount.collect(
+            [[x % all_ if "%" in x else x for x in self.LOG]]))]
+        return list(icount.results(stats, list(features), "2", "one boot"))
+
+    def verdicts(self, recs):
+        return [(r[1], r[2]) for r in recs if r[0] == "R"]
+
+    def test_over_the_limit_below_apart(self):
+        recs = self.results(10210)
+        self.assertEqual(self.verdicts(recs)[-1],
+                         ("pass", "icount: all costs less than its features apart"))
+        self.assertNotIn("icount: all costs at most 2% instructions per round trip",
+                         [v[1] for v in self.verdicts(recs)])
+        self.assertTrue(any(r[0] == "L" and "all costs +2.10%" in r[1] and "apart +2.20%" in r[1]
+                            for r in recs))
+
+    def test_as_much_as_apart(self):
+        self.assertEqual(self.verdicts(self.results(10220))[-1],
+                         ("fail", "icount: all costs less than its features apart"))
+
+    def test_a_feature_not_measured(self):
+        """Only printed: the sum would leave a feature out."""
+        recs = self.results(10300, ("ratelimit", "sync_short", "eevdf"))
+        self.assertNotIn("icount: all costs less than its features apart",
+                         [v[1] for v in self.verdicts(recs)])
+        self.assertTrue(any(r[0] == "L" and "all costs +3.00%" in r[1] for r in recs))
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -32,6 +32,16 @@ class Pkg(unittest.TestCase):
             ".", "./usr", "./usr/bin", "./usr/bin/x", "./var", "./var/lib",
             "./var/lib/dkms", "./var/lib/dkms/mok.pub", "./bin"})
 
+    def test_new_since(self):
+        # an overlay's directories: what was written through ROOT is in
+        # upper; lower changed beside it (another job's install)
+        write(self.d, "upper/usr/bin/x", "")
+        write(self.d, "upper/usr/bin/new", "")
+        root = os.path.join(self.d, "root")
+        os.makedirs(root)
+        before = {".", "./usr", "./usr/bin", "./usr/bin/x"}
+        self.assertEqual(pkg.new_since(root, before), {"./usr/bin/new"})
+
     def test_purge_allowed(self):
         for p, allowed in (("./var/lib/dkms/mok.key", True), ("./var/lib/dkms/mok.pub", True),
                            ("./lib/modules/6.1.0-57-amd64/modules.dep.bin", True),
