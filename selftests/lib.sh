@@ -194,10 +194,6 @@ st_run_clock() {
 }
 # st_stopped: the run was told to stop (deadline, signal: strunner/runner.py).
 st_stopped() { [[ -n $ST_DEADLINE && -f $ST_RUN/stop ]]; }
-st_deadline_why() {
-	[[ -n $ST_DEADLINE ]] || return 0
-	echo "the run's deadline, $((ST_DEADLINE - ST_T0)) s after its start (ST_BUDGET=$ST_BUDGET s less $ST_BUDGET_TAIL s to count and sum up)"
-}
 # st_budget_ok GROUP DESC SECS: whether DESC, SECS reference seconds,
 # fits before the deadline at this machine's pace; if not, it fails as
 # not run, a skip in a run declared short (strunner/budget.py fits).
@@ -325,7 +321,7 @@ st_qemu_env() {
 	ST_QEMU=$ST_QEMU ST_QEMU_ACCEL=$ST_QEMU_ACCEL ST_QEMU_CPU=$ST_QEMU_CPU \
 		ST_MEM=$ST_MEM ST_QEMU_SMP=$ST_QEMU_SMP ST_QEMU_EXTRA=$ST_QEMU_EXTRA ST_CMDLINE=$cmdline \
 		ST_GUEST_TIMEOUT=$ST_GUEST_TIMEOUT ST_GUEST_SILENCE=$ST_GUEST_SILENCE \
-		ST_DEADLINE=${ST_DEADLINE:-} ST_DEADLINE_WHY="$(st_deadline_why)" ST_RUN=$ST_RUN \
+		ST_DEADLINE=${ST_DEADLINE:-} ST_BUDGET_TAIL=$ST_BUDGET_TAIL ST_RUN=$ST_RUN \
 		ST_BUDGET=$ST_BUDGET ST_SHORT=${ST_SHORT:-0} ST_PACE_HOST_CS=$ST_PACE_HOST_CS \
 		ST_PACE=${ST_PACE:-1} "$@"
 }
@@ -431,37 +427,19 @@ st_icount_short() {
 	st_icount_measure "$1" "$2" st_ic_rounds="${ST_IC_ROUNDS:-3000}" st_ic_reps="${ST_IC_REPS:-5}"
 }
 
-# --- lint (make lint; make check runs st_lint as a stage) ----------------------
+# --- lint (make lint; make check runs the same statics as a job) ----------------------
 
-# checkpatch.pl and kernel-doc from Debian's linux-source-6.12, fetched
-# once into $ST_CACHE/checkpatch-6.12 (strunner/lint.py says how and why)
-ST_CHECKPATCH_DIR=$ST_CACHE/checkpatch-6.12
-# a user who is not root, where make check never fetched it: their cache
-if [[ ! -s $ST_CHECKPATCH_DIR/checkpatch.pl ]] &&
-	! { mkdir -p "$ST_CACHE" 2>/dev/null && [[ -w $ST_CACHE ]]; }; then
-	ST_CHECKPATCH_DIR=$ST_USER_CACHE/checkpatch-6.12
-fi
-
-# st_lint [GROUP]: pyflakes on every Python file, shellcheck on every
-# shell script and checkpatch --strict on every C/H file, one result per
-# file under GROUP (default "lint"), a failing file's findings after it;
-# the types and lines checkpatch keeps are strunner/lint.py's IGNORE and
-# LINE_OK, with their reasons (docs/style.md).
-st_lint() { st_records "${1:-lint}" st_py strunner.lint check "$ST_ROOT" "$ST_CACHE" "$ST_CHECKPATCH_DIR"; }
-
-# st_abi_check [GROUP]: the ABI file against the module's knob, counter
-# and parameter tables, both ways (strunner/abi.py); the tree is
-# ST_ABI_SRC, else ST_SRC or ST_ROOT.
-st_abi_check() { st_records "${1:-lint}" st_py strunner.abi "${ST_ABI_SRC:-${ST_SRC:-$ST_ROOT}}"; }
-
-# st_kdoc_check [GROUP]: the module's kerneldoc, held to kernel-doc
-# -none -Wall -v of the same linux-source-6.12 as checkpatch.pl, and a
-# /** comment at each non-static function (strunner/kdoc.py); the tree
-# is ST_KDOC_SRC, else ST_SRC or ST_ROOT.
-st_kdoc_check() {
-	st_records "${1:-lint}" st_py strunner.kdoc "${ST_KDOC_SRC:-${ST_SRC:-$ST_ROOT}}" \
-		"$ST_CHECKPATCH_DIR" "$ST_CACHE"
-}
+# st_statics [GROUP]: pyflakes on every Python file, shellcheck on every
+# shell script, checkpatch --strict on every C/H file (one result per
+# file, a failing file's findings after it; the types and lines
+# checkpatch keeps are strunner/lint.py's IGNORE and LINE_OK, with their
+# reasons, docs/style.md), the ABI file against the module's knob,
+# counter and parameter tables both ways (strunner/abi.py), and the
+# module's kerneldoc held to kernel-doc -none -Wall -v with a /** comment
+# at each non-static function (strunner/kdoc.py), under GROUP (default
+# "lint"); checkpatch.pl and kernel-doc come from Debian's
+# linux-source-6.12, fetched once (strunner/lint.py statics).
+st_statics() { st_records "${1:-lint}" st_py strunner.lint statics "$ST_ROOT" "$ST_CACHE" "$ST_USER_CACHE"; }
 
 # st_fidelity_check [GROUP]: the fidelity pages (docs/features/*.md)
 # held to their shape and to the tests they name, a result per feature

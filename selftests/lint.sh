@@ -25,12 +25,9 @@ run_job st_lint_kbuild kbuild >"$KBUILD_LOG" 2>&1 &
 KBUILD_PID=$!
 KBUILD_DONE=
 trap '[[ -n $KBUILD_DONE ]] || st_kill_tree "$KBUILD_PID"; rm -f "$KBUILD_LOG"' EXIT
-st_lint
-# the ABI file both ways against module/knobs.h, counters.h and the
-# parameters: the preprocessor and greps, well under a second
-st_abi_check lint
-# the module's kerneldoc, with linux-source-6.12's kernel-doc
-st_kdoc_check lint
+# pyflakes, shellcheck, checkpatch; the ABI file both ways against
+# module/knobs.h, counters.h and the parameters; the kerneldoc
+st_statics lint
 # the loop check make check runs on each kernel's build finds a loop
 st_objgraph_control lint
 st_group_end lint

@@ -60,5 +60,5 @@ st_results_main --budget "$0" "$@"
 [[ $EUID == 0 ]] || st_die "run as root (installs packages, loads nothing on the host)"
 ST_SRC=${ST_SRC:-$ST_ROOT}
 export ST_SRC ST_BUILD ST_RUN ST_CACHE ST_BUDGET ST_BUDGET_TAIL ST_STOP_GRACE ST_PACE_HOST_CS \
-	ST_CHECKPATCH_DIR ST_RESULTS_T0
+	ST_USER_CACHE ST_RESULTS_T0
 PYTHONPATH=$ST_PYTHONPATH exec "$ST_PYTHON" -P -m strunner.runner

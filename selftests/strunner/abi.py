@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 """The ABI file, Documentation/ABI/testing/sysfs-kernel-sched_tune, held
-to the module's tables both ways (lib.sh st_abi_check).
+to the module's tables both ways (strunner.lint statics).
 
     python3 -m strunner.abi SRC
 

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 """The module's kerneldoc (Documentation/doc-guide/kernel-doc.rst), held
-to the kernel's own checker (lib.sh st_kdoc_check).
+to the kernel's own checker (strunner.lint statics).
 
     python3 -m strunner.kdoc SRC CHECKPATCH_DIR CACHE
 
@@ -106,14 +106,19 @@ def check(src, script):
         yield "R", "pass", "%s (%d functions)" % (desc, len(fns))
 
 
-def _check(src, cp_dir, cache):
+def tree(src, cp_dir, cache):
+    """check() with CP_DIR's kernel-doc, fetched first (strunner.lint)."""
     try:
         lint.fetch_checkpatch(cp_dir, cache)
         script = os.path.join(cp_dir, "kernel-doc")
     except Error as e:
-        print("# %s" % e, flush=True)
+        yield ("# %s" % e,)
         script = None
-    records(check(src, script))
+    yield from check(src, script)
+
+
+def _check(src, cp_dir, cache):
+    records(tree(src, cp_dir, cache))
 
 
 def main(argv):

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
-"""make lint's checks of every file and builds (lib.sh st_lint,
+"""make lint's checks of every file and builds (lib.sh st_statics,
 st_lint_kbuild, st_objgraph_control).
 
     python3 -m strunner.lint check ROOT CACHE CHECKPATCH_DIR
+    python3 -m strunner.lint statics ROOT CACHE USER_CACHE
     python3 -m strunner.lint kbuild ROOT CACHE USER_CACHE NAME...
     python3 -m strunner.lint objgraph-control
 
@@ -12,6 +13,11 @@ printed as records (strunner.records): "R pass|fail NAME", then "C" lines
 with a failing file's findings.  A tool that is missing is installed as
 root (strunner.host, CACHE's lock), else each of its files fails naming
 the package.  checkpatch.pl is CHECKPATCH_DIR's, fetched first (below).
+
+"statics": make lint's and make check's static checks of ROOT, as
+records: "check" with checkpatch_dir()'s checkpatch.pl, then the ABI file
+against the module's tables (strunner.abi) and the kerneldoc
+(strunner.kdoc).
 
 "kbuild": the module (the selftests' build, ST_TEST=1: every file of
 module/) built with W=1 and checked with sparse against each kernel NAME
@@ -247,6 +253,32 @@ def checkpatch(root, script, f):
         yield from _findings("\n".join(left) or out)
 
 
+def checkpatch_dir(cache, user_cache):
+    """Where checkpatch.pl is: CACHE's copy, where there is one or it
+    can be written (root); else a user's own, under USER_CACHE."""
+    d = os.path.join(cache, "checkpatch-6.12")
+    if os.path.isfile(os.path.join(d, "checkpatch.pl")) and \
+            os.path.getsize(os.path.join(d, "checkpatch.pl")) > 0:
+        return d
+    try:
+        os.makedirs(cache, exist_ok=True)
+        if os.access(cache, os.W_OK):
+            return d
+    except OSError:
+        pass
+    return os.path.join(user_cache, "checkpatch-6.12")
+
+
+def statics(root, cache, user_cache):
+    """The records of "statics" (above)."""
+    # abi and kdoc import this module
+    from strunner import abi, kdoc  # pylint: disable=import-outside-toplevel
+    cp_dir = checkpatch_dir(cache, user_cache)
+    yield from check(root, cache, cp_dir)
+    yield from abi.check(root)
+    yield from kdoc.tree(root, cp_dir, cache)
+
+
 def check(root, cache, cp_dir, install=host.install):
     """Every file's result and findings, as records."""
     yield from each(root, cache, "pyflakes", "pyflakes3", py_files(root), ["pyflakes3"],
@@ -475,6 +507,7 @@ def _kbuild(root, cache, user_cache, *names):
 def main(argv):
     return cli(argv[1:], __doc__, {
         "check": (3, lambda *args: records(check(*args))),
+        "statics": (3, lambda *args: records(statics(*args))),
         "kbuild": (lambda n: n > 3, _kbuild),
         "objgraph-control": (0, lambda: records(objgraph_control())),
     })

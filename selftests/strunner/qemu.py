@@ -37,13 +37,21 @@ from strunner import read_lines
 _PACE = re.compile(r"^# pace: 400 hackbench loops in ([^ ]*) cs")
 
 
+def deadline_why(budget, tail):
+    """What the run's deadline is, from ST_BUDGET and ST_BUDGET_TAIL."""
+    return ("the run's deadline, %d s after its start (ST_BUDGET=%d s less %d s"
+            " to count and sum up)" % (budget - tail, budget, tail))
+
+
 class Run:
     """The run's shared stop state: its deadline and $ST_RUN/stop."""
 
     def __init__(self, env):
         self.deadline = int(env["ST_DEADLINE"]) if env.get("ST_DEADLINE") else None
         self.dir = env.get("ST_RUN", "")
-        self.why = env.get("ST_DEADLINE_WHY", "the run's deadline")
+        self.why = env.get("ST_DEADLINE_WHY") or "the run's deadline"
+        if not env.get("ST_DEADLINE_WHY") and env.get("ST_BUDGET") and env.get("ST_BUDGET_TAIL"):
+            self.why = deadline_why(int(env["ST_BUDGET"]), int(env["ST_BUDGET_TAIL"]))
 
     def stopped(self):
         return self.deadline is not None and os.path.exists(self.stop_file())

@@ -62,8 +62,7 @@ class Check:
         budget, tail = int(env.get("ST_BUDGET") or 4800), int(env.get("ST_BUDGET_TAIL") or 90)
         self.deadline = self.t0 + budget - tail
         self.grace = int(env.get("ST_STOP_GRACE") or 45)
-        self.why_deadline = ("the run's deadline, %d s after its start (ST_BUDGET=%d s less %d s"
-                             " to count and sum up)" % (budget - tail, budget, tail))
+        self.why_deadline = qemu.deadline_why(budget, tail)
         self.state, self.signal = qemu.Run(self.run_env()), None
         self.n, self.failed = 0, 0
         self.todo = list(_STAGES)
@@ -448,16 +447,13 @@ def umount_below(path):
 
 
 def lint(c):
-    """make lint's checks as make check's side job: shellcheck,
-    checkpatch --strict, pyflakes... (strunner.lint), the ABI file, the
-    kernel-doc (make lint's W=1 and sparse builds are the kernel jobs'
-    own here)."""
-    checkpatch = c.env.get("ST_CHECKPATCH_DIR") or os.path.join(c.cache, "checkpatch-6.12")
+    """make lint's static checks as make check's side job
+    (strunner.lint statics: shellcheck, checkpatch --strict, pyflakes,
+    the ABI file, the kernel-doc; make lint's W=1 and sparse builds are
+    the kernel jobs' own here)."""
     try:
-        c.records("lint", c.py("strunner.lint", "check", c.src, c.cache, checkpatch))
-        c.records("lint", c.py("strunner.abi", c.env.get("ST_ABI_SRC") or c.src))
-        c.records("lint", c.py("strunner.kdoc", c.env.get("ST_KDOC_SRC") or c.src, checkpatch,
-                               c.cache))
+        c.records("lint", c.py("strunner.lint", "statics", c.src, c.cache,
+                               c.env.get("ST_USER_CACHE", "")))
     except Stopped:
         c.result("fail", "lint", "lint ran to its end (stopped with the run: %s)"
                  % c.state.reason())

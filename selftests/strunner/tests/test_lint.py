@@ -7,6 +7,7 @@ import os
 import shutil
 import tempfile
 import unittest
+from unittest import mock
 
 from strunner import Error, lint
 from util import write
@@ -115,6 +116,31 @@ class Lint(unittest.TestCase):
         out = [r[1] for r in lint.checkpatch(self.root, script, "selftests/helpers/st_slicehog.c")]
         self.assertIn("  ARGS --strict --no-tree -f --terse --show-types --no-summary --ignore "
                       "PREFER_KERNEL_TYPES,VOLATILE selftests/helpers/st_slicehog.c", out)
+
+    def test_checkpatch_dir(self):
+        """CACHE's copy where it is there or CACHE can be written, else
+        the user's own."""
+        cache = os.path.join(self.root, "cache")
+        self.assertEqual(lint.checkpatch_dir(cache, "/u"), os.path.join(cache, "checkpatch-6.12"))
+        write(cache, "checkpatch-6.12/checkpatch.pl", "x")
+        ro = os.path.join(self.root, "ro")
+        os.makedirs(ro)
+        os.chmod(ro, 0o555)
+        self.addCleanup(os.chmod, ro, 0o755)
+        if os.access(ro, os.W_OK):
+            self.skipTest("root writes anywhere")
+        self.assertEqual(lint.checkpatch_dir(os.path.join(ro, "c"), "/u"), "/u/checkpatch-6.12")
+
+    def test_statics(self):
+        """check, then the ABI file's and the kerneldoc's records."""
+        calls = []
+        with mock.patch.object(lint, "check", lambda *a: iter([("R", "pass", "c")])), \
+                mock.patch("strunner.abi.check", lambda src: iter([("R", "pass", "abi " + src)])), \
+                mock.patch("strunner.kdoc.tree",
+                           lambda src, cp, cache: calls.append(cp) or iter([("R", "pass", "kdoc")])):
+            recs = list(lint.statics("/t", os.path.join(self.root, "cache"), "/u"))
+        self.assertEqual([r[2] for r in recs], ["c", "abi /t", "kdoc"])
+        self.assertEqual(calls, [os.path.join(self.root, "cache", "checkpatch-6.12")])
 
     def test_fetch(self):
         d = os.path.join(self.root, "cache", "thing-1.0")
