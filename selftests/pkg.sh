@@ -42,15 +42,6 @@ pkg_host_tools() {
 		lintian debootstrap dpkg-dev openssl xz-utils zstd autopkgtest
 }
 
-# Unmounts whatever is still mounted below $ST_BUILD/pkg, deepest first
-# (run.sh calls it on exit).
-pkg_umount_all() {
-	local m
-	awk -v p="$ST_BUILD/pkg/" 'index($2, p) == 1 { print $2 }' /proc/mounts | sort -r |
-		while read -r m; do umount -l "$m"; done
-	return 0
-}
-
 # --- the modules DKMS built, for make check's guests -----------------------------
 # Each supported kernel's module, as DKMS installed it and once its
 # signature verified, in $ST_BUILD/pkg/ko/KVER/lib/<its path under
@@ -125,7 +116,7 @@ if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
 	ST_SRC=${ST_SRC:-$ST_ROOT}
 	st_ensure_host
 	mkdir -p "$ST_BUILD"
-	trap pkg_umount_all EXIT
+	trap 'st_py strunner.pkg umount "$ST_BUILD/pkg"' EXIT
 	run_pkg
 	st_summary
 	((ST_FAIL == 0))

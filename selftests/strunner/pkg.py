@@ -4,6 +4,7 @@
 
     python3 -m strunner.pkg debs BUILD SRC
     python3 -m strunner.pkg install SUITE BUILD SRC CACHE
+    python3 -m strunner.pkg umount DIR
 
 "debs": make deb with this machine's (Debian 12) tools from the tree
 SRC into BUILD/deb, lintian on each .deb, their contents, control
@@ -16,7 +17,8 @@ autopkgtest (debian/tests), what apt would add with the Recommends,
 each DKMS-built module's signature (kept for make check's guests in
 BUILD/ko), the declined kernel named, apt purge leaving nothing; then
 DKMS straight from the tree.  Each prints records (lib.sh st_records);
-errors print "error: ..." and exit 1.
+errors print "error: ..." and exit 1.  "umount": whatever is still
+mounted below DIR (BUILD/pkg at the stage's end, or make check's).
 
 Every install happens in the overlay, on top of the cached chroots
 (CACHE/chroot/SUITE): the package, DKMS's work and the purge reach
@@ -92,6 +94,14 @@ def overlay(cache, suite, ov):
                       check=False).returncode != 0:
         raise Error("overlay on the %s chroot" % NAMES[suite])
     return root
+
+
+def umount_below(path):
+    """Unmounts whatever is still mounted below PATH, deepest first."""
+    mounts = [line.split()[1] for line in read_lines("/proc/mounts")
+              if len(line.split()) > 1 and line.split()[1].startswith(path.rstrip("/") + "/")]
+    for m in sorted(mounts, reverse=True):
+        subprocess.run(["umount", "-l", m], check=False)
 
 
 def overlay_down(root):
@@ -572,6 +582,7 @@ def main(argv):
     return cli(argv[1:], __doc__, {
         "debs": (2, lambda *a: records(debs(*a))),
         "install": (4, lambda *a: records(install(*a))),
+        "umount": (1, umount_below),
     }, (Error, OSError))
 
 

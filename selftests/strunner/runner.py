@@ -36,7 +36,7 @@ import sys
 import time
 import traceback
 
-from strunner import bench, budget, plan, qemu, read_lines, results
+from strunner import bench, budget, pkg, plan, qemu, results
 
 _STAGES = ("host setup", "the runner's own test", "the support matrix", "the fidelity pages",
            "unit tests", "the bench's unit tests", "the runner's unit tests", "lint",
@@ -401,7 +401,7 @@ class Check:
             self.take("host", budget.not_run(self.state, env, t, "", "host"))
         self.take("host", plan.not_run(self.state, env, [j for j in self.plan_jobs
                                                          if j not in self.started]))
-        umount_below(os.path.join(self.build, "pkg"))
+        pkg.umount_below(os.path.join(self.build, "pkg"))
         if self.host_state:
             self.records("host", self.py("strunner.host", "unchanged", self.host_state))
         self.stamp("done")
@@ -436,14 +436,6 @@ class Check:
             for line in traceback.format_exc().splitlines():
                 self.say("  " + line)
         return self.finish()
-
-
-def umount_below(path):
-    """Unmounts whatever is still mounted below PATH, deepest first."""
-    mounts = [line.split()[1] for line in read_lines("/proc/mounts")
-              if len(line.split()) > 1 and line.split()[1].startswith(path.rstrip("/") + "/")]
-    for m in sorted(mounts, reverse=True):
-        subprocess.run(["umount", "-l", m], check=False)
 
 
 def lint(c):

@@ -42,6 +42,20 @@ class Pkg(unittest.TestCase):
         before = {".", "./usr", "./usr/bin", "./usr/bin/x"}
         self.assertEqual(pkg.new_since(root, before), {"./usr/bin/new"})
 
+    def test_umount_below(self):
+        """What is mounted below the directory, deepest first; not the
+        directory itself, nor a sibling whose name starts the same."""
+        mounts = ["st-pkg /b/pkg/trixie/root overlay rw 0 0",
+                  "proc /b/pkg/trixie/root/proc proc rw 0 0",
+                  "st-pkg /b/pkg overlay rw 0 0", "x /b/pkgs/y tmpfs rw 0 0"]
+        run = mock.Mock()
+        with mock.patch.object(pkg, "read_lines", lambda _: mounts), \
+                mock.patch.object(pkg.subprocess, "run", run):
+            pkg.umount_below("/b/pkg/")
+        self.assertEqual([c.args[0] for c in run.call_args_list],
+                         [["umount", "-l", "/b/pkg/trixie/root/proc"],
+                          ["umount", "-l", "/b/pkg/trixie/root"]])
+
     def test_purge_allowed(self):
         for p, allowed in (("./var/lib/dkms/mok.key", True), ("./var/lib/dkms/mok.pub", True),
                            ("./lib/modules/6.1.0-57-amd64/modules.dep.bin", True),
