@@ -4,7 +4,6 @@
 #
 #   job.sh run_kernel KVER [build-only]   a kernel's builds, checks, boots
 #   job.sh run_boot KVER PID BOOT         a boot of its own (the plan's)
-#   job.sh run_pkg                        the Debian package stage
 #
 # Its results flat, then "# job-end RC" (lib.sh run_job); the run's
 # clock, deadline and plan are the runner's (ST_RESULTS_T0, ST_RUN).
@@ -117,6 +116,6 @@ guest_run() {
 
 mapfile -t SHORT < <(plan list short)
 case ${1:-} in
-run_kernel | run_boot | run_pkg) run_job "$@" ;;
-*) st_die "usage: job.sh run_kernel KVER [build-only] | run_boot KVER PID BOOT | run_pkg" ;;
+run_kernel | run_boot) run_job "$@" ;;
+*) st_die "usage: job.sh run_kernel KVER [build-only] | run_boot KVER PID BOOT" ;;
 esac

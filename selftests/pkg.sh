@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# The Debian package, tested for real (one stage of make check; run.sh
-# sources this file and calls run_pkg, or run it alone as root:
-# selftests/pkg.sh), by strunner/pkg.py:
+# The Debian package, tested for real (one stage of make check: the
+# runner's "job pkg", or run it alone as root: selftests/pkg.sh), by
+# strunner/pkg.py stage:
 #
 #  - make deb with Debian 12's debhelper, dh-dkms and dh-python (pybuild,
 #    setuptools): the two
@@ -34,19 +34,11 @@
 # chroots ($ST_CACHE/chroot/<suite>): the package, DKMS's work and the
 # purge reach neither the cached chroots nor the machine.
 
-# What the package stage needs on the host (Debian 12): Debian's packaging
-# tools (debian/control's Build-Depends), lintian, debootstrap for the
-# chroots, openssl for DKMS's key.
-pkg_host_tools() {
-	st_apt_install build-essential debhelper dh-dkms dh-python pybuild-plugin-pyproject python3-setuptools \
-		lintian debootstrap dpkg-dev openssl xz-utils zstd autopkgtest
-}
-
 # --- the modules DKMS built, for make check's guests -----------------------------
 # Each supported kernel's module, as DKMS installed it and once its
 # signature verified, in $ST_BUILD/pkg/ko/KVER/lib/<its path under
 # /lib/modules/KVER>, with KVER/sha256 of that file and, written last,
-# KVER/status: "verified", or why there is none.  run.sh waits for the
+# KVER/status: "verified", or why there is none.  job.sh waits for the
 # status (pkg_ko_wait) and puts that very file in the guest's
 # /lib/modules (pkg_initramfs_hook), where the modprobe unit loads it.
 
@@ -88,24 +80,6 @@ pkg_initramfs_hook() {
 	return 0
 }
 
-# Everything, as one stage: the .debs, then each release's installs of
-# them, each a group of results.
-run_pkg() {
-	local pkg=$ST_BUILD/pkg
-	export PKG_T0=$EPOCHSECONDS
-	rm -rf "$pkg/ko"
-	mkdir -p "$pkg"
-	if [[ ${ST_PKG:-1} == 0 ]]; then
-		st_result skip pkg "Debian package" "ST_PKG=0"
-		return
-	fi
-	pkg_host_tools
-	st_records pkg st_py strunner.pkg debs "$pkg" "$ST_SRC"
-	st_records "pkg Debian 12" st_py strunner.pkg install bookworm "$pkg" "$ST_SRC" "$ST_CACHE"
-	st_records "pkg Debian 13" st_py strunner.pkg install trixie "$pkg" "$ST_SRC" "$ST_CACHE"
-	st_log "[pkg, $((EPOCHSECONDS - PKG_T0)) s] done"
-}
-
 # --- run alone -----------------------------------------------------------------------
 if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
 	set -uo pipefail
@@ -117,7 +91,7 @@ if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
 	st_ensure_host
 	mkdir -p "$ST_BUILD"
 	trap 'st_py strunner.pkg umount "$ST_BUILD/pkg"' EXIT
-	run_pkg
+	st_records pkg st_py strunner.pkg stage "$ST_BUILD/pkg" "$ST_SRC" "$ST_CACHE"
 	st_summary
 	((ST_FAIL == 0))
 fi

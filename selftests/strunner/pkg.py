@@ -2,10 +2,14 @@
 """The Debian packages tested for real: make check's package stage
 (selftests/pkg.sh says what it covers, and runs these).
 
+    python3 -m strunner.pkg stage BUILD SRC CACHE
     python3 -m strunner.pkg debs BUILD SRC
     python3 -m strunner.pkg install SUITE BUILD SRC CACHE
     python3 -m strunner.pkg umount DIR
 
+"stage": the whole stage, as make check runs it: the host's packaging
+tools (HOST_TOOLS), then "debs" and each release's "install" under the
+groups "pkg", "pkg Debian 12" and "pkg Debian 13"; ST_PKG=0 skips it.
 "debs": make deb with this machine's (Debian 12) tools from the tree
 SRC into BUILD/deb, lintian on each .deb, their contents, control
 fields and dkms.conf (strunner.debpkg; BUILD/dkms.conf is the packaged
@@ -33,8 +37,8 @@ import subprocess
 import sys
 import time
 
-from strunner import Error, apt, check, chroot, cli, comments, copy_tree, debpkg, found, image, \
-    kernels, ktap, missing, modsig, read_lines, read_text, records, run_logged, stop_on_sigterm
+from strunner import Error, apt, check, chroot, cli, comments, copy_tree, debpkg, found, host, \
+    image, kernels, ktap, missing, modsig, read_lines, read_text, records, run_logged, stop_on_sigterm
 
 T0 = float(os.environ.get("PKG_T0", time.time()))
 # autopkgtest's environment, as a user's shell would have it
@@ -56,6 +60,14 @@ SNAPSHOT_PRUNE = frozenset((
 # of kernels that had headers only (an installed kernel has them already)
 PURGE_ALLOWED = re.compile(r"^\./var/lib/dkms/mok\.(key|pub)$|"
                            r"^\./(usr/)?lib/modules/[^/]*/modules\.[a-z.]*$")
+
+
+# what the stage needs on the host (Debian 12): Debian's packaging tools
+# (debian/control's Build-Depends), lintian, autopkgtest, debootstrap for
+# the chroots, openssl for DKMS's key
+HOST_TOOLS = ["build-essential", "debhelper", "dh-dkms", "dh-python", "pybuild-plugin-pyproject",
+              "python3-setuptools", "lintian", "debootstrap", "dpkg-dev", "openssl", "xz-utils",
+              "zstd", "autopkgtest"]
 
 
 def say(text):
@@ -577,9 +589,34 @@ def install(suite, build, src, cache):
         ko_close(build, ks)
 
 
+def stage(build, src, cache, env=os.environ):
+    """The records of "stage" (above), BUILD being the stage's
+    directory; a step that raises fails by name, and the next runs."""
+    shutil.rmtree(os.path.join(build, "ko"), ignore_errors=True)
+    os.makedirs(build, exist_ok=True)
+    if env.get("ST_PKG", "1") == "0":
+        yield "R", "skip", "Debian package", "ST_PKG=0"
+        return
+    try:
+        host.install(cache, HOST_TOOLS)
+    except Error as e:
+        yield check("the host's packaging tools installed (%s)" % e, False)
+        return
+    for group, step in (("pkg", lambda: debs(build, src)),
+                        ("pkg " + NAMES["bookworm"], lambda: install("bookworm", build, src, cache)),
+                        ("pkg " + NAMES["trixie"], lambda: install("trixie", build, src, cache))):
+        yield "G", group
+        try:
+            yield from step()
+        except (Error, OSError) as e:
+            yield check("%s ran to its end (%s)" % (group, e), False)
+    yield say("done")
+
+
 def main(argv):
     stop_on_sigterm()
     return cli(argv[1:], __doc__, {
+        "stage": (3, lambda *a: records(stage(*a))),
         "debs": (2, lambda *a: records(debs(*a))),
         "install": (4, lambda *a: records(install(*a))),
         "umount": (1, umount_below),

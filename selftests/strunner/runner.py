@@ -4,13 +4,13 @@ lanes against one deadline, then the end (run.sh execs it; make check's
 results, strunner.results, count what it prints).
 
     python3 -m strunner.runner
-    python3 -m strunner.runner job lint
+    python3 -m strunner.runner job lint|pkg
 
 The stages run in order: the machine's own sched_tune state, read before
 anything is installed; the host's packages (strunner.host); the plan
 (strunner.plan init); the guests' static helpers; then, as side jobs
-beside everything after them, the Debian package stage (job.sh run_pkg)
-and the lint ("job lint": strunner.lint, abi, kdoc); the runner's own
+beside everything after them, the Debian package stage ("job pkg":
+strunner.pkg stage) and the lint ("job lint": strunner.lint statics); the runner's own
 test, the support matrix's data and docs, the fidelity pages, the unit
 tests, the bench's and the runner's Python unit tests.  The plan's jobs
 then start ST_JOBS at a time (job.sh run_kernel, run_boot), each kernel
@@ -315,8 +315,9 @@ class Check:
         # the package stage (chroots, apt, DKMS builds) and the lint run
         # beside the host's tests and the kernels, from the start: Debian
         # 12's kernel jobs wait for the stage's DKMS-built modules
-        self.stamp("Debian package (selftests/pkg.sh), in the background")
-        self.pkg_pid = str(self.bash_job("pkg", "run_pkg", side=True).pid)
+        self.stamp("Debian package (strunner/pkg.py stage), in the background")
+        self.pkg_pid = str(self.job("pkg", self.py("strunner.runner", "job", "pkg"), side=True,
+                                    env=self.run_env()).pid)
         self.stage_done("Debian package stage")
         self.stamp("lint: shellcheck, checkpatch --strict, the ABI file, in the background")
         self.job("lint", self.py("strunner.runner", "job", "lint"), side=True,
@@ -438,6 +439,18 @@ class Check:
         return self.finish()
 
 
+def pkg_stage(c):
+    """The Debian package stage (strunner.pkg stage) as make check's
+    side job, in BUILD/pkg, where Debian 12's kernel jobs wait for its
+    DKMS-built modules (pkg.sh pkg_ko_wait)."""
+    try:
+        c.records("pkg", c.py("strunner.pkg", "stage", os.path.join(c.build, "pkg"), c.src,
+                              c.cache))
+    except Stopped:
+        c.result("fail", "pkg", "the package stage ran to its end (stopped with the run: %s)"
+                 % c.state.reason())
+
+
 def lint(c):
     """make lint's static checks as make check's side job
     (strunner.lint statics: shellcheck, checkpatch --strict, pyflakes,
@@ -453,8 +466,8 @@ def lint(c):
 
 def main(argv):
     c = Check(os.environ)
-    if argv[1:] == ["job", "lint"]:
-        lint(c)
+    if argv[1:] in (["job", "lint"], ["job", "pkg"]):
+        {"lint": lint, "pkg": pkg_stage}[argv[2]](c)
         print("# job-end 0", flush=True)
         return 0
     if argv[1:]:

@@ -56,6 +56,34 @@ class Pkg(unittest.TestCase):
                          [["umount", "-l", "/b/pkg/trixie/root/proc"],
                           ["umount", "-l", "/b/pkg/trixie/root"]])
 
+    def test_stage(self):
+        """The host's tools, then the .debs and each release's installs
+        in their groups; one that raises fails by name, the next runs."""
+        installed = []
+
+        def install(suite, build, src, cache):
+            if suite == "bookworm":
+                raise Error("overlay on the Debian 12 chroot")
+            yield "R", "pass", suite + " " + cache
+        build = os.path.join(self.d, "pkg")
+        write(build, "ko/k/status", "verified")
+        with mock.patch.object(pkg.host, "install", lambda c, p: installed.append(p)), \
+                mock.patch.object(pkg, "debs", lambda b, s: iter([("R", "pass", "debs " + s)])), \
+                mock.patch.object(pkg, "install", install):
+            recs = list(pkg.stage(build, "/src", "/cache", {}))
+        self.assertEqual(installed, [pkg.HOST_TOOLS])
+        self.assertFalse(os.path.exists(os.path.join(build, "ko")))
+        self.assertEqual([r[:3] for r in recs if r[0] in "GR"], [
+            ("G", "pkg"), ("R", "pass", "debs /src"), ("G", "pkg Debian 12"),
+            ("R", "fail", "pkg Debian 12 ran to its end (overlay on the Debian 12 chroot)"),
+            ("G", "pkg Debian 13"), ("R", "pass", "trixie /cache")])
+
+    def test_stage_off(self):
+        with mock.patch.object(pkg.host, "install") as install:
+            recs = list(pkg.stage(os.path.join(self.d, "pkg"), "/src", "/cache", {"ST_PKG": "0"}))
+        self.assertEqual(recs, [("R", "skip", "Debian package", "ST_PKG=0")])
+        install.assert_not_called()
+
     def test_purge_allowed(self):
         for p, allowed in (("./var/lib/dkms/mok.key", True), ("./var/lib/dkms/mok.pub", True),
                            ("./lib/modules/6.1.0-57-amd64/modules.dep.bin", True),
