@@ -490,14 +490,30 @@ t_sync_short() {
 		echo $((thr * 65536 / (llc * llc))) >"$SS_COST_DBG"
 		thr_us=$((thr / 1000))
 		diag "migration_cost_ns $cost -> $(cat "$SS_COST_DBG"): short under $thr_us us at $llc CPUs per LLC (the pair ran $stock_us us a wakeup at stock)"
-		ss_run "$SS_ROUNDS" 0 2
-		ss_show "sync_short=1, a short pair"
-		check "sync_short=1: it places a mutual short pair's wakeups on the waker's CPU (sync_short_placed +$SS_PLACED)" \
-			test "$SS_PLACED" -gt 0
-		check "sync_short=1: the wakees it placed ran there ($SS_LOCAL of $SS_WAKEUPS on the waker's CPU, at least nine tenths of the $SS_PLACED placed)" \
-			test $((SS_LOCAL * 10)) -ge $((SS_PLACED * 9))
-		check "sync_short=1: more of a short pair's wakeups on the waker's CPU than stock ($SS_LOCAL against $l0 of $SS_WAKEUPS)" \
-			test "$SS_LOCAL" -gt "$l0"
+		# The pair is short only while the host lets it be: a run whose
+		# own CPU time a wakeup is over the threshold (5659 us against
+		# 4194, 6.1 beside two guests, 2026-12-07) is not the test's
+		# condition, and runs again, three runs at most, as above.
+		n=0
+		while [ "$n" = 0 ] || { [ "$SS_CPU_US" -gt "$thr_us" ] && [ "$n" -lt 3 ]; }; do
+			ss_run "$SS_ROUNDS" 0 2
+			n=$((n + 1))
+			ss_show "sync_short=1, a short pair, run $n"
+		done
+		if [ "$SS_CPU_US" -gt "$thr_us" ]; then
+			for t in "it places a mutual short pair's wakeups on the waker's CPU" \
+				"the wakees it placed ran there" \
+				"more of a short pair's wakeups on the waker's CPU than stock"; do
+				ss_skip "sync_short=1: $t" "the pair ran $SS_CPU_US us a wakeup in each of $n runs, over the threshold's $thr_us us"
+			done
+		else
+			check "sync_short=1: it places a mutual short pair's wakeups on the waker's CPU (sync_short_placed +$SS_PLACED)" \
+				test "$SS_PLACED" -gt 0
+			check "sync_short=1: the wakees it placed ran there ($SS_LOCAL of $SS_WAKEUPS on the waker's CPU, at least nine tenths of the $SS_PLACED placed)" \
+				test $((SS_LOCAL * 10)) -ge $((SS_PLACED * 9))
+			check "sync_short=1: more of a short pair's wakeups on the waker's CPU than stock ($SS_LOCAL against $l0 of $SS_WAKEUPS)" \
+				test "$SS_LOCAL" -gt "$l0"
+		fi
 
 		# a ring of three: short, but no task is its waker's last wakee
 		ss_run "$SS_ROUNDS" 0 3
