@@ -19,9 +19,10 @@
 # ST_IC_MAX_PCT=2 (each feature's allowed cost over unloaded), ST_BUILD,
 # ST_SRC.  Prints a markdown table, then "N passed, N failed"; exits 1
 # when a feature costs more than ST_IC_MAX_PCT, or all of them at once
-# (all) as much as they do apart (one estimate, the paired median, over the runs of every
-# boot made: a second is made when a feature is over in the first, or was
-# never measured apart there: st_icount_measure) or a run failed.
+# (all) as much as they do apart (one estimate, the paired median, over
+# the runs of every boot made: a second is made when a feature is over in
+# the first, or was never measured apart there: st_icount_measure) or a
+# run failed.
 set -uo pipefail
 # shellcheck source=selftests/lib.sh source-path=SCRIPTDIR/..
 . "$(dirname "$0")/lib.sh"

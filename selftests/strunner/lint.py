@@ -257,8 +257,8 @@ def checkpatch_dir(cache, user_cache):
     """Where checkpatch.pl is: CACHE's copy, where there is one or it
     can be written (root); else a user's own, under USER_CACHE."""
     d = os.path.join(cache, "checkpatch-6.12")
-    if os.path.isfile(os.path.join(d, "checkpatch.pl")) and \
-            os.path.getsize(os.path.join(d, "checkpatch.pl")) > 0:
+    script = os.path.join(d, "checkpatch.pl")
+    if os.path.isfile(script) and os.path.getsize(script) > 0:
         return d
     try:
         os.makedirs(cache, exist_ok=True)

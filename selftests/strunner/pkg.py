@@ -110,9 +110,9 @@ def overlay(cache, suite, ov):
 
 def umount_below(path):
     """Unmounts whatever is still mounted below PATH, deepest first."""
-    mounts = [line.split()[1] for line in read_lines("/proc/mounts")
-              if len(line.split()) > 1 and line.split()[1].startswith(path.rstrip("/") + "/")]
-    for m in sorted(mounts, reverse=True):
+    below = path.rstrip("/") + "/"
+    points = (line.split()[1] for line in read_lines("/proc/mounts") if len(line.split()) > 1)
+    for m in sorted((p for p in points if p.startswith(below)), reverse=True):
         subprocess.run(["umount", "-l", m], check=False)
 
 

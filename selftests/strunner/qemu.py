@@ -49,9 +49,9 @@ class Run:
     def __init__(self, env):
         self.deadline = int(env["ST_DEADLINE"]) if env.get("ST_DEADLINE") else None
         self.dir = env.get("ST_RUN", "")
-        self.why = env.get("ST_DEADLINE_WHY") or "the run's deadline"
-        if not env.get("ST_DEADLINE_WHY") and env.get("ST_BUDGET") and env.get("ST_BUDGET_TAIL"):
-            self.why = deadline_why(int(env["ST_BUDGET"]), int(env["ST_BUDGET_TAIL"]))
+        self.why = env.get("ST_DEADLINE_WHY") or (
+            deadline_why(int(env["ST_BUDGET"]), int(env["ST_BUDGET_TAIL"]))
+            if env.get("ST_BUDGET") and env.get("ST_BUDGET_TAIL") else "the run's deadline")
 
     def stopped(self):
         return self.deadline is not None and os.path.exists(self.stop_file())

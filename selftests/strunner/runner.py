@@ -10,8 +10,9 @@ The stages run in order: the machine's own sched_tune state, read before
 anything is installed; the host's packages (strunner.host); the plan
 (strunner.plan init); the guests' static helpers; then, as side jobs
 beside everything after them, the Debian package stage ("job pkg":
-strunner.pkg stage) and the lint ("job lint": strunner.lint statics); the runner's own
-test, the support matrix's data and docs, the fidelity pages, the unit
+strunner.pkg stage) and the lint ("job lint": strunner.lint statics);
+the runner's own test, the support matrix's data and docs, the fidelity
+pages, the unit
 tests, the bench's and the runner's Python unit tests.  The plan's jobs
 then start ST_JOBS at a time (job.sh run_kernel, run_boot), each kernel
 only if its estimate fits before the deadline (strunner.plan fits).
@@ -439,35 +440,34 @@ class Check:
         return self.finish()
 
 
-def pkg_stage(c):
-    """The Debian package stage (strunner.pkg stage) as make check's
-    side job, in BUILD/pkg, where Debian 12's kernel jobs wait for its
-    DKMS-built modules (pkg.sh pkg_ko_wait)."""
+def side_job(c, group, what, argv):
+    """ARGV's records as the side job GROUP (see above); a run that
+    stops first fails WHAT by name."""
     try:
-        c.records("pkg", c.py("strunner.pkg", "stage", os.path.join(c.build, "pkg"), c.src,
-                              c.cache))
+        c.records(group, argv)
     except Stopped:
-        c.result("fail", "pkg", "the package stage ran to its end (stopped with the run: %s)"
-                 % c.state.reason())
+        c.result("fail", group, "%s ran to its end (stopped with the run: %s)"
+                 % (what, c.state.reason()))
 
 
-def lint(c):
-    """make lint's static checks as make check's side job
-    (strunner.lint statics: shellcheck, checkpatch --strict, pyflakes,
-    the ABI file, the kernel-doc; make lint's W=1 and sparse builds are
-    the kernel jobs' own here)."""
-    try:
-        c.records("lint", c.py("strunner.lint", "statics", c.src, c.cache,
-                               c.env.get("ST_USER_CACHE", "")))
-    except Stopped:
-        c.result("fail", "lint", "lint ran to its end (stopped with the run: %s)"
-                 % c.state.reason())
+# The side jobs: the Debian package stage in BUILD/pkg, where Debian 12's
+# kernel jobs wait for its DKMS-built modules (pkg.sh pkg_ko_wait); make
+# lint's static checks (shellcheck, checkpatch --strict, pyflakes, the
+# ABI file, the kernel-doc; make lint's W=1 and sparse builds are the
+# kernel jobs' own here).
+SIDE_JOBS = {
+    "pkg": ("the package stage", lambda c: c.py("strunner.pkg", "stage",
+                                                 os.path.join(c.build, "pkg"), c.src, c.cache)),
+    "lint": ("lint", lambda c: c.py("strunner.lint", "statics", c.src, c.cache,
+                                    c.env.get("ST_USER_CACHE", ""))),
+}
 
 
 def main(argv):
     c = Check(os.environ)
-    if argv[1:] in (["job", "lint"], ["job", "pkg"]):
-        {"lint": lint, "pkg": pkg_stage}[argv[2]](c)
+    if len(argv) == 3 and argv[1] == "job" and argv[2] in SIDE_JOBS:
+        what, job = SIDE_JOBS[argv[2]]
+        side_job(c, argv[2], what, job(c))
         print("# job-end 0", flush=True)
         return 0
     if argv[1:]:
